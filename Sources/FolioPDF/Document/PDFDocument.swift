@@ -1,0 +1,329 @@
+/// A PDF opened for reading, lazily: opening reads the header, the tail, the
+/// cross-reference sections and the trailer; every other object is parsed on first
+/// access and cached.
+///
+/// A document is not thread-safe; use one per task (they are cheap: a memory map and a
+/// few dictionaries).
+///
+/// ```swift
+/// let doc = try PDFDocument(path: "Bach.pdf")
+/// print(doc.version, doc.pageCount, doc.info.title ?? "untitled")
+/// for warning in doc.warnings { print(warning) }
+/// ```
+public final class PDFDocument {
+    /// The bytes of the file.
+    public let source: ByteSource
+    public let options: PDFReadOptions
+    /// The version in the `%PDF-` header ("1.7"), empty when the header is missing.
+    public let version: String
+    /// Offset of `%PDF-`; some files have junk before it.
+    public let headerOffset: Int
+    /// Merged cross-reference data.
+    public private(set) var xref: XRefTable
+
+    let log: WarningLog
+    private var cache: [Int: PDFObject] = [:]
+    private var objectStreams: [Int: ObjectStream?] = [:]
+    private var loading: Set<Int> = []
+    private var security: StandardSecurityHandler?
+    private var encryptNumber: Int?
+    private let password: String?
+    var pageCountCache: Int?
+
+    /// Opens the file at `path`. An encrypted file is opened with `password`, or with the
+    /// empty user password when none is given.
+    public convenience init(path: String, password: String? = nil, options: PDFReadOptions = PDFReadOptions()) throws {
+        try self.init(source: ByteSource(path: path), password: password, options: options)
+    }
+
+    /// Opens a PDF held in memory.
+    public convenience init(bytes: [UInt8], password: String? = nil, options: PDFReadOptions = PDFReadOptions()) throws {
+        try self.init(source: ByteSource(data: bytes), password: password, options: options)
+    }
+
+    public init(source: ByteSource, password: String? = nil, options: PDFReadOptions = PDFReadOptions()) throws {
+        self.source = source
+        self.options = options
+        self.password = password
+        log = WarningLog(limit: options.maxWarnings)
+        guard source.count > 0 else { throw PDFError(.notPDF, "the file is empty") }
+        let finder = Lexer(bytes: source.bytes)
+        if let header = finder.find(Array("%PDF-".utf8), from: 0, limit: min(source.count, 1024)) {
+            headerOffset = header
+            var end = header + 5
+            while end < source.count, end < header + 12,
+                ByteClass.isDigit(source.bytes[end]) || source.bytes[end] == UInt8(ascii: ".")
+            {
+                end += 1
+            }
+            version = String(decoding: source.bytes[(header + 5)..<end], as: UTF8.self)
+            if header > 0 { log.add("\(header) bytes of junk before the %PDF- header", offset: 0) }
+        } else {
+            headerOffset = 0
+            version = ""
+            log.add("no %PDF- header", offset: 0)
+        }
+        xref = XRefTable()
+        let reader = XRefReader(bytes: source.bytes, log: log, limits: options)
+        var table: XRefTable?
+        if let start = reader.findStartXRef() {
+            do {
+                table = try reader.read(startingAt: start)
+            } catch let error as PDFError {
+                // Offsets measured from the header rather than the file start.
+                if headerOffset > 0, let shifted = try? reader.read(startingAt: start + headerOffset) {
+                    table = shifted
+                } else {
+                    log.add("cannot read the cross-reference table: \(error.message)", offset: error.offset ?? start)
+                }
+            }
+        } else {
+            log.add("no startxref near the end of the file")
+        }
+        if let table, table.trailer["Root"] != nil {
+            xref = table
+            // qpdf's rule: a broken chain means entries may be missing; rebuild from the bytes.
+            if table.isDamaged { try rebuild() }
+        } else {
+            if let table {
+                log.add("trailer has no /Root")
+                xref = table
+            }
+            try rebuild()
+        }
+        try setUpSecurity()
+        if catalog == nil, !xref.isReconstructed {
+            log.add("/Root does not lead to a catalog dictionary")
+            try rebuild()
+        }
+    }
+
+    // MARK: Structure
+
+    /// The trailer dictionary (for an xref stream, its dictionary).
+    public var trailer: PDFDictionary { xref.trailer }
+
+    /// The document catalog (`/Root`).
+    public var catalog: PDFDictionary? {
+        resolve(trailer["Root"]).dictionaryValue
+    }
+
+    /// Warnings collected so far (bounded by ``PDFReadOptions/maxWarnings``).
+    public var warnings: [PDFWarning] { log.warnings }
+    /// All warnings counted, including those beyond the kept limit.
+    public var warningCount: Int { log.total }
+
+    /// Whether the trailer names an /Encrypt dictionary.
+    public var isEncrypted: Bool { trailer["Encrypt"] != nil }
+    /// What the security handler found; nil for unencrypted files.
+    public var encryption: PDFEncryptionInfo? { security?.info }
+
+    // MARK: Objects
+
+    /// The object with this reference, loaded and cached on first use; `.null` when it
+    /// does not exist or cannot be read (with a warning).
+    public func object(_ reference: PDFReference) -> PDFObject {
+        load(reference.number)
+    }
+
+    /// Follows references (a bounded number of hops) to a direct object.
+    public func resolve(_ object: PDFObject?) -> PDFObject {
+        var current = object ?? .null
+        var hops = 0
+        while case .reference(let reference) = current {
+            hops += 1
+            if hops > 32 {
+                log.add("chain of more than 32 references", object: reference)
+                return .null
+            }
+            current = load(reference.number)
+        }
+        return current
+    }
+
+    /// `resolve(object)` as a dictionary (a stream's dictionary included).
+    public func dictionary(_ object: PDFObject?) -> PDFDictionary? {
+        resolve(object).dictionaryValue
+    }
+
+    /// The data of a stream with its filters undone (image codecs passed through).
+    /// Fails with ``PDFError/Code/limitExceeded`` past ``PDFReadOptions/maxDecodedBytes``.
+    public func decodedData(of stream: PDFStream) throws -> [UInt8] {
+        var resolved = stream
+        // /Filter and /DecodeParms may be indirect.
+        for key in ["Filter", "DecodeParms", "DP"] {
+            if case .reference = stream.dictionary[key] { resolved.dictionary[key] = resolve(stream.dictionary[key]) }
+        }
+        if case .array(let items)? = resolved.dictionary["DecodeParms"] {
+            resolved.dictionary["DecodeParms"] = .array(items.map { resolve($0) })
+        }
+        return try StreamDecoder.decode(resolved, limit: options.maxDecodedBytes, log: log)
+    }
+
+    private func load(_ number: Int) -> PDFObject {
+        if let cached = cache[number] { return cached }
+        guard loading.insert(number).inserted else {
+            log.add("object refers to itself while being loaded; read as null", object: PDFReference(number: number))
+            return .null
+        }
+        defer { loading.remove(number) }
+        let result = fetch(number, mayRebuild: true)
+        cache[number] = result
+        return result
+    }
+
+    private func fetch(_ number: Int, mayRebuild: Bool) -> PDFObject {
+        switch xref.entries[number] {
+        case nil, .free?:
+            return .null
+        case .uncompressed(let offset, let generation)?:
+            let parser = IndirectObjectParser(bytes: source.bytes, log: log)
+            let length: (PDFReference) -> Int? = { [unowned self] reference in
+                self.load(reference.number).intValue
+            }
+            var candidates = [offset]
+            if headerOffset > 0 { candidates.append(offset + headerOffset) }
+            for candidate in candidates {
+                if let (found, _) = parser.header(at: candidate), found.number == number {
+                    if found.generation != generation {
+                        log.add("generation \(found.generation) differs from xref's \(generation)", offset: candidate,
+                                object: found)
+                    }
+                    do {
+                        let parsed = try parser.parse(at: candidate, length: length)
+                        return decrypt(parsed.object, reference: parsed.reference)
+                    } catch let error as PDFError {
+                        log.add("cannot parse object: \(error.message)", offset: error.offset ?? candidate,
+                                object: PDFReference(number: number, generation: generation))
+                        return .null
+                    } catch {
+                        return .null
+                    }
+                }
+            }
+            if mayRebuild, !xref.isReconstructed {
+                log.add("xref entry does not point to the object", offset: offset,
+                        object: PDFReference(number: number, generation: generation))
+                if (try? rebuild(validate: false)) != nil { return fetch(number, mayRebuild: false) }
+            }
+            log.add("object not found at its xref offset; read as null", offset: offset,
+                    object: PDFReference(number: number, generation: generation))
+            return .null
+        case .compressed(let streamNumber, let index)?:
+            guard let objectStream = objectStream(streamNumber) else { return .null }
+            do {
+                return try objectStream.object(number: number, index: index, log: log)
+            } catch let error as PDFError {
+                log.add(error.message, object: PDFReference(number: number))
+                return .null
+            } catch {
+                return .null
+            }
+        }
+    }
+
+    private func objectStream(_ number: Int) -> ObjectStream? {
+        if let cached = objectStreams[number] { return cached }
+        var result: ObjectStream?
+        if case .stream(let stream) = load(number) {
+            do {
+                result = try ObjectStream(stream: stream, decoded: decodedData(of: stream), number: number, log: log)
+            } catch let error as PDFError {
+                log.add("cannot read object stream: \(error.message)", object: PDFReference(number: number))
+            } catch {}
+        } else {
+            log.add("object stream is not a stream", object: PDFReference(number: number))
+        }
+        objectStreams[number] = .some(result)
+        return result
+    }
+
+    // MARK: Encryption
+
+    private func setUpSecurity() throws {
+        guard security == nil, let encryptObject = trailer["Encrypt"] else { return }
+        encryptNumber = encryptObject.referenceValue?.number
+        guard let encrypt = resolve(encryptObject).dictionaryValue else {
+            throw PDFError(.damaged, "/Encrypt is not a dictionary")
+        }
+        var firstID: [UInt8] = []
+        if case .array(let ids)? = trailer["ID"], let first = ids.first?.stringValue {
+            firstID = first.bytes
+        }
+        security = try StandardSecurityHandler(encrypt: encrypt, firstID: firstID, password: password)
+        // Objects loaded before the key was known (the /Encrypt dictionary itself aside)
+        // must be loaded again, decrypted.
+        cache = cache.filter { $0.key == encryptNumber }
+        objectStreams = [:]
+    }
+
+    private func decrypt(_ object: PDFObject, reference: PDFReference) -> PDFObject {
+        guard let security, reference.number != encryptNumber else { return object }
+        switch object {
+        case .string(let string):
+            return .string(PDFString(security.decryptString(string.bytes, reference: reference), isHex: string.isHex))
+        case .array(let items):
+            return .array(items.map { decrypt($0, reference: reference) })
+        case .dictionary(let dictionary):
+            return .dictionary(decrypt(dictionary, reference: reference))
+        case .stream(let stream):
+            let type = stream.dictionary["Type"]?.nameValue
+            var data = stream.encodedData
+            if type == "XRef" {
+                // Cross-reference streams are never encrypted.
+            } else if type == "Metadata", !security.info.encryptsMetadata {
+                // /EncryptMetadata false leaves the XMP packet in the clear.
+            } else {
+                data = security.decrypt(data, cipher: security.cipher(forStream: stream.dictionary), reference: reference)
+            }
+            return .stream(PDFStream(dictionary: decrypt(stream.dictionary, reference: reference), encodedData: data))
+        default:
+            return object
+        }
+    }
+
+    private func decrypt(_ dictionary: PDFDictionary, reference: PDFReference) -> PDFDictionary {
+        var result = dictionary
+        for (key, value) in dictionary.entries {
+            switch value {
+            case .string, .array, .dictionary: result[key] = decrypt(value, reference: reference)
+            default: break
+            }
+        }
+        return result
+    }
+
+    // MARK: Recovery
+
+    /// Rebuilds the cross-reference data by scanning the file (at most once).
+    /// `validate` checks that a catalog can be found; it is off when rebuilding while an
+    /// object is being loaded, since the check would load objects in turn.
+    private func rebuild(validate: Bool = true) throws {
+        guard !xref.isReconstructed else { return }
+        let previousTrailer = xref.trailer
+        let result = try XRefReconstructor(bytes: source.bytes, log: log, limits: options).reconstruct()
+        var table = result.table
+        for (key, value) in previousTrailer.entries where table.trailer[key] == nil {
+            table.trailer[key] = value
+        }
+        xref = table
+        cache = [:]
+        objectStreams = [:]
+        pageCountCache = nil
+        if validate, catalog == nil, let candidate = result.catalogCandidates.last {
+            log.add("no usable /Root; using the catalog found at object \(candidate.number)")
+            xref.trailer["Root"] = .reference(candidate)
+        }
+        if security == nil { try setUpSecurity() }
+        // Index compressed objects the scan cannot see.
+        for number in result.objectStreamCandidates {
+            guard let objectStream = objectStream(number) else { continue }
+            for (index, objectNumber) in objectStream.numbers.enumerated() where xref.entries[objectNumber] == nil {
+                xref.entries[objectNumber] = .compressed(stream: number, index: index)
+            }
+        }
+        if validate, catalog == nil {
+            throw PDFError(.damaged, "no document catalog could be found")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CZlib
+
+/// FlateDecode through zlib, capped in output size. Damaged data yields what could be
+/// inflated, with a warning, as qpdf and pdf.js do.
+enum FlateFilter {
+    static func decode(_ input: [UInt8], limit: Int, log: WarningLog?) throws -> [UInt8] {
+        do {
+            return try inflate(input, windowBits: 15, limit: limit, log: log)
+        } catch let error as PDFError where error.code == .filter {
+            // Some writers emit raw deflate data without the zlib header.
+            if let raw = try? inflate(input, windowBits: -15, limit: limit, log: log) {
+                log?.add("flate stream has no zlib header; read as raw deflate")
+                return raw
+            }
+            throw error
+        }
+    }
+
+    private static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int, log: WarningLog?) throws -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw PDFError(.filter, "zlib could not be initialised")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        output.reserveCapacity(min(max(input.count * 4, 1024), limit))
+        let chunkSize = 64 * 1024
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var status: Int32 = Z_OK
+        try input.withUnsafeBufferPointer { inputBuffer in
+            stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
+            stream.avail_in = UInt32(inputBuffer.count)
+            repeat {
+                let produced: Int = chunk.withUnsafeMutableBufferPointer { buffer in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(chunkSize)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return chunkSize - Int(stream.avail_out)
+                }
+                if output.count + produced > limit {
+                    throw PDFError(.limitExceeded,
+                                   "decompressed data exceeds the limit of \(limit) bytes (a decompression bomb?)")
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if status == Z_STREAM_END { break }
+                if status == Z_BUF_ERROR && stream.avail_in == 0 {
+                    if !input.isEmpty { log?.add("flate stream is truncated; \(output.count) bytes recovered") }
+                    break
+                }
+                if status != Z_OK && status != Z_BUF_ERROR {
+                    if output.isEmpty {
+                        throw PDFError(.filter, "flate data is invalid (zlib error \(status))")
+                    }
+                    log?.add("flate stream is damaged; \(output.count) bytes recovered")
+                    break
+                }
+            } while true
+        }
+        return output
+    }
+
+    /// Compresses `input` (zlib format), for writers.
+    static func encode(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw PDFError(.filter, "zlib could not be initialised")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
+        let written: Int = try input.withUnsafeBufferPointer { inputBuffer in
+            try output.withUnsafeMutableBufferPointer { outputBuffer in
+                stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
+                stream.avail_in = UInt32(inputBuffer.count)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = UInt32(outputBuffer.count)
+                guard CZlib.deflate(&stream, Z_FINISH) == Z_STREAM_END else {
+                    throw PDFError(.filter, "zlib could not compress the data")
+                }
+                return outputBuffer.count - Int(stream.avail_out)
+            }
+        }
+        return Array(output[0..<written])
+    }
+}

@@ -1,0 +1,163 @@
+/// A PDF object: the value type every part of the engine exchanges.
+///
+/// Indirect references stay unresolved; ask the ``PDFDocument`` to resolve them.
+///
+/// ```swift
+/// let value: PDFObject = .dictionary(["Type": .name("Page"), "Rotate": .integer(90)])
+/// value["Rotate"]?.intValue   // 90
+/// ```
+public enum PDFObject: Sendable, Equatable {
+    case null
+    case boolean(Bool)
+    case integer(Int)
+    case real(PDFReal)
+    case string(PDFString)
+    case name(String)
+    case array([PDFObject])
+    case dictionary(PDFDictionary)
+    case stream(PDFStream)
+    case reference(PDFReference)
+
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): return value
+        case .real(let value): return value.value.isFinite ? Int(exactly: value.value.rounded(.towardZero)) : nil
+        default: return nil
+        }
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value.value
+        default: return nil
+        }
+    }
+
+    public var nameValue: String? {
+        if case .name(let value) = self { return value }
+        return nil
+    }
+
+    public var stringValue: PDFString? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var arrayValue: [PDFObject]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The dictionary of a dictionary or of a stream.
+    public var dictionaryValue: PDFDictionary? {
+        switch self {
+        case .dictionary(let value): return value
+        case .stream(let value): return value.dictionary
+        default: return nil
+        }
+    }
+
+    public var streamValue: PDFStream? {
+        if case .stream(let value) = self { return value }
+        return nil
+    }
+
+    public var referenceValue: PDFReference? {
+        if case .reference(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .boolean(let value) = self { return value }
+        return nil
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// Dictionary (or stream dictionary) lookup; nil for other kinds.
+    public subscript(key: String) -> PDFObject? {
+        dictionaryValue?[key]
+    }
+}
+
+/// A real number that remembers how it was written, so an unchanged value is written
+/// back byte for byte (no precision loss on a round trip).
+public struct PDFReal: Sendable, Equatable {
+    public let value: Double
+    /// The token as it stood in the file, if it came from one.
+    public let text: String?
+
+    public init(_ value: Double, text: String? = nil) {
+        self.value = value
+        self.text = text
+    }
+}
+
+/// A PDF string: raw bytes plus whether it was written in hex form.
+///
+/// Use ``PDFTextString`` to turn a text string into Swift text.
+public struct PDFString: Sendable, Equatable, Hashable {
+    public var bytes: [UInt8]
+    public var isHex: Bool
+
+    public init(_ bytes: [UInt8], isHex: Bool = false) {
+        self.bytes = bytes
+        self.isHex = isHex
+    }
+
+    /// The string decoded as a PDF text string (PDFDocEncoding, UTF-16BE or UTF-8).
+    public var text: String { PDFTextString.decode(bytes) }
+}
+
+/// A dictionary that keeps its keys in file order (so a rewrite keeps them).
+public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    private var storage: [String: PDFObject] = [:]
+    /// Keys in insertion order.
+    public private(set) var keys: [String] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, PDFObject)...) {
+        for (key, value) in elements { self[key] = value }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// Setting `nil` (or `.null`, which PDF treats as absent) removes the key.
+    public subscript(key: String) -> PDFObject? {
+        get { storage[key] }
+        set {
+            if let newValue, newValue != .null {
+                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    /// Key/value pairs in order.
+    public var entries: [(key: String, value: PDFObject)] {
+        keys.compactMap { key in storage[key].map { (key, $0) } }
+    }
+
+    public static func == (lhs: PDFDictionary, rhs: PDFDictionary) -> Bool {
+        lhs.storage == rhs.storage
+    }
+}
+
+/// A stream: its dictionary and its encoded (still filtered, already decrypted) bytes.
+public struct PDFStream: Sendable, Equatable {
+    public var dictionary: PDFDictionary
+    /// Data as stored in the file after decryption, before the /Filter chain is applied.
+    public var encodedData: [UInt8]
+
+    public init(dictionary: PDFDictionary, encodedData: [UInt8]) {
+        self.dictionary = dictionary
+        self.encodedData = encodedData
+    }
+}

@@ -1,0 +1,118 @@
+/// Rebuilds cross-reference data by scanning the whole file once for `N G obj` and
+/// `trailer`, for files whose xref is missing or wrong. Linear in the file size.
+struct XRefReconstructor {
+    let bytes: UnsafeRawBufferPointer
+    let log: WarningLog
+    let limits: PDFReadOptions
+
+    struct Result {
+        var table: XRefTable
+        /// Objects that look like object streams; their contents are indexed once the
+        /// document can decrypt them.
+        var objectStreamCandidates: [Int]
+        /// Objects that look like a catalog, newest last, used when no trailer names /Root.
+        var catalogCandidates: [PDFReference]
+    }
+
+    func reconstruct() throws -> Result {
+        var offsets: [Int: (offset: Int, generation: Int)] = [:]
+        var trailers: [PDFDictionary] = []
+        let count = bytes.count
+        var index = 0
+        // Scan for "obj" and "trailer" keywords.
+        while index + 3 <= count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "o"), index + 3 <= count, bytes[index + 1] == UInt8(ascii: "b"),
+                bytes[index + 2] == UInt8(ascii: "j"),
+                index + 3 == count || !ByteClass.isRegular(bytes[index + 3]),
+                let (number, generation, start) = headerBefore(index)
+            {
+                offsets[number] = (start, generation)
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "t"), index + 7 <= count, matches("trailer", at: index) {
+                var parser = Parser(bytes: bytes, position: index + 7, log: nil)
+                if case .dictionary(let trailer)? = try? parser.parseObject() {
+                    trailers.append(trailer)
+                }
+                index += 7
+                continue
+            }
+            index += 1
+        }
+        guard !offsets.isEmpty else {
+            throw PDFError(.notPDF, "no objects found; this does not look like a PDF")
+        }
+        var table = XRefTable()
+        table.isReconstructed = true
+        table.sectionCount = 1
+        for (number, location) in offsets {
+            table.entries[number] = .uncompressed(offset: location.offset, generation: location.generation)
+        }
+        // Merge trailers, newest first wins.
+        var merged = PDFDictionary()
+        for trailer in trailers.reversed() {
+            for (key, value) in trailer.entries where merged[key] == nil && key != "Prev" && key != "XRefStm" {
+                merged[key] = value
+            }
+        }
+        var objectStreams: [Int] = []
+        var catalogs: [PDFReference] = []
+        let parser = IndirectObjectParser(bytes: bytes, log: nil)
+        for (number, location) in offsets.sorted(by: { $0.value.offset < $1.value.offset }) {
+            let window = Lexer(bytes: bytes)
+            let limit = min(location.offset + 512, count)
+            let isObjStm = window.find(Array("/ObjStm".utf8), from: location.offset, limit: limit) != nil
+            let isXRef = window.find(Array("/XRef".utf8), from: location.offset, limit: limit) != nil
+            let isCatalog = window.find(Array("/Catalog".utf8), from: location.offset, limit: limit) != nil
+            if isObjStm { objectStreams.append(number) }
+            if isCatalog { catalogs.append(PDFReference(number: number, generation: location.generation)) }
+            if isXRef, let parsed = try? parser.parse(at: location.offset, length: { _ in nil }),
+                case .stream(let stream) = parsed.object, stream.dictionary["Type"]?.nameValue == "XRef"
+            {
+                // A trailer held in an xref stream dictionary (files without `trailer`).
+                for (key, value) in stream.dictionary.entries
+                where merged[key] == nil && ["Root", "Info", "ID", "Encrypt"].contains(key) {
+                    merged[key] = value
+                }
+            }
+        }
+        table.trailer = merged
+        table.style = trailers.isEmpty ? .stream : .table
+        log.add("cross-reference table rebuilt by scanning the file (\(offsets.count) objects)")
+        return Result(table: table, objectStreamCandidates: objectStreams, catalogCandidates: catalogs)
+    }
+
+    private func matches(_ word: String, at index: Int) -> Bool {
+        var i = index
+        for byte in word.utf8 {
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+        }
+        if index > 0, ByteClass.isRegular(bytes[index - 1]) { return false }
+        return i == bytes.count || !ByteClass.isRegular(bytes[i])
+    }
+
+    /// For "obj" at `index`, reads "N G " before it; returns N, G and the offset of N.
+    private func headerBefore(_ index: Int) -> (Int, Int, Int)? {
+        var i = index - 1
+        func skipSpace() -> Bool {
+            let start = i
+            while i >= 0, ByteClass.isWhitespace(bytes[i]) { i -= 1 }
+            return i < start
+        }
+        func digits() -> Int? {
+            let end = i
+            while i >= 0, ByteClass.isDigit(bytes[i]), end - i < 12 { i -= 1 }
+            guard i < end else { return nil }
+            var value = 0
+            for k in (i + 1)...end { value = value * 10 + Int(bytes[k] - 0x30) }
+            return value
+        }
+        guard skipSpace(), let generation = digits(), generation < 65536, skipSpace(), let number = digits()
+        else { return nil }
+        if i >= 0, ByteClass.isRegular(bytes[i]) { return nil }
+        return (number, generation, i + 1)
+    }
+}

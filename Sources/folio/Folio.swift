@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `folio` command: tools for sheet-music PDF collections.
+@main
+struct Folio: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "folio",
+        abstract: "Read and tag sheet-music PDFs.",
+        discussion: """
+            Exit codes: 0 success; 1 at least one file could not be read; 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [InfoCommand.self]
+    )
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import FolioPDF
+import Foundation
+
+/// `folio info`: version, pages, encryption and Info fields of PDFs, in parallel.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show version, page count, encryption and metadata of PDF files.",
+        discussion: """
+            With --json, one JSON object per line (JSON Lines), with the keys path, version, pages,
+            encrypted, title, author, subject, keywords, creator, producer, created, modified, xmp,
+            outlines, warnings; a file that cannot be read gives {"path", "error"}.
+            Exit codes: 0 when every file was read, 1 when any failed.
+            """
+    )
+
+    @Flag(name: .long, help: "Print one JSON object per file (JSON Lines).")
+    var json = false
+
+    @Flag(name: .long, help: "List each warning (text output only).")
+    var warnings = false
+
+    @Option(name: .long, help: "Password for encrypted files (user or owner).")
+    var password: String?
+
+    @Argument(help: "PDF files to read.")
+    var files: [String]
+
+    func run() throws {
+        let output = OrderedOutput()
+        let failures = FailureCount()
+        let files = self.files
+        let json = self.json
+        let password = self.password
+        let listWarnings = self.warnings
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let path = files[index]
+            let text: String
+            do {
+                let document = try PDFDocument(path: path, password: password)
+                let summary = document.summary(path: path)
+                var rendered = json ? InfoFormat.json(summary) : InfoFormat.text(summary, separator: index > 0)
+                if listWarnings && !json {
+                    rendered += document.warnings.map { "  warning: \($0)\n" }.joined()
+                }
+                text = rendered
+            } catch {
+                failures.increment()
+                let message = (error as? PDFError)?.description ?? "\(error)"
+                text = json ? InfoFormat.json(path: path, error: message)
+                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
+            }
+            output.deliver(index, text)
+        }
+        if failures.count > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Renders summaries as text or JSON Lines.
+enum InfoFormat {
+    static func text(_ summary: PDFSummary, separator: Bool) -> String {
+        var lines: [(String, String)] = [
+            ("File", summary.path),
+            ("PDF version", summary.version),
+            ("Pages", String(summary.pages)),
+            ("Encrypted", summary.encrypted ? "yes" + (summary.encryption.map { ", \($0)" } ?? "") : "no"),
+        ]
+        let optional: [(String, String?)] = [
+            ("Title", summary.title), ("Author", summary.author), ("Subject", summary.subject),
+            ("Keywords", summary.keywords), ("Creator", summary.creator), ("Producer", summary.producer),
+            ("Created", summary.created), ("Modified", summary.modified),
+        ]
+        for (label, value) in optional { if let value { lines.append((label, value)) } }
+        lines.append(("XMP", summary.xmp ? "yes" : "no"))
+        lines.append(("Outlines", String(summary.outlines)))
+        lines.append(("Warnings", String(summary.warnings)))
+        var text = separator ? "\n" : ""
+        for (label, value) in lines {
+            let padded = (label + ":").padding(toLength: 13, withPad: " ", startingAt: 0)
+            text += padded + value.replacingOccurrences(of: "\n", with: " ") + "\n"
+        }
+        return text
+    }
+
+    static func json(_ summary: PDFSummary) -> String {
+        let fields: [(String, JSONValue)] = [
+            ("path", .string(summary.path)), ("version", .string(summary.version)),
+            ("pages", .int(summary.pages)), ("encrypted", .bool(summary.encrypted)),
+            ("title", .optional(summary.title)), ("author", .optional(summary.author)),
+            ("subject", .optional(summary.subject)), ("keywords", .optional(summary.keywords)),
+            ("creator", .optional(summary.creator)), ("producer", .optional(summary.producer)),
+            ("created", .optional(summary.created)), ("modified", .optional(summary.modified)),
+            ("xmp", .bool(summary.xmp)), ("outlines", .int(summary.outlines)), ("warnings", .int(summary.warnings)),
+        ]
+        return JSONValue.object(fields) + "\n"
+    }
+
+    static func json(path: String, error: String) -> String {
+        JSONValue.object([("path", .string(path)), ("error", .string(error))]) + "\n"
+    }
+}
