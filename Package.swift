@@ -35,7 +35,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioPDFTests",
-            dependencies: ["FolioPDF"]
+            dependencies: ["FolioPDF", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,6 +6,7 @@ path relative to the corpus) with:
   qpdf_pages   page count from `qpdf --show-npages` (null when qpdf cannot open the file)
   password     the password the test should use (null for none)
   title/author what pikepdf reads from /Info (null when absent), plus the raw bytes as hex
+  producer     /Producer as pikepdf reads it; created_raw the raw /CreationDate
   streams      {object number: sha256 of pikepdf's decoded data} for up to 25 streams whose
                filters are all ones Folio decodes (so filters and decryption are checked)
   pike_error   pikepdf's error when it cannot open the file
@@ -96,7 +97,10 @@ def main():
                 with pikepdf.open(path, password=password or "") as pdf:
                     title, title_hex = text_field(pdf.trailer.get("/Info"), "/Title")
                     author, author_hex = text_field(pdf.trailer.get("/Info"), "/Author")
+                    producer, _ = text_field(pdf.trailer.get("/Info"), "/Producer")
+                    created, _ = text_field(pdf.trailer.get("/Info"), "/CreationDate")
                     entry.update(title=title, title_hex=title_hex, author=author, author_hex=author_hex,
+                                 producer=producer, created_raw=created,
                                  encrypted=pdf.is_encrypted, streams=streams(pdf))
             except Exception as error:  # pikepdf refuses the file: record why
                 entry["pike_error"] = str(error)[:200]

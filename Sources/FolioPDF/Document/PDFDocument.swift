@@ -29,6 +29,8 @@ public final class PDFDocument {
     private var encryptNumber: Int?
     private let password: String?
     var pageCountCache: Int?
+    /// (offset, object number) of uncompressed objects, sorted; built on first need.
+    private var offsetIndex: [(offset: Int, number: Int)]?
 
     /// Opens the file at `path`. An encrypted file is opened with `password`, or with the
     /// empty user password when none is given.
@@ -177,7 +179,9 @@ public final class PDFDocument {
         case nil, .free?:
             return .null
         case .uncompressed(let offset, let generation)?:
-            let parser = IndirectObjectParser(bytes: source.bytes, log: log)
+            let parser = IndirectObjectParser(bytes: source.bytes, log: log, objectAt: { [unowned self] offset in
+                self.objectStarting(before: offset)
+            })
             let length: (PDFReference) -> Int? = { [unowned self] reference in
                 self.load(reference.number).intValue
             }
@@ -220,6 +224,24 @@ public final class PDFDocument {
                 return .null
             }
         }
+    }
+
+    /// The object whose xref offset is the greatest at or before `offset`.
+    private func objectStarting(before offset: Int) -> Int? {
+        if offsetIndex == nil {
+            offsetIndex = xref.entries.compactMap { number, entry in
+                if case .uncompressed(let start, _) = entry { return (start, number) }
+                return nil
+            }.sorted { $0.offset < $1.offset }
+        }
+        guard let index = offsetIndex else { return nil }
+        var low = 0
+        var high = index.count
+        while low < high {
+            let middle = (low + high) / 2
+            if index[middle].offset <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? index[low - 1].number : nil
     }
 
     private func objectStream(_ number: Int) -> ObjectStream? {
@@ -307,6 +329,7 @@ public final class PDFDocument {
             table.trailer[key] = value
         }
         xref = table
+        offsetIndex = nil
         cache = [:]
         objectStreams = [:]
         pageCountCache = nil

@@ -40,6 +40,13 @@ extension PDFDocument {
             log.add("page tree root has no valid /Count; pages counted by walking the tree")
             count = 0
             walkPages(collect: false) { _ in count += 1 }
+            // A truncated linearized file may have lost its page tree but still say /N.
+            if count == 0, let declared = linearizationDictionary?["N"]?.intValue, declared > 0,
+                declared <= xref.size
+            {
+                log.add("no pages reachable; page count taken from the linearization dictionary")
+                count = declared
+            }
         }
         pageCountCache = count
         return count
@@ -144,5 +151,29 @@ extension PDFDocument {
         let mediaBox = box("MediaBox")
         return PDFPage(reference: reference, dictionary: dictionary, resources: attributes["Resources"],
                        mediaBox: mediaBox, cropBox: box("CropBox") ?? mediaBox, rotation: normalised)
+    }
+}
+
+extension PDFDocument {
+    /// The linearization parameter dictionary (`/Linearized`), when the first object of
+    /// the file is one.
+    public var linearizationDictionary: PDFDictionary? {
+        let finder = Lexer(bytes: source.bytes)
+        let window = min(source.count, headerOffset + 1024)
+        guard let keyword = finder.find(Array("obj".utf8), from: headerOffset, limit: window) else { return nil }
+        // Back up over "N G " to the object's start.
+        var start = keyword
+        var fields = 0
+        while start > headerOffset, fields < 2 {
+            start -= 1
+            while start > headerOffset, ByteClass.isWhitespace(source.bytes[start]) { start -= 1 }
+            while start > headerOffset, ByteClass.isDigit(source.bytes[start - 1]) { start -= 1 }
+            fields += 1
+        }
+        let parser = IndirectObjectParser(bytes: source.bytes, log: nil)
+        guard let parsed = try? parser.parse(at: start, length: { _ in nil }),
+            let dictionary = parsed.object.dictionaryValue, dictionary["Linearized"] != nil
+        else { return nil }
+        return dictionary
     }
 }

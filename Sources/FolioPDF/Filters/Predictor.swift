@@ -61,7 +61,8 @@ enum Predictor {
                     warned = true
                 }
             }
-            output.append(contentsOf: row[0..<available])
+            // A short last row is zero-padded to a full row, as qpdf does.
+            output.append(contentsOf: row)
             swap(&previous, &row)
         }
         return output

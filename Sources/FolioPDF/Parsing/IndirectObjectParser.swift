@@ -11,6 +11,9 @@ struct IndirectObject {
 struct IndirectObjectParser {
     let bytes: UnsafeRawBufferPointer
     let log: WarningLog?
+    /// The number of the object whose xref offset is the greatest at or before an offset;
+    /// tells whether recovered stream data would run into another object.
+    var objectAt: ((Int) -> Int?)? = nil
 
     /// Reads the `N G obj` header at `offset` (after white space). Returns the reference
     /// and the position after `obj`, or nil when the bytes there are not such a header.
@@ -74,27 +77,48 @@ struct IndirectObjectParser {
         {
             return (Array(bytes[start..<(start + declared)]), end)
         }
-        // Length missing, indirect and unresolvable, or wrong: find `endstream` instead.
-        let lexer = Lexer(bytes: bytes)
-        let found = lexer.find(Array("endstream".utf8), from: start)
-        var dataEnd = found ?? lexer.find(Array("endobj".utf8), from: start) ?? bytes.count
-        let keywordStart = dataEnd
-        // The EOL before `endstream` belongs to the syntax, not the data.
-        if dataEnd > start, bytes[dataEnd - 1] == 0x0A { dataEnd -= 1 }
-        if dataEnd > start, bytes[dataEnd - 1] == 0x0D { dataEnd -= 1 }
-        if declared == nil {
-            log?.add("stream /Length missing or unresolvable; recovered from endstream",
+        // Length missing, indirect and unresolvable, or wrong: recover it as qpdf does.
+        // The data runs to the first `endstream` or `endobj`; when that keyword lies inside
+        // another object (by the xref), the data is taken as empty.
+        let terminator = firstEndKeyword(from: start)
+        var dataEnd = terminator?.offset ?? start
+        if let terminator, let owner = objectAt?(terminator.offset), owner != reference.number {
+            dataEnd = start
+        }
+        if dataEnd == start {
+            log?.add("unable to recover stream data; treating stream as empty", offset: start, object: reference)
+        } else if declared == nil {
+            log?.add("stream /Length missing or unresolvable; recovered \(dataEnd - start) from endstream",
                      offset: start, object: reference)
         } else {
-            log?.add("stream /Length \(declared ?? 0) is wrong; recovered \(dataEnd - start) from endstream",
+            log?.add("stream /Length \(declared ?? 0) is wrong; recovered \(dataEnd - start)",
                      offset: start, object: reference)
         }
-        var end = keywordStart
-        if found != nil {
-            var after = Lexer(bytes: bytes, position: keywordStart + 9)
-            if case .keyword("endobj") = after.next() { end = after.position } else { end = keywordStart + 9 }
+        var end = bytes.count
+        if let terminator {
+            var after = Lexer(bytes: bytes, position: terminator.offset + (terminator.isEndstream ? 9 : 0))
+            if case .keyword("endobj") = after.next() { end = after.position } else { end = terminator.offset + 9 }
         }
-        return (Array(bytes[start..<max(start, dataEnd)]), end)
+        return (Array(bytes[start..<dataEnd]), end)
+    }
+
+    /// The first `endstream` or `endobj` token at or after `position`.
+    private func firstEndKeyword(from position: Int) -> (offset: Int, isEndstream: Bool)? {
+        let lexer = Lexer(bytes: bytes)
+        let pattern = Array("end".utf8)
+        var from = position
+        while let found = lexer.find(pattern, from: from) {
+            for (word, isEndstream) in [("endstream", true), ("endobj", false)] {
+                let length = word.utf8.count
+                if found + length <= bytes.count, zip(word.utf8, bytes[found..<(found + length)]).allSatisfy({ $0 == $1 }),
+                    found + length == bytes.count || !ByteClass.isRegular(bytes[found + length])
+                {
+                    return (found, isEndstream)
+                }
+            }
+            from = found + 3
+        }
+        return nil
     }
 
     /// If `endstream` follows `position` (after optional white space), the offset after

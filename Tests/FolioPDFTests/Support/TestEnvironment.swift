@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// Where the tests find the corpus, the oracle and the built `folio` binary.
+enum TestEnvironment {
+    /// The repository root (three levels above this file).
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `$FOLIO_CORPUS`, or `../shared/corpus` beside the repository.
+    static let corpus: URL = {
+        if let path = ProcessInfo.processInfo.environment["FOLIO_CORPUS"] {
+            return URL(fileURLWithPath: path)
+        }
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    }()
+
+    static func corpusFile(_ relative: String) -> String {
+        corpus.appendingPathComponent(relative).path
+    }
+
+    /// Every PDF in the corpus, as paths relative to it, sorted.
+    static func corpusPDFs() throws -> [String] {
+        let base = corpus.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else {
+            throw TestFailure("corpus not found at \(base)")
+        }
+        var result: [String] = []
+        while let item = enumerator.nextObject() as? String {
+            if item.lowercased().hasSuffix(".pdf") { result.append(item) }
+        }
+        return result.sorted()
+    }
+
+    /// The `folio` executable built next to the test bundle (or `$FOLIO_BIN`).
+    static func folioBinary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["FOLIO_BIN"] { return URL(fileURLWithPath: path) }
+        var candidates: [URL] = []
+        let argument = URL(fileURLWithPath: CommandLine.arguments[0])
+        candidates.append(argument.deletingLastPathComponent().appendingPathComponent("folio"))
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("folio"))
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw TestFailure("folio binary not found next to the tests (looked in \(candidates.map(\.path)))")
+    }
+
+    /// Runs a program, returning exit status and output. Output goes through files so a
+    /// large output cannot block the child.
+    @discardableResult
+    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600) throws
+        -> (status: Int32, stdout: Data, stderr: Data)
+    {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                throw TestFailure("\(executable.lastPathComponent) did not finish within \(Int(timeout)) s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return (process.terminationStatus, try Data(contentsOf: outURL), try Data(contentsOf: errURL))
+    }
+
+    /// Runs a tool found on PATH.
+    static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
+        -> (status: Int32, stdout: Data, stderr: Data)
+    {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
