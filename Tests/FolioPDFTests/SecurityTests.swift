@@ -1,0 +1,96 @@
+import Crypto
+import XCTest
+
+@testable import FolioPDF
+
+/// The standard security handler on pypdf's r2–r6 files, whose passwords come from
+/// pypdf's own test suite ("asdfzxcv"; "foo"/"bar" for the file with both).
+final class SecurityTests: XCTestCase {
+    private func path(_ name: String) -> String {
+        TestEnvironment.corpusFile("pypdf/encryption/\(name)")
+    }
+
+    func testEmptyUserPasswordOpensWithoutPassword() throws {
+        let expected = [
+            "r2-empty-password.pdf": (2, PDFCipher.rc4), "r3-empty-password.pdf": (3, .rc4),
+            "r4-aes-v2-no-key-length.pdf": (4, .aes128), "r5-empty-password.pdf": (5, .aes256),
+            "r6-empty-password.pdf": (6, .aes256), "r2-owner-password.pdf": (2, .rc4),
+            "r4-owner-password.pdf": (4, .rc4), "r5-owner-password.pdf": (5, .aes256),
+            "r6-owner-password.pdf": (6, .aes256), "r5-user-password.pdf": (5, .aes256),
+            "r6-user-password.pdf": (6, .aes256),
+        ]
+        for (name, (revision, cipher)) in expected {
+            let document = try PDFDocument(path: path(name))
+            XCTAssertTrue(document.isEncrypted, name)
+            XCTAssertEqual(document.encryption?.revision, revision, name)
+            XCTAssertEqual(document.encryption?.streamCipher, cipher, name)
+            XCTAssertEqual(document.pageCount, 1, name)
+            // A decrypted content stream inflates: wrong keys give zlib errors.
+            let page = try XCTUnwrap(document.pages().first, name)
+            let contents = try XCTUnwrap(document.resolve(page.dictionary["Contents"]).streamValue, name)
+            XCTAssertNoThrow(try document.decodedData(of: contents), name)
+        }
+    }
+
+    func testUserPasswordRequired() throws {
+        for name in ["r2-user-password.pdf", "r3-user-password.pdf", "r4-user-password.pdf", "r4-aes-user-password.pdf"] {
+            XCTAssertThrowsError(try PDFDocument(path: path(name)), name) { error in
+                XCTAssertEqual((error as? PDFError)?.code, .passwordRequired, name)
+            }
+            XCTAssertThrowsError(try PDFDocument(path: path(name), password: "wrong"), name) { error in
+                XCTAssertEqual((error as? PDFError)?.code, .wrongPassword, name)
+            }
+            let document = try PDFDocument(path: path(name), password: "asdfzxcv")
+            XCTAssertEqual(document.pageCount, 1, name)
+            // The decrypted /Author, as pdfinfo -upw reads it.
+            XCTAssertEqual(document.info.author, "cheng", name)
+        }
+    }
+
+    func testUserAndOwnerPasswordsOfR6() throws {
+        let name = "r6-both-passwords.pdf"
+        XCTAssertThrowsError(try PDFDocument(path: path(name)))
+        let asUser = try PDFDocument(path: path(name), password: "foo")
+        XCTAssertEqual(asUser.encryption?.openedAsOwner, false)
+        let asOwner = try PDFDocument(path: path(name), password: "bar")
+        XCTAssertEqual(asOwner.encryption?.openedAsOwner, true)
+        XCTAssertEqual(asUser.info.entries, asOwner.info.entries)
+        XCTAssertFalse(asUser.info.entries.isEmpty)
+    }
+
+    func testOwnerPasswordOfR2ToR4() throws {
+        for name in ["r2-owner-password.pdf", "r4-owner-password.pdf"] {
+            let document = try PDFDocument(path: path(name), password: "asdfzxcv")
+            XCTAssertEqual(document.encryption?.openedAsOwner, true, name)
+        }
+    }
+
+    func testUnencryptedFileIgnoresPassword() throws {
+        let document = try PDFDocument(path: path("unencrypted.pdf"), password: "anything")
+        XCTAssertFalse(document.isEncrypted)
+        XCTAssertNil(document.encryption)
+    }
+
+    func testEncryptMetadataFalseLeavesXMPReadable() throws {
+        // qpdf's V4 files: AES with /EncryptMetadata false keeps the packet in the clear.
+        let document = try PDFDocument(path: TestEnvironment.corpusFile("qpdf/V4-aes-clearmeta.pdf"))
+        XCTAssertEqual(document.encryption?.encryptsMetadata, false)
+        let packet = try XCTUnwrap(document.xmpPacket)
+        XCTAssertTrue(String(decoding: packet, as: UTF8.self).contains("<rdf:RDF"))
+    }
+
+    func testRC4KnownAnswer() {
+        // RFC 6229 test vector: key 0x0102030405, first 16 bytes of keystream.
+        let keystream = RC4.process([UInt8](repeating: 0, count: 16), key: [1, 2, 3, 4, 5])
+        XCTAssertEqual(hexString(keystream), "b2396305f03dc027ccc3524a0a1118a8")
+    }
+
+    func testUnsupportedHandlerIsAClearError() throws {
+        var builder = PDFBuilder.minimal()
+        builder.add(4, "<< /Filter /FooSecurity /V 2 /R 3 /O (x) /U (y) /P -4 >>")
+        let bytes = builder.classic(trailer: "/Root 1 0 R /Encrypt 4 0 R /ID [<00><00>]")
+        XCTAssertThrowsError(try PDFDocument(bytes: bytes)) { error in
+            XCTAssertEqual((error as? PDFError)?.code, .unsupportedEncryption)
+        }
+    }
+}
