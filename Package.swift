@@ -35,7 +35,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioPDFTests",
-            dependencies: ["FolioPDF", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "FolioPDF",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Crypto
+import _CryptoExtras
 import XCTest
 
 @testable import FolioPDF
@@ -93,4 +94,37 @@ final class SecurityTests: XCTestCase {
             XCTAssertEqual((error as? PDFError)?.code, .unsupportedEncryption)
         }
     }
+
+    func testAES128EncryptorFIPS197() {
+        // FIPS-197 Appendix C.1: one block, so CBC with a zero IV is plain AES.
+        var block = hexBytes("00112233445566778899aabbccddeeff")
+        AES128Encryptor(key: hexBytes("000102030405060708090a0b0c0d0e0f")[...]).encryptCBC(
+            &block, iv: [UInt8](repeating: 0, count: 16)[...])
+        XCTAssertEqual(hexString(block), "69c4e0d86a7b0430d8cdb78070b4c55a")
+    }
+
+    func testAES128EncryptorMatchesSwiftCrypto() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in [16, 64, 1024, 4096] {
+            let key = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let iv = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let plain = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var ours = plain
+            AES128Encryptor(key: key[...]).encryptCBC(&ours, iv: iv[...])
+            let reference = try AES._CBC.encrypt(plain, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: iv),
+                                                 noPadding: true)
+            XCTAssertEqual(ours, Array(reference), "length \(length)")
+        }
+    }
+}
+
+func hexBytes(_ text: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+        let next = text.index(index, offsetBy: 2)
+        bytes.append(UInt8(text[index..<next], radix: 16) ?? 0)
+        index = next
+    }
+    return bytes
 }

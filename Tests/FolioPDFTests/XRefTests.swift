@@ -170,6 +170,7 @@ final class XRefTests: XCTestCase {
         builder.add(6, "\(content.count)")
         builder.addStream(7, "", content, length: "/Length 6 0 R")
         let document = try open(builder.classic(trailer: "/Root 1 0 R"))
+        XCTAssertEqual(document.loadedObjectCount, 1, "opening parses only the catalog")
         for number in [4, 5, 7] {
             let stream = try XCTUnwrap(document.object(PDFReference(number: number)).streamValue, "object \(number)")
             // Recovery keeps the end-of-line before `endstream`, as qpdf does.
@@ -242,6 +243,8 @@ final class XRefTests: XCTestCase {
         XCTAssertEqual(document.info.title, "Sonata")
         XCTAssertEqual(document.pageCount, 1)
         XCTAssertEqual(document.warningCount, 0, "object 5 must not have been parsed: \(document.warningText)")
+        // Catalog, page tree root and Info: nothing else was parsed for these answers.
+        XCTAssertEqual(document.loadedObjectCount, 3)
     }
 }
 

@@ -112,6 +112,9 @@ public final class PDFDocument {
 
     /// Warnings collected so far (bounded by ``PDFReadOptions/maxWarnings``).
     public var warnings: [PDFWarning] { log.warnings }
+    /// Number of objects parsed so far (for tests of laziness).
+    var loadedObjectCount: Int { cache.count }
+
     /// All warnings counted, including those beyond the kept limit.
     public var warningCount: Int { log.total }
 
@@ -168,7 +171,12 @@ public final class PDFDocument {
             log.add("object refers to itself while being loaded; read as null", object: PDFReference(number: number))
             return .null
         }
-        defer { loading.remove(number) }
+        let outerContext = log.context
+        log.context = PDFReference(number: number)
+        defer {
+            loading.remove(number)
+            log.context = outerContext
+        }
         let result = fetch(number, mayRebuild: true)
         cache[number] = result
         return result

@@ -4,6 +4,8 @@ final class WarningLog {
     private(set) var warnings: [PDFWarning] = []
     private(set) var total = 0
     let limit: Int
+    /// The object being loaded; warnings raised while parsing it name it.
+    var context: PDFReference?
 
     init(limit: Int = 1000) {
         self.limit = limit
@@ -12,7 +14,7 @@ final class WarningLog {
     func add(_ message: String, offset: Int? = nil, object: PDFReference? = nil) {
         total += 1
         if warnings.count < limit {
-            warnings.append(PDFWarning(message, offset: offset, object: object))
+            warnings.append(PDFWarning(message, offset: offset, object: object ?? context))
         }
     }
 }

@@ -265,13 +265,14 @@ struct StandardSecurityHandler {
             else { return nil }
             return Array(key)
         }
+        // The user password first: it is the common case (the empty password).
+        if hash(user[32..<40], []) == Array(user.prefix(32)), let key = unwrap(hash(user[40..<48], []), userEncrypted) {
+            return (key, false)
+        }
         if hash(owner[32..<40], user48) == Array(owner.prefix(32)),
             let key = unwrap(hash(owner[40..<48], user48), ownerEncrypted)
         {
             return (key, true)
-        }
-        if hash(user[32..<40], []) == Array(user.prefix(32)), let key = unwrap(hash(user[40..<48], []), userEncrypted) {
-            return (key, false)
         }
         return nil
     }
@@ -285,10 +286,8 @@ struct StandardSecurityHandler {
             var k1: [UInt8] = []
             k1.reserveCapacity(block.count * 64)
             for _ in 0..<64 { k1 += block }
-            guard let iv = try? AES._CBC.IV(ivBytes: k[16..<32]),
-                let encrypted = try? AES._CBC.encrypt(k1, using: SymmetricKey(data: k[0..<16]), iv: iv, noPadding: true)
-            else { return k }
-            let e = Array(encrypted)
+            AES128Encryptor(key: k[0..<16]).encryptCBC(&k1, iv: k[16..<32])
+            let e = k1
             var sum = 0
             for byte in e.prefix(16) { sum += Int(byte) }
             switch sum % 3 {
