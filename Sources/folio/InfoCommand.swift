@@ -77,8 +77,10 @@ enum InfoFormat {
         lines.append(("Warnings", String(summary.warnings)))
         var text = separator ? "\n" : ""
         for (label, value) in lines {
-            let padded = (label + ":").padding(toLength: 13, withPad: " ", startingAt: 0)
-            text += padded + value.replacingOccurrences(of: "\n", with: " ") + "\n"
+            let head = label + ":"
+            text += head + String(repeating: " ", count: max(1, 13 - head.count))
+            // One line per field: line breaks inside a value would break the layout.
+            text += String(value.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) + "\n"
         }
         return text
     }

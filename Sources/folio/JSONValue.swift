@@ -2,6 +2,7 @@ import Foundation
 
 /// A JSON scalar for one-line output with keys in a fixed order. JSONEncoder neither keeps
 /// key order nor writes explicit nulls for optionals, which JSON Lines consumers expect here.
+/// Round trips through a real JSON parser are tested (InfoCommandTests).
 enum JSONValue {
     case string(String)
     case int(Int)
@@ -25,14 +26,25 @@ enum JSONValue {
         "{" + fields.map { quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
     }
 
-    /// JSON string escaping (RFC 8259 §7), via JSONSerialization so control characters
-    /// and lone surrogates follow Foundation's rules.
+    /// JSON string escaping (RFC 8259 §7): quote, backslash and control characters.
+    /// Written out because JSONSerialization per field cost more than reading the PDF.
     static func quote(_ text: String) -> String {
-        if let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed, .withoutEscapingSlashes]),
-            let array = String(data: data, encoding: .utf8), array.count >= 2
-        {
-            return String(array.dropFirst().dropLast())
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                result.unicodeScalars.append(scalar)
+            }
         }
-        return "\"\""
+        return result + "\""
     }
 }

@@ -33,7 +33,13 @@ struct AES128Encryptor {
         let ivBytes = Array(iv)
         var c0 = AES128Encryptor.word(ivBytes, 0), c1 = AES128Encryptor.word(ivBytes, 4)
         var c2 = AES128Encryptor.word(ivBytes, 8), c3 = AES128Encryptor.word(ivBytes, 12)
+        // Tables through unsafe pointers: no bounds checks or lazy-global checks per lookup.
+        let (t0, t1, t2, t3) = (T.t0, T.t1, T.t2, T.t3)
         data.withUnsafeMutableBufferPointer { buffer in
+            t0.withUnsafeBufferPointer { e0 in
+            t1.withUnsafeBufferPointer { e1 in
+            t2.withUnsafeBufferPointer { e2 in
+            t3.withUnsafeBufferPointer { e3 in
             roundKeys.withUnsafeBufferPointer { rk in
                 var offset = 0
                 while offset < buffer.count {
@@ -43,10 +49,10 @@ struct AES128Encryptor {
                     var s3 = AES128Encryptor.word(buffer, offset + 12) ^ c3 ^ rk[3]
                     for round in 1..<10 {
                         let k = round * 4
-                        let t0 = T.t0[Int(s0 >> 24)] ^ T.t1[Int(s1 >> 16 & 0xFF)] ^ T.t2[Int(s2 >> 8 & 0xFF)] ^ T.t3[Int(s3 & 0xFF)] ^ rk[k]
-                        let t1 = T.t0[Int(s1 >> 24)] ^ T.t1[Int(s2 >> 16 & 0xFF)] ^ T.t2[Int(s3 >> 8 & 0xFF)] ^ T.t3[Int(s0 & 0xFF)] ^ rk[k + 1]
-                        let t2 = T.t0[Int(s2 >> 24)] ^ T.t1[Int(s3 >> 16 & 0xFF)] ^ T.t2[Int(s0 >> 8 & 0xFF)] ^ T.t3[Int(s1 & 0xFF)] ^ rk[k + 2]
-                        let t3 = T.t0[Int(s3 >> 24)] ^ T.t1[Int(s0 >> 16 & 0xFF)] ^ T.t2[Int(s1 >> 8 & 0xFF)] ^ T.t3[Int(s2 & 0xFF)] ^ rk[k + 3]
+                        let t0 = e0[Int(s0 >> 24)] ^ e1[Int(s1 >> 16 & 0xFF)] ^ e2[Int(s2 >> 8 & 0xFF)] ^ e3[Int(s3 & 0xFF)] ^ rk[k]
+                        let t1 = e0[Int(s1 >> 24)] ^ e1[Int(s2 >> 16 & 0xFF)] ^ e2[Int(s3 >> 8 & 0xFF)] ^ e3[Int(s0 & 0xFF)] ^ rk[k + 1]
+                        let t2 = e0[Int(s2 >> 24)] ^ e1[Int(s3 >> 16 & 0xFF)] ^ e2[Int(s0 >> 8 & 0xFF)] ^ e3[Int(s1 & 0xFF)] ^ rk[k + 2]
+                        let t3 = e0[Int(s3 >> 24)] ^ e1[Int(s0 >> 16 & 0xFF)] ^ e2[Int(s1 >> 8 & 0xFF)] ^ e3[Int(s2 & 0xFF)] ^ rk[k + 3]
                         s0 = t0; s1 = t1; s2 = t2; s3 = t3
                     }
                     c0 = AES128Encryptor.lastRound(s0, s1, s2, s3) ^ rk[40]
@@ -59,6 +65,10 @@ struct AES128Encryptor {
                     AES128Encryptor.store(c3, buffer, offset + 12)
                     offset += 16
                 }
+            }
+            }
+            }
+            }
             }
         }
     }
