@@ -23,10 +23,12 @@ public final class PDFDocument {
 
     let log: WarningLog
     private var cache: [Int: PDFObject] = [:]
+    /// Edits not yet saved: replaced or new objects, deleted objects, trailer changes.
+    var changes = ChangeSet()
     private var objectStreams: [Int: ObjectStream?] = [:]
     private var loading: Set<Int> = []
-    private var security: StandardSecurityHandler?
-    private var encryptNumber: Int?
+    private(set) var security: StandardSecurityHandler?
+    private(set) var encryptNumber: Int?
     private let password: String?
     var pageCountCache: Int?
     /// (offset, object number) of uncompressed objects, sorted; built on first need.
@@ -102,8 +104,13 @@ public final class PDFDocument {
 
     // MARK: Structure
 
-    /// The trailer dictionary (for an xref stream, its dictionary).
-    public var trailer: PDFDictionary { xref.trailer }
+    /// The trailer dictionary (for an xref stream, its dictionary), with unsaved changes.
+    public var trailer: PDFDictionary {
+        var result = xref.trailer
+        for (key, value) in changes.trailer.entries { result[key] = value }
+        for key in changes.removedTrailerKeys { result[key] = nil }
+        return result
+    }
 
     /// The document catalog (`/Root`).
     public var catalog: PDFDictionary? {
@@ -166,6 +173,8 @@ public final class PDFDocument {
     }
 
     private func load(_ number: Int) -> PDFObject {
+        if let changed = changes.objects[number] { return changed }
+        if changes.deleted.contains(number) { return .null }
         if let cached = cache[number] { return cached }
         guard loading.insert(number).inserted else {
             log.add("object refers to itself while being loaded; read as null", object: PDFReference(number: number))

@@ -343,47 +343,36 @@ struct Lexer {
         return generation
     }
 
-    /// Finds `pattern` at or after `from`, up to `limit` (exclusive). Linear.
+    /// Whether `pattern` stands at `index` (which must leave room for it).
+    @inline(__always) private func matches(_ pattern: [UInt8], at index: Int) -> Bool {
+        var k = 0
+        while k < pattern.count {
+            if bytes[index + k] != pattern[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// Finds `pattern` at or after `from`, up to `limit` (exclusive). Linear for the short
+    /// keywords it is used with.
     func find(_ pattern: [UInt8], from: Int, limit: Int? = nil) -> Int? {
         let end = min(limit ?? bytes.count, bytes.count)
         guard let first = pattern.first, end - from >= pattern.count else { return nil }
         var index = max(from, 0)
         let last = end - pattern.count
         while index <= last {
-            if bytes[index] == first {
-                var matched = true
-                var k = 1
-                while k < pattern.count {
-                    if bytes[index + k] != pattern[k] {
-                        matched = false
-                        break
-                    }
-                    k += 1
-                }
-                if matched { return index }
-            }
+            if bytes[index] == first, matches(pattern, at: index) { return index }
             index += 1
         }
         return nil
     }
 
-    /// Finds the last `pattern` that starts before `before` and at or after `floor`. Linear.
+    /// Finds the last `pattern` that starts before `before` and at or after `floor`.
     func findLast(_ pattern: [UInt8], before: Int, floor: Int = 0) -> Int? {
         guard let first = pattern.first else { return nil }
         var index = min(before, bytes.count - pattern.count)
         while index >= max(floor, 0) {
-            if bytes[index] == first {
-                var matched = true
-                var k = 1
-                while k < pattern.count {
-                    if bytes[index + k] != pattern[k] {
-                        matched = false
-                        break
-                    }
-                    k += 1
-                }
-                if matched { return index }
-            }
+            if bytes[index] == first, matches(pattern, at: index) { return index }
             index -= 1
         }
         return nil

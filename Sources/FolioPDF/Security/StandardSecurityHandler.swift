@@ -163,6 +163,27 @@ struct StandardSecurityHandler {
         }
     }
 
+    /// Encrypts data of object `reference` for writing: RC4, or AES-CBC with a random IV
+    /// and PKCS#7 padding.
+    func encrypt(_ data: [UInt8], cipher: PDFCipher, reference: PDFReference) throws -> [UInt8] {
+        switch cipher {
+        case .none:
+            return data
+        case .rc4:
+            return RC4.process(data, key: objectKey(reference, aes: false))
+        case .aes128, .aes256:
+            let key = cipher == .aes128 ? objectKey(reference, aes: true) : fileKey
+            var generator = SystemRandomNumberGenerator()
+            let ivBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let sealed = try AES._CBC.encrypt(data, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: ivBytes))
+            return ivBytes + Array(sealed)
+        }
+    }
+
+    func encryptString(_ data: [UInt8], reference: PDFReference) throws -> [UInt8] {
+        try encrypt(data, cipher: info.stringCipher, reference: reference)
+    }
+
     /// Algorithm 1: the per-object key.
     private func objectKey(_ reference: PDFReference, aes: Bool) -> [UInt8] {
         var material = fileKey

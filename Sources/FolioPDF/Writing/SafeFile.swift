@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes files so that nothing is ever lost: a temporary file in the same folder,
+/// fsync, rename over the target, fsync of the folder. On any error the target is left
+/// as it was and the temporary file is removed. The target's permissions are kept.
+///
+/// ```swift
+/// try SafeFile.write(to: "score.pdf", parts: [originalBytes, appendedBytes])
+/// ```
+public enum SafeFile {
+    /// Points at which tests inject failures.
+    enum Stage: Sendable {
+        case created, wrotePart(Int), synced
+    }
+
+    /// Writes the concatenation of `parts` to `path` atomically.
+    public static func write(to path: String, parts: [UnsafeRawBufferPointer]) throws {
+        try write(to: path, parts: parts, fault: nil)
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    public static func write(to path: String, bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write(to: path, parts: [$0], fault: nil) }
+    }
+
+    static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: ((Stage) throws -> Void)?) throws {
+        let directory = parentDirectory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var mode: mode_t = 0o644
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            temporary = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).folio-\(suffix).tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else {
+            throw PDFError(.io, "cannot create a temporary file in \(directory): \(lastError())")
+        }
+        var committed = false
+        defer {
+            if fd >= 0 { close(fd) }
+            if !committed { unlink(temporary) }
+        }
+        try fault?(.created)
+        for (index, part) in parts.enumerated() {
+            try writeAll(fd, part, path: temporary)
+            try fault?(.wrotePart(index))
+        }
+        if fchmod(fd, mode) != 0 {
+            throw PDFError(.io, "cannot set permissions of \(temporary): \(lastError())")
+        }
+        if existing.st_nlink > 0 {
+            // Keep the owner where we may (root, or the same user); failure is harmless.
+            _ = fchown(fd, existing.st_uid, existing.st_gid)
+        }
+        guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(temporary): \(lastError())") }
+        try fault?(.synced)
+        close(fd)
+        fd = -1
+        guard rename(temporary, path) == 0 else {
+            throw PDFError(.io, "cannot replace \(path): \(lastError())")
+        }
+        committed = true
+        // Make the rename itself durable.
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
+        guard let base = buffer.baseAddress else { return }
+        var written = 0
+        while written < buffer.count {
+            let result = Glibc_write(fd, base + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw PDFError(.io, "cannot write \(path): \(lastError())")
+            }
+            written += result
+        }
+    }
+
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let parent = String(path[..<slash])
+        return parent.isEmpty ? "/" : parent
+    }
+
+    static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, pointer, count)
+}
