@@ -248,3 +248,5 @@ final class XRefTests: XCTestCase {
     }
 }
 
+
+

@@ -20,6 +20,9 @@ public final class PDFDocument {
     public let headerOffset: Int
     /// Merged cross-reference data.
     public private(set) var xref: XRefTable
+    /// What the file's `startxref` says, even when that section proved unreadable: an
+    /// incremental update chains to it with /Prev.
+    public private(set) var originalStartXRef: Int?
 
     let log: WarningLog
     private var cache: [Int: PDFObject] = [:]
@@ -31,6 +34,8 @@ public final class PDFDocument {
     private(set) var encryptNumber: Int?
     private let password: String?
     var pageCountCache: Int?
+    /// Object streams found by a rebuild whose contents are not indexed yet.
+    private var pendingObjectStreams: [Int] = []
     /// (offset, object number) of uncompressed objects, sorted; built on first need.
     private var offsetIndex: [(offset: Int, number: Int)]?
 
@@ -68,9 +73,11 @@ public final class PDFDocument {
             log.add("no %PDF- header", offset: 0)
         }
         xref = XRefTable()
+        originalStartXRef = nil
         let reader = XRefReader(bytes: source.bytes, log: log, limits: options)
         var table: XRefTable?
-        if let start = reader.findStartXRef() {
+        originalStartXRef = reader.findStartXRef()
+        if let start = originalStartXRef {
             do {
                 table = try reader.read(startingAt: start)
             } catch let error as PDFError {
@@ -191,7 +198,24 @@ public final class PDFDocument {
         return result
     }
 
+    /// Adds the objects of rebuilt object streams to the xref (those not being loaded).
+    private func indexPendingObjectStreams() {
+        let pending = pendingObjectStreams
+        pendingObjectStreams = []
+        for number in pending {
+            if loading.contains(number) {
+                pendingObjectStreams.append(number)
+                continue
+            }
+            guard let objectStream = objectStream(number) else { continue }
+            for (index, objectNumber) in objectStream.numbers.enumerated() where xref.entries[objectNumber] == nil {
+                xref.entries[objectNumber] = .compressed(stream: number, index: index)
+            }
+        }
+    }
+
     private func fetch(_ number: Int, mayRebuild: Bool) -> PDFObject {
+        if xref.entries[number] == nil, !pendingObjectStreams.isEmpty { indexPendingObjectStreams() }
         switch xref.entries[number] {
         case nil, .free?:
             return .null
@@ -355,13 +379,10 @@ public final class PDFDocument {
             xref.trailer["Root"] = .reference(candidate)
         }
         if security == nil { try setUpSecurity() }
-        // Index compressed objects the scan cannot see.
-        for number in result.objectStreamCandidates {
-            guard let objectStream = objectStream(number) else { continue }
-            for (index, objectNumber) in objectStream.numbers.enumerated() where xref.entries[objectNumber] == nil {
-                xref.entries[objectNumber] = .compressed(stream: number, index: index)
-            }
-        }
+        // Compressed objects the scan cannot see are indexed from the object streams;
+        // lazily, since a rebuild may happen while one of them is being loaded.
+        pendingObjectStreams = result.objectStreamCandidates
+        indexPendingObjectStreams()
         if validate, catalog == nil {
             throw PDFError(.damaged, "no document catalog could be found")
         }

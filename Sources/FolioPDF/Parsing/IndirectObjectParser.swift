@@ -77,13 +77,20 @@ struct IndirectObjectParser {
         {
             return (Array(bytes[start..<(start + declared)]), end)
         }
-        // Length missing, indirect and unresolvable, or wrong: recover it as qpdf does.
+        // Length missing, indirect and unresolvable, or wrong: recover it as qpdf 12 does.
         // The data runs to the first `endstream` or `endobj`; when that keyword lies inside
         // another object (by the xref), the data is taken as empty.
         let terminator = firstEndKeyword(from: start)
         var dataEnd = terminator?.offset ?? start
         if let terminator, let owner = objectAt?(terminator.offset), owner != reference.number {
             dataEnd = start
+        }
+        if dataEnd == start, let declared, declared > 0, start + declared <= bytes.count {
+            // Nothing recoverable from the keywords, but the declared length fits the file:
+            // only the `endstream` after it is damaged ("enxstream"), so trust the length.
+            log?.add("stream is not followed by endstream; data taken from /Length \(declared)",
+                     offset: start, object: reference)
+            return (Array(bytes[start..<(start + declared)]), start + declared)
         }
         if dataEnd == start {
             log?.add("unable to recover stream data; treating stream as empty", offset: start, object: reference)

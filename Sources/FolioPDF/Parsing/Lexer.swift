@@ -179,7 +179,9 @@ struct Lexer {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if junk {
+            // "5ilter", "1.2.3": not a number; qpdf reads such tokens as garbage too.
             log?.add("malformed number '\(text.prefix(40))'", offset: start)
+            return .keyword(text)
         }
         if digits == 0 && fractionDigits == 0 {
             if !sawSign && !isReal { return .keyword(text) }
@@ -216,6 +218,12 @@ struct Lexer {
             {
                 decoded.append(high << 4 | low)
                 index += 3
+            } else if byte == UInt8(ascii: "#"), index + 1 < raw.endIndex {
+                // A stray '#' keeps the character after it literally, as qpdf reads it
+                // ("/##00##" stays "##00##" rather than gaining a NUL).
+                decoded.append(byte)
+                decoded.append(raw[index + 1])
+                index += 2
             } else {
                 decoded.append(byte)
                 index += 1

@@ -61,8 +61,8 @@ enum FullWriter {
             head += 1
             visit(document.object(PDFReference(number: number)))
         }
-        let renumber: (PDFReference) -> PDFReference = { reference in
-            PDFReference(number: newNumber[reference.number] ?? 0, generation: 0)
+        let renumber: (PDFReference) -> PDFReference? = { reference in
+            newNumber[reference.number].map { PDFReference(number: $0, generation: 0) }
         }
         let encryptNumber = trailerIn["Encrypt"]?.referenceValue.flatMap { newNumber[$0.number] }
         let emitter = ObjectEmitter(security: keepEncryption ? document.security : nil, encryptNumber: encryptNumber)

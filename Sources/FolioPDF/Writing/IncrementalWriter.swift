@@ -17,15 +17,29 @@ enum IncrementalWriter {
         }
         let xref = document.xref
         let emitter = ObjectEmitter(security: document.security, encryptNumber: document.encryptNumber)
-        // A damaged file's own xref cannot be chained to: write a complete section instead.
-        let complete = xref.isReconstructed || xref.isDamaged
-        var entries: [Int: XRefEntry] = complete ? xref.entries : [:]
-        if complete { entries[0] = .free }
+        // Offsets count from the %PDF- header, as readers do for files with leading junk.
+        let origin = base - document.headerOffset
+        // Chain to the file's own last section even when it is damaged: readers then
+        // recover the old part as they did before, and our section wins for what changed.
+        // Only a file without any startxref gets a complete section instead.
+        let previous = document.originalStartXRef
+        let complete = previous == nil
+        var entries: [Int: XRefEntry] = [:]
+        if complete {
+            for (number, entry) in xref.entries {
+                if case .uncompressed(let offset, let generation) = entry {
+                    entries[number] = .uncompressed(offset: offset - document.headerOffset, generation: generation)
+                } else {
+                    entries[number] = entry
+                }
+            }
+            entries[0] = .free
+        }
         for number in document.changes.objects.keys.sorted() {
             guard let object = document.changes.objects[number] else { continue }
             var generation = 0
             if case .uncompressed(_, let existing)? = xref.entries[number] { generation = existing }
-            entries[number] = .uncompressed(offset: base + out.count, generation: generation)
+            entries[number] = .uncompressed(offset: origin + out.count, generation: generation)
             try emitter.emit(object, as: PDFReference(number: number, generation: generation), into: &out)
         }
         for number in document.changes.deleted { entries[number] = .free }
@@ -34,19 +48,20 @@ enum IncrementalWriter {
         for (key, value) in document.trailer.entries where !sectionKeys.contains(key) {
             trailer[key] = value
         }
-        trailer["ID"] = XRefWriter.renewedID(document.trailer["ID"], seed: base)
-        var size = max(xref.size, (entries.keys.max() ?? 0) + 1)
-        if let trailerSize = xref.trailer["Size"]?.intValue, trailerSize > size, trailerSize < (1 << 23) {
-            size = trailerSize
+        // An encrypted file without /ID derived its key from an empty ID: adding one would
+        // lock every reader out.
+        if document.trailer["ID"] != nil || !document.isEncrypted {
+            trailer["ID"] = XRefWriter.renewedID(document.trailer["ID"], seed: base)
         }
-        if !complete { trailer["Prev"] = .integer(xref.startOffset) }
+        let size = max(xref.size, (entries.keys.max() ?? 0) + 1)
+        if let previous, !complete { trailer["Prev"] = .integer(previous) }
         let hasCompressed = entries.values.contains { if case .compressed = $0 { return true } else { return false } }
         if xref.style == .stream || hasCompressed {
             trailer["Size"] = .integer(size + 1)
-            try XRefWriter.writeStream(entries: entries, number: size, trailer: trailer, to: &out, base: base)
+            try XRefWriter.writeStream(entries: entries, number: size, trailer: trailer, to: &out, base: origin)
         } else {
             trailer["Size"] = .integer(size)
-            try XRefWriter.writeTable(entries: entries, trailer: trailer, to: &out, base: base)
+            try XRefWriter.writeTable(entries: entries, trailer: trailer, to: &out, base: origin)
         }
         return out
     }

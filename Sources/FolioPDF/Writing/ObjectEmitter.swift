@@ -7,7 +7,7 @@ struct ObjectEmitter {
     let encryptNumber: Int?
 
     func emit(_ object: PDFObject, as reference: PDFReference, into out: inout [UInt8],
-              renumber: ((PDFReference) -> PDFReference)? = nil) throws {
+              renumber: ((PDFReference) -> PDFReference?)? = nil) throws {
         PDFSerializer.append("\(reference.number) \(reference.generation) obj\n", to: &out)
         let encrypting = security != nil && reference.number != encryptNumber
         let encryptString: (([UInt8]) throws -> [UInt8])? = encrypting

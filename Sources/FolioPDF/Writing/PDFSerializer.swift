@@ -13,7 +13,7 @@ public enum PDFSerializer {
     public static func write(
         _ object: PDFObject, to out: inout [UInt8],
         encryptString: (([UInt8]) throws -> [UInt8])? = nil,
-        renumber: ((PDFReference) -> PDFReference)? = nil
+        renumber: ((PDFReference) -> PDFReference?)? = nil
     ) throws {
         switch object {
         case .null:
@@ -47,17 +47,26 @@ public enum PDFSerializer {
             // Streams are written by the writers, which own /Length and encryption.
             try writeDictionary(stream.dictionary, to: &out, encryptString: encryptString, renumber: renumber)
         case .reference(let reference):
-            let target = renumber?(reference) ?? reference
-            append("\(target.number) \(target.generation) R", to: &out)
+            if let renumber {
+                // A reference to an object the rewrite does not carry (it is missing or
+                // null) is written as null, never as a dangling reference.
+                guard let target = renumber(reference) else { return append("null", to: &out) }
+                append("\(target.number) \(target.generation) R", to: &out)
+            } else {
+                append("\(reference.number) \(reference.generation) R", to: &out)
+            }
         }
     }
 
     static func writeDictionary(
         _ dictionary: PDFDictionary, to out: inout [UInt8], encryptString: (([UInt8]) throws -> [UInt8])?,
-        renumber: ((PDFReference) -> PDFReference)?
+        renumber: ((PDFReference) -> PDFReference?)?
     ) throws {
         append("<<", to: &out)
         for (key, value) in dictionary.entries {
+            // A key whose value is a reference the rewrite drops is left out: a null value
+            // means an absent key, and some readers treat an explicit null worse.
+            if case .reference(let reference) = value, let renumber, renumber(reference) == nil { continue }
             writeName(key, to: &out)
             out.append(0x20)
             try write(value, to: &out, encryptString: encryptString, renumber: renumber)

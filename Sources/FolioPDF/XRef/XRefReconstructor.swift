@@ -104,10 +104,18 @@ struct XRefReconstructor {
         }
         func digits() -> Int? {
             let end = i
-            while i >= 0, ByteClass.isDigit(bytes[i]), end - i < 12 { i -= 1 }
+            while i >= 0, ByteClass.isDigit(bytes[i]) { i -= 1 }
             guard i < end else { return nil }
+            // Leading zeros are allowed in any number (a fuzzed file pads with hundreds).
             var value = 0
-            for k in (i + 1)...end { value = value * 10 + Int(bytes[k] - 0x30) }
+            var significant = 0
+            for k in (i + 1)...end {
+                let digit = Int(bytes[k] - 0x30)
+                if significant == 0 && digit == 0 { continue }
+                significant += 1
+                guard significant <= 10 else { return nil }
+                value = value * 10 + digit
+            }
             return value
         }
         guard skipSpace(), let generation = digits(), generation < 65536, skipSpace(), let number = digits()
