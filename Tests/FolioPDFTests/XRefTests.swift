@@ -82,8 +82,8 @@ final class XRefTests: XCTestCase {
         XCTAssertFalse(document.xref.isReconstructed)
     }
 
-    /// An incremental update changes the title; the newest definition wins, older trailer
-    /// keys are inherited.
+    /// An incremental update changes the title; the newest definition wins. Its trailer
+    /// lacks /Root, which is then taken from the older trailer.
     func testIncrementalUpdateWithPrev() throws {
         let original = PDFBuilder.minimal(info: info).classic(trailer: "/Root 1 0 R /Info 4 0 R")
         let firstXRef = try XCTUnwrap(try open(original).xref.startOffset)
@@ -91,7 +91,7 @@ final class XRefTests: XCTestCase {
         let objectOffset = update.count
         update += Array("4 0 obj\n<< /Title (Sonatina) /Author (Clementi) >>\nendobj\n".utf8)
         let xrefOffset = update.count
-        update += Array(String(format: "xref\n4 1\n%010d 00000 n\r\ntrailer\n<< /Size 5 /Prev %d >>\nstartxref\n%d\n%%%%EOF\n",
+        update += Array(String(format: "xref\n4 1\n%010d 00000 n\r\ntrailer\n<< /Size 5 /Info 4 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n",
                                objectOffset, firstXRef, xrefOffset).utf8)
         let document = try open(update)
         XCTAssertEqual(document.info.title, "Sonatina")

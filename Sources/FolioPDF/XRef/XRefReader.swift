@@ -56,9 +56,11 @@ struct XRefReader {
                 table.style = section.style
                 first = false
             } else {
-                // Keys of older trailers (e.g. /Info, /ID) fill in what newer ones lack.
-                for (key, value) in section.trailer.entries where table.trailer[key] == nil && key != "Prev" && key != "XRefStm" {
-                    table.trailer[key] = value
+                // The newest trailer rules (so an update may remove /Info), but the keys
+                // without which the file cannot be read are taken from older ones when a
+                // careless writer left them out.
+                for key in ["Root", "Encrypt", "ID"] where table.trailer[key] == nil {
+                    if let value = section.trailer[key] { table.trailer[key] = value }
                 }
             }
             for (number, entry) in section.entries where table.entries[number] == nil {
