@@ -22,6 +22,9 @@ public final class ByteSource: @unchecked Sendable {
     private let isMapped: Bool
     /// The file this came from, for messages.
     public let path: String?
+    /// The open file behind the mapping (-1 for memory): writers copy from it in the
+    /// kernel instead of through the mapping.
+    let fileDescriptor: Int32
 
     public var count: Int { bytes.count }
 
@@ -31,14 +34,16 @@ public final class ByteSource: @unchecked Sendable {
         guard fd >= 0 else {
             throw PDFError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
+            close(fd)
             throw PDFError(.io, "cannot stat \(path): \(String(cString: strerror(errno)))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
             throw PDFError(.io, "\(path) is not a regular file")
         }
+        fileDescriptor = fd
         let size = Int(info.st_size)
         self.path = path
         if size == 0 {
@@ -49,6 +54,7 @@ public final class ByteSource: @unchecked Sendable {
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
             address != MAP_FAILED
         else {
+            close(fd)
             throw PDFError(.io, "cannot map \(path): \(String(cString: strerror(errno)))")
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
@@ -62,9 +68,11 @@ public final class ByteSource: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: data.count)
         isMapped = false
         self.path = path
+        fileDescriptor = -1
     }
 
     deinit {
+        if fileDescriptor >= 0 { close(fileDescriptor) }
         guard let base = bytes.baseAddress else { return }
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)

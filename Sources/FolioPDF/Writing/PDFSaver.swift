@@ -27,7 +27,7 @@ public enum PDFSaver {
         }
         let update = try IncrementalWriter.update(for: document)
         try update.withUnsafeBytes { tail in
-            try SafeFile.write(to: target, parts: [document.source.bytes, tail], fault: fault)
+            try SafeFile.write(to: target, source: document.source, tail: tail, fault: fault)
         }
     }
 

@@ -29,7 +29,15 @@ public enum SafeFile {
         try bytes.withUnsafeBytes { try write(to: path, parts: [$0], fault: nil) }
     }
 
-    static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: ((Stage) throws -> Void)?) throws {
+    /// Writes `source`'s bytes followed by `tail`, copying the source inside the kernel
+    /// where the system allows (no trip through the mapping).
+    static func write(to path: String, source: ByteSource, tail: UnsafeRawBufferPointer,
+                      fault: ((Stage) throws -> Void)?) throws {
+        try write(to: path, parts: [source.bytes, tail], copySource: source, fault: fault)
+    }
+
+    static func write(to path: String, parts: [UnsafeRawBufferPointer], copySource: ByteSource? = nil,
+                      fault: ((Stage) throws -> Void)?) throws {
         let directory = parentDirectory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var mode: mode_t = 0o644
@@ -59,7 +67,11 @@ public enum SafeFile {
         }
         try fault?(.created)
         for (index, part) in parts.enumerated() {
-            try writeAll(fd, part, path: temporary)
+            if index == 0, let copySource, copyInKernel(from: copySource, to: fd) {
+                // copied
+            } else {
+                try writeAll(fd, part, path: temporary)
+            }
             try fault?(.wrotePart(index))
         }
         if fchmod(fd, mode) != 0 {
@@ -96,6 +108,29 @@ public enum SafeFile {
             }
             written += result
         }
+    }
+
+    /// sendfile from the source file; false when unavailable (the caller then
+    /// writes from memory). A partial copy is rewound so the fallback starts clean.
+    private static func copyInKernel(from source: ByteSource, to fd: Int32) -> Bool {
+        #if os(Linux)
+        guard source.fileDescriptor >= 0 else { return false }
+        var offset: off_t = 0
+        var remaining = source.count
+        while remaining > 0 {
+            let copied = sendfile(fd, source.fileDescriptor, &offset, remaining)
+            if copied < 0 && errno == EINTR { continue }
+            guard copied > 0 else {
+                _ = ftruncate(fd, 0)
+                _ = lseek(fd, 0, SEEK_SET)
+                return false
+            }
+            remaining -= copied
+        }
+        return true
+        #else
+        return false
+        #endif
     }
 
     static func parentDirectory(of path: String) -> String {
