@@ -364,7 +364,7 @@ public final class PDFDocument {
     private func rebuild(validate: Bool = true) throws {
         guard !xref.isReconstructed else { return }
         let previousTrailer = xref.trailer
-        let result = try XRefReconstructor(bytes: source.bytes, log: log, limits: options).reconstruct()
+        let result = try XRefReconstructor(bytes: source.bytes, log: log).reconstruct()
         var table = result.table
         for (key, value) in previousTrailer.entries where table.trailer[key] == nil {
             table.trailer[key] = value

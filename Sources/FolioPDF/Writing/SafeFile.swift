@@ -101,7 +101,7 @@ public enum SafeFile {
         guard let base = buffer.baseAddress else { return }
         var written = 0
         while written < buffer.count {
-            let result = Glibc_write(fd, base + written, buffer.count - written)
+            let result = posixWrite(fd, base + written, buffer.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw PDFError(.io, "cannot write \(path): \(lastError())")
@@ -144,6 +144,6 @@ public enum SafeFile {
     }
 }
 
-@inline(__always) private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+@inline(__always) private func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, pointer, count)
 }

@@ -3,7 +3,6 @@
 struct XRefReconstructor {
     let bytes: UnsafeRawBufferPointer
     let log: WarningLog
-    let limits: PDFReadOptions
 
     struct Result {
         var table: XRefTable
