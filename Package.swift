@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
+        .library(name: "FolioScore", targets: ["FolioScore"]),
         .executable(name: "folio", targets: ["folio"]),
     ],
     dependencies: [
@@ -26,12 +27,20 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "FolioScore",
+            dependencies: ["FolioPDF"]
+        ),
         .executableTarget(
             name: "folio",
             dependencies: [
                 "FolioPDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .testTarget(
+            name: "FolioScoreTests",
+            dependencies: ["FolioScore"]
         ),
         .testTarget(
             name: "FolioPDFTests",

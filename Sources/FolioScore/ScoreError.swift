@@ -1,0 +1,29 @@
+/// The one error type of the score domain: a code to switch on and a message that says
+/// what the valid values are.
+///
+/// ```swift
+/// do { _ = try MusicalKey(parsing: "H major") }
+/// catch let error as ScoreError { print(error) }   // "unknown key 'H major'; valid forms: …"
+/// ```
+public struct ScoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// A value outside its range (rating 9, keysf 8).
+        case outOfRange
+        /// A key name that does not parse.
+        case invalidKey
+        /// A duration that does not parse.
+        case invalidDuration
+        /// Anything else that is not a valid value.
+        case invalidValue
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

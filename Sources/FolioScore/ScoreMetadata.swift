@@ -1,0 +1,55 @@
+import Foundation
+
+/// What a musician's library knows about a score, in forScore's terms.
+///
+/// ```swift
+/// var score = ScoreMetadata()
+/// score.title = "Nocturne Op. 9 № 2"
+/// score.composers = ["Frédéric Chopin"]
+/// score.key = try MusicalKey(parsing: "Eb")
+/// try score.validate()
+/// ```
+public struct ScoreMetadata: Sendable, Equatable {
+    public var title: String?
+    public var composers: [String] = []
+    public var genres: [String] = []
+    public var tags: [String] = []
+    public var labels: [String] = []
+    /// 0–5.
+    public var rating: Int?
+    /// 0–3.
+    public var difficulty: Int?
+    /// Seconds, ≥ 0.
+    public var duration: Int?
+    public var key: MusicalKey?
+
+    public init(title: String? = nil, composers: [String] = [], genres: [String] = [], tags: [String] = [],
+                labels: [String] = [], rating: Int? = nil, difficulty: Int? = nil, duration: Int? = nil,
+                key: MusicalKey? = nil) {
+        self.title = title
+        self.composers = composers
+        self.genres = genres
+        self.tags = tags
+        self.labels = labels
+        self.rating = rating
+        self.difficulty = difficulty
+        self.duration = duration
+        self.key = key
+    }
+
+    public static let ratingRange = 0...5
+    public static let difficultyRange = 0...3
+
+    /// Throws for values forScore cannot hold, naming the valid range.
+    public func validate() throws {
+        if let rating, !ScoreMetadata.ratingRange.contains(rating) {
+            throw ScoreError(.outOfRange, "rating \(rating) is out of range (valid: 0 to 5)")
+        }
+        if let difficulty, !ScoreMetadata.difficultyRange.contains(difficulty) {
+            throw ScoreError(.outOfRange, "difficulty \(difficulty) is out of range (valid: 0 to 3)")
+        }
+        if let duration, duration < 0 {
+            throw ScoreError(.outOfRange, "duration \(duration) is out of range (valid: 0 seconds or more)")
+        }
+    }
+}
