@@ -35,6 +35,7 @@ let package = Package(
             name: "folio",
             dependencies: [
                 "FolioPDF",
+                "FolioScore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

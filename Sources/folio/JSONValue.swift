@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON scalar for one-line output with keys in a fixed order. JSONEncoder neither keeps
+/// A JSON value for one-line output with keys in a fixed order. JSONEncoder neither keeps
 /// key order nor writes explicit nulls for optionals, which JSON Lines consumers expect here.
 /// Round trips through a real JSON parser are tested (InfoCommandTests).
 enum JSONValue {
@@ -8,9 +8,19 @@ enum JSONValue {
     case int(Int)
     case bool(Bool)
     case null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
 
     static func optional(_ value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
+    }
+
+    static func optional(_ value: Int?) -> JSONValue {
+        value.map(JSONValue.int) ?? .null
+    }
+
+    static func strings(_ values: [String]) -> JSONValue {
+        .array(values.map(JSONValue.string))
     }
 
     var encoded: String {
@@ -19,6 +29,8 @@ enum JSONValue {
         case .int(let value): return String(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
+        case .array(let items): return "[" + items.map(\.encoded).joined(separator: ",") + "]"
+        case .object(let fields): return JSONValue.object(fields)
         }
     }
 

@@ -76,3 +76,28 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertEqual(firstRound, lastRound)
     }
 }
+
+/// `folio meta get` on a file tagged through `folio set-info`.
+final class MetaCommandTests: XCTestCase {
+    func testMetaGetReadsForScoreFields() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-meta-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("score.pdf").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf"), toPath: path)
+        let folio = try TestEnvironment.folioBinary()
+        let set = try TestEnvironment.run(folio, ["set-info", path, "--entry", "Author=Gabriel Fauré",
+                                                   "--entry", "Keywords=Song, rating:9, keysf:-3, keymi:1"])
+        XCTAssertEqual(set.status, 0)
+        let get = try TestEnvironment.run(folio, ["meta", "get", "--json", path])
+        XCTAssertEqual(get.status, 0)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: get.stdout) as? [String: Any])
+        XCTAssertEqual(object["composers"] as? [String], ["Gabriel Fauré"])
+        XCTAssertEqual(object["tags"] as? [String], ["Song"])
+        XCTAssertEqual(object["rating"] as? Int, 5)
+        XCTAssertEqual((object["key"] as? [String: Any])?["name"] as? String, "C minor")
+        XCTAssertEqual((object["warnings"] as? [String])?.count, 1)
+        XCTAssertTrue(object["difficulty"] is NSNull)
+        XCTAssertEqual(object["title"] as? String, "Après un Rêve")
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// `folio meta`: score metadata in forScore's conventions.
+struct MetaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meta",
+        abstract: "Read score metadata (title, composers, genres, tags, rating, difficulty, duration, key).",
+        subcommands: [MetaGetCommand.self]
+    )
+}
+
+/// `folio meta get`.
+struct MetaGetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Show score metadata as forScore reads it (Info dictionary, XMP as fallback).",
+        discussion: """
+            With --json, one object per line: {"path","title","composers","genres","tags","labels","rating",
+            "difficulty","duration","key":{"keysf","keymi","name"},"warnings"}; absent fields are null.
+            Exit codes: 0 every file read; 1 a file could not be read.
+            """
+    )
+
+    @Flag(name: .long, help: "Print one JSON object per file (JSON Lines).")
+    var json = false
+
+    @Option(name: .long, help: "Password for encrypted files.")
+    var password: String?
+
+    @Argument(help: "PDF files.")
+    var files: [String]
+
+    func run() throws {
+        let output = OrderedOutput()
+        let failures = FailureCount()
+        let (files, json, password) = (self.files, self.json, self.password)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let path = files[index]
+            let text: String
+            do {
+                let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: path, password: password))
+                text = json ? MetaFormat.json(path: path, score, warnings)
+                    : MetaFormat.text(path: path, score, warnings, separator: index > 0)
+            } catch {
+                failures.increment()
+                let message = (error as? PDFError)?.description ?? "\(error)"
+                text = json ? InfoFormat.json(path: path, error: message)
+                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
+            }
+            output.deliver(index, text)
+        }
+        if failures.count > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Renders score metadata.
+enum MetaFormat {
+    static func json(path: String, _ score: ScoreMetadata, _ warnings: [String]) -> String {
+        let key: JSONValue = score.key.map {
+            .object([("keysf", .int($0.keysf)), ("keymi", .int($0.keymi)), ("name", .string($0.name))])
+        } ?? .null
+        return JSONValue.object([
+            ("path", .string(path)), ("title", .optional(score.title)), ("composers", .strings(score.composers)),
+            ("genres", .strings(score.genres)), ("tags", .strings(score.tags)), ("labels", .strings(score.labels)),
+            ("rating", .optional(score.rating)), ("difficulty", .optional(score.difficulty)),
+            ("duration", .optional(score.duration)), ("key", key), ("warnings", .strings(warnings)),
+        ]) + "\n"
+    }
+
+    static func text(path: String, _ score: ScoreMetadata, _ warnings: [String], separator: Bool) -> String {
+        var lines: [(String, String?)] = [
+            ("File", path), ("Title", score.title),
+            ("Composers", score.composers.isEmpty ? nil : score.composers.joined(separator: "; ")),
+            ("Genres", score.genres.isEmpty ? nil : score.genres.joined(separator: "; ")),
+            ("Tags", score.tags.isEmpty ? nil : score.tags.joined(separator: "; ")),
+            ("Rating", score.rating.map { "\($0) of 5" }), ("Difficulty", score.difficulty.map { "\($0) of 3" }),
+            ("Duration", score.duration.map(ScoreDuration.format)), ("Key", score.key?.name),
+        ]
+        lines += warnings.map { ("Warning", $0) }
+        var text = separator ? "\n" : ""
+        for (label, value) in lines {
+            guard let value else { continue }
+            let head = label + ":"
+            text += head + String(repeating: " ", count: max(1, 13 - head.count)) + value + "\n"
+        }
+        return text
+    }
+}
