@@ -28,32 +28,17 @@ struct InfoCommand: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let output = OrderedOutput()
-        let failures = FailureCount()
-        let files = self.files
-        let json = self.json
-        let password = self.password
-        let listWarnings = self.warnings
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let path = files[index]
-            let text: String
-            do {
-                let document = try PDFDocument(path: path, password: password)
-                let summary = document.summary(path: path)
-                var rendered = json ? InfoFormat.json(summary) : InfoFormat.text(summary, separator: index > 0)
-                if listWarnings && !json {
-                    rendered += document.warnings.map { "  warning: \($0)\n" }.joined()
-                }
-                text = rendered
-            } catch {
-                failures.increment()
-                let message = (error as? PDFError)?.description ?? "\(error)"
-                text = json ? InfoFormat.json(path: path, error: message)
-                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
+        let (json, password, listWarnings) = (self.json, self.password, self.warnings)
+        let succeeded = FileBatch.run(files, json: json) { index, path in
+            let document = try PDFDocument(path: path, password: password)
+            let summary = document.summary(path: path)
+            var rendered = json ? InfoFormat.json(summary) : InfoFormat.text(summary, separator: index > 0)
+            if listWarnings && !json {
+                rendered += document.warnings.map { "  warning: \($0)\n" }.joined()
             }
-            output.deliver(index, text)
+            return rendered
         }
-        if failures.count > 0 { throw ExitCode(1) }
+        if !succeeded { throw ExitCode(1) }
     }
 }
 

@@ -34,25 +34,13 @@ struct MetaGetCommand: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let output = OrderedOutput()
-        let failures = FailureCount()
-        let (files, json, password) = (self.files, self.json, self.password)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let path = files[index]
-            let text: String
-            do {
-                let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: path, password: password))
-                text = json ? MetaFormat.json(path: path, score, warnings)
-                    : MetaFormat.text(path: path, score, warnings, separator: index > 0)
-            } catch {
-                failures.increment()
-                let message = (error as? PDFError)?.description ?? "\(error)"
-                text = json ? InfoFormat.json(path: path, error: message)
-                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
-            }
-            output.deliver(index, text)
+        let (json, password) = (self.json, self.password)
+        let succeeded = FileBatch.run(files, json: json) { index, path in
+            let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: path, password: password))
+            return json ? MetaFormat.json(path: path, score, warnings)
+                : MetaFormat.text(path: path, score, warnings, separator: index > 0)
         }
-        if failures.count > 0 { throw ExitCode(1) }
+        if !succeeded { throw ExitCode(1) }
     }
 }
 

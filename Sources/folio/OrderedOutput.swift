@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Prints results produced out of order (by parallel workers) in input order, as soon
@@ -38,5 +39,29 @@ final class FailureCount: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return value
+    }
+}
+
+/// Reads many files on all cores and prints one block (or JSON line) per file, in
+/// argument order; a file that fails gets an error block instead.
+enum FileBatch {
+    /// Returns true when every file rendered; `render` gets the index and the path.
+    static func run(_ files: [String], json: Bool, render: @escaping @Sendable (Int, String) throws -> String) -> Bool {
+        let output = OrderedOutput()
+        let failures = FailureCount()
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let path = files[index]
+            let text: String
+            do {
+                text = try render(index, path)
+            } catch {
+                failures.increment()
+                let message = (error as? PDFError)?.description ?? "\(error)"
+                text = json ? InfoFormat.json(path: path, error: message)
+                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
+            }
+            output.deliver(index, text)
+        }
+        return failures.count == 0
     }
 }
