@@ -73,7 +73,6 @@ public final class PDFDocument {
             log.add("no %PDF- header", offset: 0)
         }
         xref = XRefTable()
-        originalStartXRef = nil
         let reader = XRefReader(bytes: source.bytes, log: log, limits: options)
         var table: XRefTable?
         originalStartXRef = reader.findStartXRef()

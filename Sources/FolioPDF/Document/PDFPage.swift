@@ -32,14 +32,11 @@ extension PDFDocument {
     public var pageCount: Int {
         if let cachedPageCount = pageCountCache { return cachedPageCount }
         var count: Int
-        if let declared = dictionary(catalog?["Pages"])?["Count"].map({ resolve($0) })?.intValue,
-            declared >= 0, declared <= xref.size
-        {
+        if let declared = declaredPageCount, declared >= 0, declared <= xref.size {
             count = declared
         } else {
             log.add("page tree root has no valid /Count; pages counted by walking the tree")
-            count = 0
-            walkPages(collect: false) { _ in count += 1 }
+            count = reachablePageCount
             // A truncated linearized file may have lost its page tree but still say /N.
             if count == 0, let declared = linearizationDictionary?["N"]?.intValue, declared > 0,
                 declared <= xref.size
@@ -50,6 +47,11 @@ extension PDFDocument {
         }
         pageCountCache = count
         return count
+    }
+
+    /// The page tree root's /Count as written, unchecked.
+    var declaredPageCount: Int? {
+        dictionary(catalog?["Pages"])?["Count"].map { resolve($0) }?.intValue
     }
 
     /// The number of pages found by walking the page tree (loop-safe); differs from

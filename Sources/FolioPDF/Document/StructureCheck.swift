@@ -38,7 +38,7 @@ extension PDFDocument {
                 report.errors.append("the catalog has no page tree (/Pages)")
             } else {
                 let walked = reachablePageCount
-                if let declared = dictionary(root["Pages"])?["Count"].map({ resolve($0) })?.intValue, declared != walked {
+                if let declared = declaredPageCount, declared != walked {
                     log.add("page tree /Count is \(declared) but \(walked) pages are reachable")
                 }
             }

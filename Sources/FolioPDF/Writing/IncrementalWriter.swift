@@ -44,14 +44,15 @@ enum IncrementalWriter {
         }
         for number in document.changes.deleted { entries[number] = .free }
 
+        let previousTrailer = document.trailer
         var trailer = PDFDictionary()
-        for (key, value) in document.trailer.entries where !sectionKeys.contains(key) {
+        for (key, value) in previousTrailer.entries where !sectionKeys.contains(key) {
             trailer[key] = value
         }
         // An encrypted file without /ID derived its key from an empty ID: adding one would
         // lock every reader out.
-        if document.trailer["ID"] != nil || !document.isEncrypted {
-            trailer["ID"] = XRefWriter.renewedID(document.trailer["ID"], seed: base)
+        if previousTrailer["ID"] != nil || !document.isEncrypted {
+            trailer["ID"] = XRefWriter.renewedID(previousTrailer["ID"], seed: base)
         }
         let size = max(xref.size, (entries.keys.max() ?? 0) + 1)
         if let previous, !complete { trailer["Prev"] = .integer(previous) }

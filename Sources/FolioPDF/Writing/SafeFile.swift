@@ -40,21 +40,17 @@ public enum SafeFile {
                       fault: ((Stage) throws -> Void)?) throws {
         let directory = parentDirectory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var mode: mode_t = 0o644
+        // An existing target's permissions are copied onto the new file; a new one gets
+        // 0666 less the umask from open() itself (reading the umask means changing it,
+        // which races with other threads).
         var existing = stat()
-        if stat(path, &existing) == 0 {
-            mode = existing.st_mode & 0o7777
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            mode = 0o666 & ~mask
-        }
+        let existingMode: mode_t? = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<16 {
             let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
             temporary = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).folio-\(suffix).tmp"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, existingMode == nil ? 0o666 : 0o600)
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else {
@@ -74,10 +70,10 @@ public enum SafeFile {
             }
             try fault?(.wrotePart(index))
         }
-        if fchmod(fd, mode) != 0 {
-            throw PDFError(.io, "cannot set permissions of \(temporary): \(lastError())")
-        }
-        if existing.st_nlink > 0 {
+        if let existingMode {
+            guard fchmod(fd, existingMode) == 0 else {
+                throw PDFError(.io, "cannot set permissions of \(temporary): \(lastError())")
+            }
             // Keep the owner where we may (root, or the same user); failure is harmless.
             _ = fchown(fd, existing.st_uid, existing.st_gid)
         }
