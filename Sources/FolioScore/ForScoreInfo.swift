@@ -108,6 +108,18 @@ public enum ForScoreInfo {
                           keywords: joined(keywords))
     }
 
+    /// Names of the special keywords, lower-cased (the retired ones included).
+    static let specialNames: Set<String> = [
+        "rating", "difficulty", "duration", "seconds", "keysf", "keymi", "forscore-rating", "forscore-difficulty",
+    ]
+
+    /// Whether forScore would read `keyword` as a special keyword rather than a tag.
+    public static func isSpecialKeyword(_ keyword: String) -> Bool {
+        let trimmed = keyword.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard let colon = trimmed.firstIndex(of: ":") else { return false }
+        return specialNames.contains(String(trimmed[..<colon]))
+    }
+
     /// Splits on commas, trims white space and drops empty items, as forScore does.
     public static func split(_ text: String?) -> [String] {
         guard let text else { return [] }

@@ -3,30 +3,66 @@ import FolioPDF
 extension ScoreMetadata {
     /// Reads a score's metadata as forScore does from the Info dictionary, falling back
     /// to the XMP packet (dc:title, dc:creator, dc:description, pdf:Keywords) for each
-    /// field the Info dictionary lacks. Returns the warnings of the reading.
+    /// field the Info dictionary lacks; labels come from XMP (see ``StoredScore/labels``).
+    /// Returns the warnings of the reading.
     ///
     /// ```swift
     /// let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: "Chopin.pdf"))
     /// ```
     public static func read(from document: PDFDocument) -> (ScoreMetadata, [String]) {
-        let info = document.info
-        var fields = InfoFields(title: info.title, author: info.author, subject: info.subject, keywords: info.keywords)
+        let stored = StoredScore(document)
+        var (score, warnings) = ForScoreInfo.read(stored.fields)
+        score.labels = stored.labels
+        return (score, stored.warnings + warnings)
+    }
+}
+
+/// What a document stores of a score: the Info strings, the parsed XMP packet and the
+/// fields as forScore reads them (Info first, XMP where Info lacks a field).
+struct StoredScore {
+    /// Namespace of Folio's own XMP properties. Labels have no place in Info or in the
+    /// standard schemas, so they live here, as an rdf:Bag named `labels`.
+    static let namespace = "http://ns.folio.dev/score/1.0/"
+    static let prefix = "folioscore"
+
+    /// The Info dictionary's four fields, without fallback.
+    let info: InfoFields
+    /// The fields with the XMP fallback applied.
+    let fields: InfoFields
+    /// The parsed packet; nil when there is none or it could not be read.
+    let xmp: XMPPacket?
+    /// Whether a packet exists but could not be read.
+    let xmpIsBroken: Bool
+    let labels: [String]
+    let warnings: [String]
+
+    init(_ document: PDFDocument) {
+        let documentInfo = document.info
+        info = InfoFields(title: documentInfo.title, author: documentInfo.author, subject: documentInfo.subject,
+                          keywords: documentInfo.keywords)
+        var fields = info
         var warnings: [String] = []
-        if fields.title == nil || fields.author == nil || fields.subject == nil || fields.keywords == nil,
-            let bytes = document.xmpPacket
-        {
+        var packet: XMPPacket?
+        var broken = false
+        if let bytes = document.xmpPacket {
             do {
-                let xmp = try XMPPacket(bytes: bytes)
-                let creators = xmp.array(XMPPacket.dc, "creator")
-                fields.title = fields.title ?? xmp.text(XMPPacket.dc, "title")
-                fields.author = fields.author ?? (creators.isEmpty ? nil : creators.joined(separator: ", "))
-                fields.subject = fields.subject ?? xmp.text(XMPPacket.dc, "description")
-                fields.keywords = fields.keywords ?? xmp.text(XMPPacket.pdf, "Keywords")
+                packet = try XMPPacket(bytes: bytes)
             } catch {
+                broken = true
                 warnings.append("XMP packet ignored: \(error)")
             }
         }
-        let (score, keywordWarnings) = ForScoreInfo.read(fields)
-        return (score, warnings + keywordWarnings)
+        if let xmp = packet {
+            let creators = xmp.array(XMPPacket.dc, "creator")
+            fields.title = fields.title ?? xmp.text(XMPPacket.dc, "title")
+            fields.author = fields.author ?? (creators.isEmpty ? nil : creators.joined(separator: ", "))
+            fields.subject = fields.subject ?? xmp.text(XMPPacket.dc, "description")
+            fields.keywords = fields.keywords ?? xmp.text(XMPPacket.pdf, "Keywords")
+        }
+        self.fields = fields
+        self.xmp = packet
+        self.xmpIsBroken = broken
+        self.labels = packet?.array(StoredScore.namespace, "labels") ?? []
+        self.warnings = warnings
     }
 }

@@ -7,8 +7,9 @@ import Foundation
 struct MetaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meta",
-        abstract: "Read score metadata (title, composers, genres, tags, rating, difficulty, duration, key).",
-        subcommands: [MetaGetCommand.self]
+        abstract: "Read and write score metadata (title, composers, genres, tags, labels, rating, difficulty, "
+            + "duration, key) in forScore's conventions.",
+        subcommands: [MetaGetCommand.self, MetaSetCommand.self, MetaApplyCommand.self, MetaExportCommand.self]
     )
 }
 
@@ -64,6 +65,7 @@ enum MetaFormat {
             ("Composers", score.composers.isEmpty ? nil : score.composers.joined(separator: "; ")),
             ("Genres", score.genres.isEmpty ? nil : score.genres.joined(separator: "; ")),
             ("Tags", score.tags.isEmpty ? nil : score.tags.joined(separator: "; ")),
+            ("Labels", score.labels.isEmpty ? nil : score.labels.joined(separator: "; ")),
             ("Rating", score.rating.map { "\($0) of 5" }), ("Difficulty", score.difficulty.map { "\($0) of 3" }),
             ("Duration", score.duration.map(ScoreDuration.format)), ("Key", score.key?.name),
         ]

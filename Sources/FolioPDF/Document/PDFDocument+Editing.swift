@@ -79,17 +79,73 @@ extension PDFDocument {
     /// has none); nil removes the entry. Text is written as ASCII or UTF-16BE with BOM.
     public func setInfo(_ key: String, to value: String?) throws {
         var info = infoDictionary ?? PDFDictionary()
+        if infoIsShared {
+            // Damaged files point /Info at the page tree or the AcroForm dictionary: the
+            // edit goes to a new Info object that keeps only the text entries.
+            var own = PDFDictionary()
+            for (entryKey, entry) in info.entries where entryKey == "Trapped" || resolve(entry).stringValue != nil {
+                own[entryKey] = resolve(entry)
+            }
+            info = own
+        }
         info[key] = value.map { .string(PDFString(PDFTextString.encode($0))) }
         try setInfoDictionary(info)
     }
 
-    /// Replaces the whole Info dictionary, in place when it is an indirect object.
+    /// Replaces the whole Info dictionary, in place when it is an indirect object of its own.
     public func setInfoDictionary(_ info: PDFDictionary) throws {
-        if case .reference(let reference)? = trailer["Info"] {
+        if case .reference(let reference)? = trailer["Info"], !infoIsShared {
             replace(reference, with: .dictionary(info))
         } else {
             let reference = add(.dictionary(info))
             setTrailer("Info", .reference(reference))
+        }
+    }
+
+    /// Whether /Info points at an object that is something else too: one with a /Type
+    /// (Info has none), the catalog, or an object the catalog refers to directly.
+    var infoIsShared: Bool {
+        guard case .reference(let reference)? = trailer["Info"] else { return false }
+        if dictionary(trailer["Info"])?["Type"] != nil { return true }
+        if case .reference(let root)? = trailer["Root"], root.number == reference.number { return true }
+        return catalog?.entries.contains { _, value in
+            if case .reference(let target) = value { return target.number == reference.number }
+            return false
+        } ?? false
+    }
+}
+
+extension PDFDocument {
+    /// Stores `packet` as the document's XMP metadata: the catalog's /Metadata stream is
+    /// replaced under its own number, or a new one is added and the catalog points to it.
+    /// The stream is written unfiltered with `/Type /Metadata /Subtype /XML`, as PDF/A
+    /// requires and as tools that scan files for packets expect. A document without a
+    /// catalog dictionary cannot hold one: that throws.
+    public func setMetadataPacket(_ packet: [UInt8]) throws {
+        guard var catalog = catalog else {
+            throw PDFError(.damaged, "the document has no catalog dictionary to attach XMP metadata to")
+        }
+        var dictionary = PDFDictionary()
+        if case .reference(let existing)? = catalog["Metadata"], case .stream(let old) = object(existing) {
+            // Keep whatever else the old stream's dictionary says; its filters described the old data.
+            for (key, value) in old.dictionary.entries
+            where !["Filter", "DecodeParms", "Length", "DL", "F", "FFilter", "FDecodeParms"].contains(key) {
+                dictionary[key] = value
+            }
+            dictionary["Type"] = .name("Metadata")
+            dictionary["Subtype"] = .name("XML")
+            replace(existing, with: .stream(PDFStream(dictionary: dictionary, encodedData: packet)))
+            return
+        }
+        dictionary["Type"] = .name("Metadata")
+        dictionary["Subtype"] = .name("XML")
+        let reference = add(.stream(PDFStream(dictionary: dictionary, encodedData: packet)))
+        catalog["Metadata"] = .reference(reference)
+        if case .reference(let root)? = trailer["Root"] {
+            replace(root, with: .dictionary(catalog))
+        } else {
+            // A catalog written directly in the trailer (a damaged file) becomes an object.
+            setTrailer("Root", .reference(add(.dictionary(catalog))))
         }
     }
 }

@@ -1,35 +1,69 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-// XMLParser's delegate is a class; the collector is created and used on one thread.
-
-/// An XMP metadata packet, read into properties: the simple values, language
-/// alternatives (rdf:Alt, x-default first) and arrays (rdf:Seq, rdf:Bag) of every
-/// rdf:Description, in both the element and the attribute form.
+/// An XMP metadata packet: its properties read (simple values, language alternatives
+/// with x-default first, and rdf:Seq/rdf:Bag arrays of every top-level rdf:Description, in
+/// both the element and the attribute form), and editable without losing what the editor
+/// does not own.
 ///
 /// External entities are never loaded and DTDs are refused, so a hostile packet cannot
 /// read files or expand without bound.
 ///
 /// ```swift
-/// let xmp = try XMPPacket(bytes: doc.xmpPacket ?? [])
-/// xmp.text("http://purl.org/dc/elements/1.1/", "title")     // "Clair de Lune"
-/// xmp.array("http://purl.org/dc/elements/1.1/", "creator")  // ["Claude Debussy"]
+/// var xmp = try XMPPacket(bytes: doc.xmpPacket ?? [])
+/// xmp.text(XMPPacket.dc, "title")       // "Clair de Lune"
+/// xmp.array(XMPPacket.dc, "creator")    // ["Claude Debussy"]
+/// try xmp.update([XMPPacket.Edit(.init(namespace: XMPPacket.dc, local: "title"), prefix: "dc",
+///                                .languageAlternative("Rêverie"))])
+/// let bytes = xmp.serialized()
 /// ```
 public struct XMPPacket: Sendable {
+    /// A property name: namespace URI and local name.
     public struct Name: Hashable, Sendable {
         public let namespace: String
         public let local: String
+
+        public init(namespace: String, local: String) {
+            self.namespace = namespace
+            self.local = local
+        }
+    }
+
+    /// A property value in one of the forms XMP writes.
+    public enum Value: Sendable, Equatable {
+        /// A simple text value (`<pdf:Keywords>…</pdf:Keywords>`).
+        case text(String)
+        /// A language alternative with one x-default item (`rdf:Alt`), as dc:title.
+        case languageAlternative(String)
+        /// An ordered array (`rdf:Seq`), as dc:creator.
+        case ordered([String])
+        /// An unordered array (`rdf:Bag`), as dc:subject.
+        case unordered([String])
+    }
+
+    /// One change: `value` nil removes the property.
+    public struct Edit: Sendable {
+        public var name: Name
+        /// The prefix to declare when the property is written.
+        public var prefix: String
+        public var value: Value?
+
+        public init(_ name: Name, prefix: String, _ value: Value?) {
+            self.name = name
+            self.prefix = prefix
+            self.value = value
+        }
     }
 
     /// Each property's values in document order (one for a simple value).
     public private(set) var properties: [Name: [String]] = [:]
 
+    private var tree: XMLTree
+
     public static let dc = "http://purl.org/dc/elements/1.1/"
     public static let pdf = "http://ns.adobe.com/pdf/1.3/"
     public static let xmp = "http://ns.adobe.com/xap/1.0/"
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let xml = "http://www.w3.org/XML/1998/namespace"
 
     /// Largest packet parsed (XMP in PDFs is kilobytes; this bounds a hostile one).
     public static let maxBytes = 16 << 20
@@ -39,22 +73,30 @@ public struct XMPPacket: Sendable {
             throw PDFError(.limitExceeded, "XMP packet of \(bytes.count) bytes exceeds \(XMPPacket.maxBytes)")
         }
         // A DOCTYPE is never needed in XMP and is how entity attacks start.
-        if Lexer(bytes: ByteSource(data: bytes).bytes).find(Array("<!DOCTYPE".utf8), from: 0) != nil
-            || Lexer(bytes: ByteSource(data: bytes).bytes).find(Array("<!ENTITY".utf8), from: 0) != nil
-        {
+        let lexer = Lexer(bytes: ByteSource(data: bytes).bytes)
+        if lexer.find(Array("<!DOCTYPE".utf8), from: 0) != nil || lexer.find(Array("<!ENTITY".utf8), from: 0) != nil {
             throw PDFError(.syntax, "XMP packet declares a DTD or entities; refused")
         }
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        let collector = Collector()
-        parser.delegate = collector
-        guard parser.parse(), parser.parserError == nil, collector.isBalanced else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
-            throw PDFError(.syntax, "XMP packet is not well-formed XML (line \(parser.lineNumber)): \(reason)")
+        do {
+            tree = try XMLTree(bytes: bytes)
+        } catch let error as PDFError {
+            throw PDFError(.syntax, "XMP packet: \(error.message)")
         }
-        properties = collector.properties
+        properties = XMPPacket.readProperties(tree)
+    }
+
+    /// A new, empty packet with the `<?xpacket?>` wrapper, naming `toolkit` as its writer.
+    public init(emptyWrittenBy toolkit: String) {
+        let rdf = XMLTree.XMLElement(qualifiedName: "rdf:RDF", namespace: XMPPacket.rdf, local: "RDF", attributes: [],
+                                     declarations: [("rdf", XMPPacket.rdf)], children: [.text("\n")])
+        let meta = XMLTree.XMLElement(qualifiedName: "x:xmpmeta", namespace: "adobe:ns:meta/", local: "xmpmeta",
+                                      attributes: [("x:xmptk", toolkit)], declarations: [("x", "adobe:ns:meta/")],
+                                      children: [.text("\n"), .element(rdf), .text("\n")])
+        tree = XMLTree(nodes: [
+            .instruction(target: "xpacket", data: "begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\""),
+            .element(meta),
+            .instruction(target: "xpacket", data: "end=\"w\""),
+        ])
     }
 
     /// The first value of a property (x-default for a language alternative).
@@ -67,81 +109,229 @@ public struct XMPPacket: Sendable {
         properties[Name(namespace: namespace, local: local)] ?? []
     }
 
-    /// SAX collector: rdf:Description attributes and child properties, with their
-    /// rdf:Alt/Seq/Bag items. XMLParser rather than XMLDocument: it streams, and
-    /// XMLDocument's node API crashed on some real packets on Linux.
-    private final class Collector: NSObject, XMLParserDelegate {
-        var properties: [Name: [String]] = [:]
-        private var prefixes: [String: [String]] = [:]
-        private var depth = 0
-        private var descriptionDepth: Int?
-        private var property: Name?
-        private var items: [String] = []
-        private var text = ""
-        private var inItem = false
-        private var isDefaultItem = false
-        private var sawContainer = false
+    /// The packet as UTF-8 XML.
+    public func serialized() -> [UInt8] {
+        tree.serialized()
+    }
 
-        /// Every element closed again: a truncated packet is an error, not a silent half.
-        var isBalanced: Bool { depth == 0 && sawRoot }
-        private var sawRoot = false
+    // MARK: Reading
 
-        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-            prefixes[prefix, default: []].append(namespaceURI)
+    private static func readProperties(_ tree: XMLTree) -> [Name: [String]] {
+        var result: [Name: [String]] = [:]
+        forEachDescription(in: tree.nodes, scope: ["xml": xml]) { description, scope in
+            for (qualified, value) in description.attributes {
+                guard let name = resolve(qualified, scope), name.namespace != rdf, name.namespace != xml else { continue }
+                result[name] = [value]
+            }
+            for case .element(let property) in description.children {
+                result[Name(namespace: property.namespace, local: property.local)] = values(of: property)
+            }
         }
+        return result
+    }
 
-        func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-            _ = prefixes[prefix]?.popLast()
+    /// The items of an rdf:Alt/Seq/Bag (x-default first), or the trimmed text of a simple value.
+    private static func values(of property: XMLTree.XMLElement) -> [String] {
+        for case .element(let container) in property.children
+        where container.namespace == rdf && ["Alt", "Seq", "Bag"].contains(container.local) {
+            var items: [String] = []
+            for case .element(let item) in container.children where item.namespace == rdf && item.local == "li" {
+                let text = textContent(item)
+                if item.attribute("xml:lang") == "x-default" { items.insert(text, at: 0) } else { items.append(text) }
+            }
+            return items
         }
+        return [textContent(property).trimmingCharacters(in: .whitespacesAndNewlines)]
+    }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
-            depth += 1
-            sawRoot = true
-            let uri = namespaceURI ?? ""
-            if descriptionDepth == nil, uri == XMPPacket.rdf, elementName == "Description" {
-                descriptionDepth = depth
-                for (qualified, value) in attributes {
-                    let parts = qualified.split(separator: ":", maxSplits: 1).map(String.init)
-                    guard parts.count == 2, let namespace = prefixes[parts[0]]?.last, namespace != XMPPacket.rdf
-                    else { continue }
-                    properties[Name(namespace: namespace, local: parts[1])] = [value]
+    private static func textContent(_ element: XMLTree.XMLElement) -> String {
+        var text = ""
+        for child in element.children {
+            switch child {
+            case .text(let value), .cdata(let value): text += value
+            case .element(let inner): text += textContent(inner)
+            default: break
+            }
+        }
+        return text
+    }
+
+    private static func resolve(_ qualified: String, _ scope: [String: String]) -> Name? {
+        let parts = qualified.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let namespace = scope[parts[0]] else { return nil }
+        return Name(namespace: namespace, local: parts[1])
+    }
+
+    private static func scope(_ outer: [String: String], adding element: XMLTree.XMLElement) -> [String: String] {
+        var scope = outer
+        for (prefix, uri) in element.declarations { scope[prefix] = uri }
+        return scope
+    }
+
+    /// Calls `body` for each rdf:Description directly inside an rdf:RDF.
+    private static func forEachDescription(in nodes: [XMLTree.Node], scope: [String: String],
+                                           _ body: (XMLTree.XMLElement, [String: String]) -> Void) {
+        for case .element(let element) in nodes {
+            let inner = self.scope(scope, adding: element)
+            if element.namespace == rdf && element.local == "RDF" {
+                for case .element(let description) in element.children
+                where description.namespace == rdf && description.local == "Description" {
+                    body(description, self.scope(inner, adding: description))
                 }
-                return
-            }
-            guard let descriptionDepth else { return }
-            if depth == descriptionDepth + 1 {
-                property = Name(namespace: uri, local: elementName)
-                items = []
-                text = ""
-                sawContainer = false
-            } else if uri == XMPPacket.rdf, ["Alt", "Seq", "Bag"].contains(elementName) {
-                sawContainer = true
-            } else if uri == XMPPacket.rdf, elementName == "li" {
-                inItem = true
-                isDefaultItem = attributes["xml:lang"] == "x-default"
-                text = ""
+            } else {
+                forEachDescription(in: element.children, scope: inner, body)
             }
         }
+    }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if property != nil { text += string }
-        }
+    // MARK: Editing
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                    qualifiedName: String?) {
-            defer { depth -= 1 }
-            guard let descriptionDepth else { return }
-            if depth == descriptionDepth {
-                self.descriptionDepth = nil
-            } else if depth == descriptionDepth + 1, let property {
-                properties[property] = sawContainer ? items : [text.trimmingCharacters(in: .whitespacesAndNewlines)]
-                self.property = nil
-            } else if inItem, namespaceURI == XMPPacket.rdf, elementName == "li" {
-                // x-default goes first so `text(_:_:)` returns it.
-                if isDefaultItem { items.insert(text, at: 0) } else { items.append(text) }
-                inItem = false
+    /// Applies `edits`. A property already in the packet is replaced where it is (an
+    /// attribute becomes an element of the same description) and any duplicate goes; a
+    /// removed one goes wherever it is; new properties are written together in one
+    /// rdf:Description at the end of rdf:RDF. Descriptions left empty go. Everything
+    /// else stays as it was.
+    public mutating func update(_ edits: [Edit]) throws {
+        var pending: [Name: Edit] = [:]
+        for edit in edits { pending[edit.name] = edit }
+        var placed: Set<Name> = []
+        var found = false
+        var about = ""
+        tree.nodes = XMPPacket.rewrite(tree.nodes, scope: ["xml": XMPPacket.xml]) { rdfElement, scope in
+            found = true
+            let rdfPrefix = rdfElement.prefix.isEmpty ? nil : rdfElement.prefix
+            var children: [XMLTree.Node] = []
+            for child in rdfElement.children {
+                guard case .element(var description) = child, description.namespace == XMPPacket.rdf,
+                    description.local == "Description"
+                else {
+                    children.append(child)
+                    continue
+                }
+                let inner = XMPPacket.scope(scope, adding: description)
+                let rdfAbout = Name(namespace: XMPPacket.rdf, local: "about")
+                if about.isEmpty, let value = description.attributes.first(where: {
+                    XMPPacket.resolve($0.name, inner) == rdfAbout
+                })?.value {
+                    about = value
+                }
+                var added: [XMLTree.Node] = []
+                description.attributes.removeAll { attribute in
+                    guard let name = XMPPacket.resolve(attribute.name, inner), let edit = pending[name] else { return false }
+                    if let value = edit.value, !placed.contains(name) {
+                        placed.insert(name)
+                        let prefix = String(attribute.name.prefix { $0 != ":" })
+                        added += [.text("\n  "), XMPPacket.property(prefix, name, value, rdfPrefix: rdfPrefix)]
+                    }
+                    return true
+                }
+                var kept: [XMLTree.Node] = []
+                for node in description.children {
+                    guard case .element(let property) = node,
+                        let edit = pending[Name(namespace: property.namespace, local: property.local)]
+                    else {
+                        kept.append(node)
+                        continue
+                    }
+                    let name = Name(namespace: property.namespace, local: property.local)
+                    if let value = edit.value, !placed.contains(name) {
+                        placed.insert(name)
+                        kept.append(XMPPacket.property(property.prefix, name, value, rdfPrefix: rdfPrefix))
+                    } else if case .text(let text)? = kept.last, text.allSatisfy(\.isWhitespace) {
+                        // The line break before a removed property goes with it.
+                        kept.removeLast()
+                    }
+                }
+                if !added.isEmpty {
+                    if case .text(let text)? = kept.last, text.allSatisfy(\.isWhitespace) { kept.removeLast() }
+                    kept += added + [.text("\n ")]
+                }
+                description.children = kept
+                let hasProperties = description.children.contains { if case .element = $0 { true } else { false } }
+                    || description.attributes.contains {
+                        XMPPacket.resolve($0.name, inner).map { $0.namespace != XMPPacket.rdf } ?? true
+                    }
+                if hasProperties {
+                    children.append(.element(description))
+                } else if case .text(let text)? = children.last, text.allSatisfy(\.isWhitespace) {
+                    children.removeLast()
+                }
             }
+            let additions = edits.filter { $0.value != nil && !placed.contains($0.name) }
+            if !additions.isEmpty {
+                if case .text(let text)? = children.last, text.hasSuffix("\n") {} else { children.append(.text("\n")) }
+                children.append(.element(XMPPacket.description(additions, about: about, rdfPrefix: rdfPrefix)))
+                children.append(.text("\n"))
+            }
+            var result = rdfElement
+            result.children = children
+            return result
         }
+        guard found else { throw PDFError(.syntax, "XMP packet has no rdf:RDF element") }
+        properties = XMPPacket.readProperties(tree)
+    }
+
+    /// Rebuilds `nodes`, handing the (first) rdf:RDF element to `transform`.
+    private static func rewrite(_ nodes: [XMLTree.Node], scope: [String: String],
+                                _ transform: (XMLTree.XMLElement, [String: String]) -> XMLTree.XMLElement)
+        -> [XMLTree.Node]
+    {
+        var done = false
+        return nodes.map { node in
+            guard !done, case .element(var element) = node else { return node }
+            let inner = self.scope(scope, adding: element)
+            if element.namespace == rdf && element.local == "RDF" {
+                done = true
+                return .element(transform(element, inner))
+            }
+            element.children = rewrite(element.children, scope: inner, transform)
+            return .element(element)
+        }
+    }
+
+    /// A new rdf:Description holding `additions`; `rdfPrefix` nil means rdf is the default
+    /// namespace there, so the description declares its own prefix.
+    private static func description(_ additions: [Edit], about: String, rdfPrefix: String?) -> XMLTree.XMLElement {
+        var declarations: [(prefix: String, uri: String)] = rdfPrefix == nil ? [("rdf", XMPPacket.rdf)] : []
+        for edit in additions where !declarations.contains(where: { $0.prefix == edit.prefix }) {
+            declarations.append((edit.prefix, edit.name.namespace))
+        }
+        var children: [XMLTree.Node] = []
+        for edit in additions {
+            guard let value = edit.value else { continue }
+            children.append(.text("\n  "))
+            children.append(property(edit.prefix, edit.name, value, rdfPrefix: rdfPrefix))
+        }
+        children.append(.text("\n "))
+        let rdf = (rdfPrefix ?? "rdf") + ":"
+        return XMLTree.XMLElement(qualifiedName: rdf + "Description", namespace: XMPPacket.rdf, local: "Description",
+                                  attributes: [(rdf + "about", about)], declarations: declarations, children: children)
+    }
+
+    /// One property element in the form `value` asks for.
+    private static func property(_ prefix: String, _ name: Name, _ value: Value, rdfPrefix: String?) -> XMLTree.Node {
+        let rdf = (rdfPrefix ?? "rdf") + ":"
+        func element(_ qualified: String, _ namespace: String, _ local: String,
+                     attributes: [(name: String, value: String)] = [], _ children: [XMLTree.Node]) -> XMLTree.Node {
+            .element(XMLTree.XMLElement(qualifiedName: qualified, namespace: namespace, local: local,
+                                        attributes: attributes, declarations: [], children: children))
+        }
+        func container(_ kind: String, _ items: [String], language: Bool) -> XMLTree.Node {
+            var children: [XMLTree.Node] = []
+            for item in items {
+                children.append(.text("\n    "))
+                children.append(element(rdf + "li", XMPPacket.rdf, "li",
+                                        attributes: language ? [("xml:lang", "x-default")] : [], [.text(item)]))
+            }
+            children.append(.text("\n   "))
+            return element(rdf + kind, XMPPacket.rdf, kind, children)
+        }
+        let content: XMLTree.Node = switch value {
+        case .text(let text): .text(text)
+        case .languageAlternative(let text): container("Alt", [text], language: true)
+        case .ordered(let items): container("Seq", items, language: false)
+        case .unordered(let items): container("Bag", items, language: false)
+        }
+        return element(prefix.isEmpty ? name.local : prefix + ":" + name.local, name.namespace, name.local, [content])
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A date as PDF writes it (`D:YYYYMMDDHHmmSSOHH'mm'`), read from every partial and
 /// malformed form producers use.
 ///
@@ -24,6 +26,15 @@ public struct PDFDate: Sendable, Equatable, CustomStringConvertible {
         self.minute = minute
         self.second = second
         self.utcOffsetMinutes = utcOffsetMinutes
+    }
+
+    /// The moment `date` in UTC (written with `Z`), as Folio stamps ModDate and xmp:ModifyDate.
+    public init(_ date: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
+                  minute: parts.minute ?? 0, second: parts.second ?? 0, utcOffsetMinutes: 0)
     }
 
     /// Parses a PDF date; nil when not even a year can be read.

@@ -1,0 +1,219 @@
+import Foundation
+
+/// forScore's Open In dictionary (`../shared/seeds/forscore-open-in.txt`): the keys
+/// title, composers, genres, tags, labels (comma-separated strings), rating, difficulty,
+/// duration, keysf and keymi (numbers, or strings of digits), read from JSON or from a
+/// property list (XML or binary), and written as either.
+///
+/// ```swift
+/// let json = #"{"title": "Nocturne Op. 90 № 2", "composers": "Frédéric Chopin", "rating": 5}"#
+/// let (edit, warnings) = try OpenInDictionary.edit(from: Data(json.utf8))
+/// edit.composers   // ["Frédéric Chopin"]
+/// let data = try OpenInDictionary.export(score, as: .plist)
+/// ```
+public enum OpenInDictionary {
+    /// The formats a dictionary is written in.
+    public enum Format: String, Sendable, CaseIterable {
+        case json, plist
+    }
+
+    /// Largest dictionary file read: a real one is a few hundred bytes.
+    public static let maxBytes = 1 << 20
+
+    static var listKeys: [(String, WritableKeyPath<ScoreEdit, [String]?>)] {
+        [
+            ("composers", \.composers), ("genres", \.genres), ("tags", \.tags), ("labels", \.labels),
+        ]
+    }
+
+    /// Reads a dictionary (JSON, XML or binary property list, told apart by content) into
+    /// an edit that sets each field the dictionary holds. Unknown keys are warnings; a
+    /// value of the wrong kind or out of range is an error naming the key and what is valid.
+    public static func edit(from data: Data) throws -> (ScoreEdit, [String]) {
+        guard data.count <= maxBytes else {
+            throw ScoreError(.invalidValue, "the dictionary file has \(data.count) bytes; at most \(maxBytes) are read")
+        }
+        let values = try decode(data)
+        var edit = ScoreEdit()
+        var warnings: [String] = []
+        for key in values.keys.sorted() where !known.contains(key) {
+            warnings.append("unknown key '\(key)' ignored (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        if let value = values["title"] {
+            guard case .string(let title) = value else { throw kindError("title", value, expected: "a string") }
+            edit.title = title
+        }
+        for (key, path) in listKeys {
+            guard let value = values[key] else { continue }
+            switch value {
+            case .string(let text): edit[keyPath: path] = ForScoreInfo.split(text)
+            case .list(let items):
+                edit[keyPath: path] = items.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            default: throw kindError(key, value, expected: "a string of comma-separated values or an array of strings")
+            }
+        }
+        edit.rating = try number("rating", values, ScoreMetadata.ratingRange)
+        edit.difficulty = try number("difficulty", values, ScoreMetadata.difficultyRange)
+        edit.duration = try number("duration", values, 0...(366 * 24 * 3600))
+        let keysf = try number("keysf", values, -7...7)
+        let keymi = try number("keymi", values, 0...1)
+        if let keysf {
+            edit.key = try MusicalKey(keysf: keysf, keymi: keymi ?? 0)
+        } else if keymi != nil {
+            throw ScoreError(.invalidValue, "keymi is given without keysf; a key needs keysf (-7 to 7)")
+        }
+        return (edit, warnings)
+    }
+
+    /// The title forScore gives a file received without one: its name without `.pdf`.
+    public static func defaultTitle(forFile path: String) -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+    }
+
+    /// `score` as a dictionary in `format`; absent fields are left out, lists are joined
+    /// with ", " as forScore expects, numbers are numbers.
+    public static func export(_ score: ScoreMetadata, as format: Format) throws -> Data {
+        let exported = Exported(score)
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(exported) + Data("\n".utf8)
+        case .plist:
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .xml
+            return try encoder.encode(exported)
+        }
+    }
+
+    // MARK: Decoding
+
+    static let known: Set<String> = [
+        "title", "composers", "genres", "tags", "labels", "rating", "difficulty", "duration", "keysf", "keymi",
+    ]
+
+    /// A dictionary value, by kind, so that errors can say what was found.
+    enum Value: Decodable {
+        case string(String)
+        case integer(Int)
+        case fraction(Double)
+        case boolean(Bool)
+        case list([String])
+        case null
+        case other
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Int.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(Bool.self) {
+                self = .boolean(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .fraction(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode([String].self) {
+                self = .list(value)
+            } else {
+                self = .other
+            }
+        }
+
+        var kind: String {
+            switch self {
+            case .string(let text): "the string '\(text.prefix(40))'"
+            case .integer(let value): "the number \(value)"
+            case .fraction(let value): "the number \(value)"
+            case .boolean(let value): "the boolean \(value)"
+            case .list: "an array"
+            case .null: "null"
+            case .other: "a dictionary or a mixed array"
+            }
+        }
+    }
+
+    private static func decode(_ data: Data) throws -> [String: Value] {
+        let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let isPropertyList = head.starts(with: Array("bplist".utf8)) || head.first == UInt8(ascii: "<")
+        do {
+            if isPropertyList {
+                return try PropertyListDecoder().decode([String: Value].self, from: data)
+            }
+            return try JSONDecoder().decode([String: Value].self, from: data)
+        } catch let error as DecodingError {
+            let what = isPropertyList ? "property list" : "JSON"
+            switch error {
+            case .typeMismatch, .valueNotFound:
+                throw ScoreError(.invalidValue, "the \(what) does not hold a dictionary at its top level")
+            default:
+                throw ScoreError(.invalidValue, "the file is not a valid \(what) dictionary: \(describe(error))")
+            }
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context): context.underlyingError.map { "\($0.localizedDescription)" }
+            ?? context.debugDescription
+        default: "\(error)"
+        }
+    }
+
+    private static func kindError(_ key: String, _ value: Value, expected: String) -> ScoreError {
+        ScoreError(.invalidValue, "'\(key)' must be \(expected); found \(value.kind)")
+    }
+
+    /// A whole number given as a number or as a string of digits (with a sign for keysf).
+    private static func number(_ key: String, _ values: [String: Value], _ range: ClosedRange<Int>) throws -> Int? {
+        guard let value = values[key] else { return nil }
+        let valid = "a whole number from \(range.lowerBound) to \(range.upperBound), as a number or a string of digits"
+        let number: Int
+        switch value {
+        case .integer(let integer): number = integer
+        case .string(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let digits = trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                let parsed = Int(trimmed)
+            else { throw kindError(key, value, expected: valid) }
+            number = parsed
+        default: throw kindError(key, value, expected: valid)
+        }
+        guard range.contains(number) else {
+            throw ScoreError(.outOfRange, "\(key) \(number) is out of range (valid: \(range.lowerBound) to \(range.upperBound))")
+        }
+        return number
+    }
+
+    // MARK: Encoding
+
+    private struct Exported: Encodable {
+        var title: String?
+        var composers: String?
+        var genres: String?
+        var tags: String?
+        var labels: String?
+        var rating: Int?
+        var difficulty: Int?
+        var duration: Int?
+        var keysf: Int?
+        var keymi: Int?
+
+        init(_ score: ScoreMetadata) {
+            func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }
+            title = score.title
+            composers = joined(score.composers)
+            genres = joined(score.genres)
+            tags = joined(score.tags)
+            labels = joined(score.labels)
+            rating = score.rating
+            difficulty = score.difficulty
+            duration = score.duration
+            keysf = score.key?.keysf
+            keymi = score.key?.keymi
+        }
+    }
+}

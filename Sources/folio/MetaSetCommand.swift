@@ -1,0 +1,76 @@
+import ArgumentParser
+import FolioScore
+
+/// `folio meta set`: change score metadata in place.
+struct MetaSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set score metadata in Info and XMP, saved as an incremental update.",
+        discussion: """
+            Fields not given stay as they are. Repeat --composer, --genre, --tag or --label for several values;
+            they replace the field's values. Example:
+              folio meta set Chopin.pdf --title "Nocturne Op. 90 № 2" --composer "Frédéric Chopin" --rating 5 \\
+                --duration 4:12 --key "C# minor" --clear genres
+            A value with a comma in a field forScore splits is refused (exit 64) unless --allow-comma is given.
+            Exit codes: 0 every file saved; 1 a file failed (it is left byte-identical, the others are saved);
+            64 invalid option (no file touched).
+            """
+    )
+
+    @Option(help: "The title.") var title: String?
+    @Option(name: .customLong("composer"), help: "A composer (repeatable).") var composers: [String] = []
+    @Option(name: .customLong("genre"), help: "A genre (repeatable).") var genres: [String] = []
+    @Option(name: .customLong("tag"), help: "A tag (repeatable).") var tags: [String] = []
+    @Option(name: .customLong("label"), help: "A label (repeatable; stored in XMP).") var labels: [String] = []
+    @Option(help: "Rating, 0 to 5.") var rating: Int?
+    @Option(help: "Difficulty, 0 to 3.") var difficulty: Int?
+    @Option(help: "Duration in seconds (72) or as m:ss (1:12).") var duration: String?
+    @Option(help: "Key, e.g. \"F# minor\", \"Bb\", \"f#m\", \"E♭ major\".") var key: String?
+    @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key.")
+    var cleared: [String] = []
+    @Flag(help: "Keep values containing commas (forScore reads them as several values).") var allowComma = false
+    @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
+    @Option(help: "Password for an encrypted file.") var password: String?
+    @Argument(help: "The PDFs to change.") var files: [String]
+
+    func validate() throws {
+        if output != nil && files.count != 1 { throw ValidationError("--output takes exactly one FILE") }
+        let edit = try makeEdit()
+        if edit.isEmpty { throw ValidationError("nothing to change: give a field option or --clear") }
+    }
+
+    /// The options as an edit; invalid values become usage errors naming the valid range.
+    func makeEdit() throws -> ScoreEdit {
+        do {
+            var edit = ScoreEdit()
+            edit.title = title
+            func list(_ values: [String]) -> [String]? {
+                values.isEmpty ? nil : values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            }
+            edit.composers = list(composers)
+            edit.genres = list(genres)
+            edit.tags = list(tags)
+            edit.labels = list(labels)
+            edit.rating = rating
+            edit.difficulty = difficulty
+            edit.duration = try duration.map(ScoreDuration.parse)
+            edit.key = try key.map { try MusicalKey(parsing: $0) }
+            edit.cleared = Set(try cleared.map { try ScoreField(parsing: $0) })
+            try edit.validate()
+            if !allowComma, let (field, value) = edit.valuesWithCommas.first {
+                throw ScoreError(.invalidValue, "\(field.rawValue): '\(value)' contains a comma, so forScore would read "
+                    + "it as several values (--allow-comma keeps it)")
+            }
+            return edit
+        } catch let error as ScoreError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let edit = try makeEdit()
+        let ok = ScoreUpdate.run(command: "meta set", files: files, output: output, password: password,
+                                 allowComma: allowComma) { _, _ in (edit, []) }
+        if !ok { throw ExitCode(1) }
+    }
+}
