@@ -45,13 +45,18 @@ public struct ScoreEdit: Sendable, Equatable {
 
     public var isEmpty: Bool { changedFields.isEmpty }
 
-    /// Throws when a field is both set and cleared, or a value is out of its range.
+    /// Throws when a field is both set and cleared, the title is empty, a tag reads as a
+    /// special keyword, or a value is out of its range.
     public func validate() throws {
         if let both = ScoreField.allCases.first(where: { setFields.contains($0) && cleared.contains($0) }) {
             throw ScoreError(.invalidValue, "\(both.rawValue) is both set and cleared")
         }
         if let title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ScoreError(.invalidValue, "the title is empty (to remove it, clear the title field)")
+        }
+        if let special = tags?.first(where: ForScoreInfo.isSpecialKeyword) {
+            throw ScoreError(.invalidValue, "tag '\(special)' would be read as a special keyword, not a tag; "
+                + "set rating, difficulty, duration or key instead")
         }
         try applied(to: ScoreMetadata()).validate()
     }

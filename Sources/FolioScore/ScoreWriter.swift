@@ -47,10 +47,6 @@ public enum ScoreWriter {
             guard options.allowComma else { throw ScoreError(.invalidValue, message + " (--allow-comma keeps it)") }
             warnings.append(message)
         }
-        if let special = edit.tags?.first(where: ForScoreInfo.isSpecialKeyword) {
-            throw ScoreError(.invalidValue, "tag '\(special)' would be read as a special keyword, not a tag; "
-                + "set rating, difficulty, duration or key instead")
-        }
 
         let stored = StoredScore(document)
         let (current, _) = ForScoreInfo.read(stored.fields)
@@ -87,14 +83,16 @@ public enum ScoreWriter {
                     edits.append(XMPPacket.Edit(name, prefix: prefix, wanted == nil ? nil : value))
                 }
             }
+            // Composers given in this edit are written as given (a "Bach, J. S." allowed with a
+            // comma stays one creator); a creator list that already joins to Author stays too.
             let existingCreators = packet.array(XMPPacket.dc, "creator")
-            // A creator list that already joins to Author (a "Bach, J. S." kept whole) stays as it is.
-            let creators = existingCreators.joined(separator: ", ") == final.author
-                ? existingCreators : ForScoreInfo.split(final.author)
+            let creators = edit.changedFields.contains(.composers) ? score.composers
+                : existingCreators.joined(separator: ", ") == final.author ? existingCreators
+                : ForScoreInfo.split(final.author)
             want(XMPPacket.dc, "dc", "title", final.title.map { .languageAlternative($0) })
             want(XMPPacket.dc, "dc", "creator", .ordered(creators))
             want(XMPPacket.dc, "dc", "description", final.subject.map { .languageAlternative($0) })
-            want(XMPPacket.dc, "dc", "subject", .unordered(finalScore.tags))
+            want(XMPPacket.dc, "dc", "subject", .unordered(edit.changedFields.contains(.tags) ? score.tags : finalScore.tags))
             want(XMPPacket.pdf, "pdf", "Keywords", final.keywords.map { .text($0) })
             want(StoredScore.namespace, StoredScore.prefix, "labels", .unordered(score.labels))
             for local in ["ModifyDate", "MetadataDate"] {

@@ -36,6 +36,73 @@ final class XMPTests: XCTestCase {
         XCTAssertThrowsError(try XMPPacket(bytes: Array("<x:xmpmeta><unclosed>".utf8)))
     }
 
+    private func name(_ namespace: String, _ local: String) -> XMPPacket.Name {
+        XMPPacket.Name(namespace: namespace, local: local)
+    }
+
+    func testUpdateReplacesInPlaceAndKeepsEverythingElse() throws {
+        let packet = """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <?adobe-xap-filters esc="CRLF"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="Other"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="uuid:1" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" pdf:Keywords="old" pdf:Producer="P"/>
+            <rdf:Description rdf:about="uuid:1" xmlns:dc="http://purl.org/dc/elements/1.1/">
+              <!-- a comment -->
+              <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Old</rdf:li></rdf:Alt></dc:title>
+              <dc:creator><rdf:Seq><rdf:li>Someone</rdf:li></rdf:Seq></dc:creator>
+            </rdf:Description>
+            <rdf:Description rdf:about="uuid:1" xmlns:d="http://purl.org/dc/elements/1.1/"><d:title>Duplicate</d:title></rdf:Description>
+            </rdf:RDF></x:xmpmeta>
+            <?xpacket end="w"?>
+            """
+        var xmp = try XMPPacket(bytes: Array(packet.utf8))
+        try xmp.update([
+            XMPPacket.Edit(name(XMPPacket.pdf, "Keywords"), prefix: "pdf", .text("Tag, rating:3")),
+            XMPPacket.Edit(name(XMPPacket.dc, "title"), prefix: "dc", .languageAlternative("Rêverie & <Nocturne> \"№ 2\"")),
+            XMPPacket.Edit(name(XMPPacket.dc, "creator"), prefix: "dc", nil),
+            XMPPacket.Edit(name(XMPPacket.dc, "subject"), prefix: "dc", .unordered(["A", "B"])),
+        ])
+        let text = String(decoding: xmp.serialized(), as: UTF8.self)
+        let again = try XMPPacket(bytes: xmp.serialized())
+        XCTAssertEqual(again.properties, xmp.properties, "the serialized packet reads back the same")
+        XCTAssertEqual(again.text(XMPPacket.dc, "title"), "Rêverie & <Nocturne> \"№ 2\"")
+        XCTAssertEqual(again.text(XMPPacket.pdf, "Keywords"), "Tag, rating:3")
+        XCTAssertEqual(again.text(XMPPacket.pdf, "Producer"), "P")
+        XCTAssertEqual(again.array(XMPPacket.dc, "creator"), [])
+        XCTAssertEqual(again.array(XMPPacket.dc, "subject"), ["A", "B"])
+        XCTAssertFalse(text.contains("pdf:Keywords=\"old\""), "the attribute form became an element")
+        XCTAssertFalse(text.contains("Duplicate"), "a duplicate of a replaced property goes")
+        XCTAssertEqual(text.components(separatedBy: "rdf:Description ").count - 1, 3,
+                       "the emptied description goes; one new description for dc:subject")
+        XCTAssertTrue(text.contains("<!-- a comment -->"))
+        XCTAssertTrue(text.contains("<?adobe-xap-filters esc=\"CRLF\"?>"))
+        XCTAssertTrue(text.contains("x:xmptk=\"Other\""))
+        XCTAssertTrue(text.contains("rdf:about=\"uuid:1\" xmlns:dc") || text.contains("rdf:about=\"uuid:1\""))
+        // The title was replaced where it was: before the comment's description ends, not in a new one.
+        let titleRange = try XCTUnwrap(text.range(of: "<dc:title>"))
+        let commentRange = try XCTUnwrap(text.range(of: "<!-- a comment -->"))
+        XCTAssertLessThan(commentRange.lowerBound, titleRange.lowerBound)
+        XCTAssertNil(text.range(of: "<dc:title>", range: titleRange.upperBound..<text.endIndex), "one title")
+    }
+
+    func testNewPacketAndDefaultNamespaceRDF() throws {
+        var fresh = XMPPacket(emptyWrittenBy: "Folio")
+        try fresh.update([XMPPacket.Edit(name(XMPPacket.dc, "creator"), prefix: "dc", .ordered(["Frédéric Chopin", "George Sand"]))])
+        let parsed = try XMPPacket(bytes: fresh.serialized())
+        XCTAssertEqual(parsed.array(XMPPacket.dc, "creator"), ["Frédéric Chopin", "George Sand"])
+        XCTAssertTrue(String(decoding: fresh.serialized(), as: UTF8.self).hasPrefix("<?xpacket begin="))
+
+        let defaultRDF = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><RDF xmlns="http://www.w3.org/1999/02/22-rdf-syntax-ns#"></RDF></x:xmpmeta>
+            """
+        var xmp = try XMPPacket(bytes: Array(defaultRDF.utf8))
+        try xmp.update([XMPPacket.Edit(name(XMPPacket.dc, "title"), prefix: "dc", .languageAlternative("T"))])
+        XCTAssertEqual(try XMPPacket(bytes: xmp.serialized()).text(XMPPacket.dc, "title"), "T")
+
+        var notXMP = try XMPPacket(bytes: Array("<root><child/></root>".utf8))
+        XCTAssertThrowsError(try notXMP.update([XMPPacket.Edit(name(XMPPacket.dc, "title"), prefix: "dc", .text("T"))]))
+    }
+
     /// Every corpus packet: dc:title and dc:creator as exiftool reads them.
     func testCorpusPacketsMatchExiftool() throws {
         var files: [(String, XMPPacket)] = []

@@ -4,24 +4,8 @@ import XCTest
 @testable import FolioScore
 
 final class ScoreReaderTests: XCTestCase {
-    /// A PDF whose Info has only Keywords, and whose XMP has title and creators.
     private func pdf(info: String, xmp: String) -> [UInt8] {
-        var body = "%PDF-1.7\n"
-        var offsets: [Int] = []
-        func add(_ text: String) {
-            offsets.append(body.utf8.count)
-            body += "\(offsets.count) 0 obj\n\(text)\nendobj\n"
-        }
-        add("<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>")
-        add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
-        add("<< /Type /Page /Parent 2 0 R >>")
-        add("<< /Type /Metadata /Subtype /XML /Length \(xmp.utf8.count) >>\nstream\n\(xmp)\nendstream")
-        add(info)
-        let xref = body.utf8.count
-        body += "xref\n0 6\n0000000000 65535 f\r\n"
-        for offset in offsets { body += String(format: "%010d 00000 n\r\n", offset) }
-        body += "trailer\n<< /Size 6 /Root 1 0 R /Info 5 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Array(body.utf8)
+        TestPDF.make(info: info, xmp: xmp)
     }
 
     private let packet = """

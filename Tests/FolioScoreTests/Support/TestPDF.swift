@@ -1,0 +1,35 @@
+import Foundation
+
+/// Small PDFs built in the tests: one page, an Info dictionary and, optionally, an XMP
+/// packet. Object 5 is Info, object 4 the metadata stream.
+enum TestPDF {
+    static func make(info: String, xmp: String?) -> [UInt8] {
+        var body = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        func add(_ text: String) {
+            offsets.append(body.utf8.count)
+            body += "\(offsets.count) 0 obj\n\(text)\nendobj\n"
+        }
+        add("<< /Type /Catalog /Pages 2 0 R\(xmp == nil ? "" : " /Metadata 4 0 R") >>")
+        add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
+        if let xmp {
+            add("<< /Type /Metadata /Subtype /XML /Length \(xmp.utf8.count) >>\nstream\n\(xmp)\nendstream")
+        } else {
+            add("null")
+        }
+        add(info)
+        let xref = body.utf8.count
+        body += "xref\n0 6\n0000000000 65535 f\r\n"
+        for offset in offsets { body += String(format: "%010d 00000 n\r\n", offset) }
+        body += "trailer\n<< /Size 6 /Root 1 0 R /Info 5 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Array(body.utf8)
+    }
+
+    /// A temporary directory removed by the caller.
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-score-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
