@@ -68,4 +68,21 @@ final class PDFDateTests: XCTestCase {
         XCTAssertEqual(PDFDate(year: 2026, month: 1, day: 2, hour: 3, utcOffsetMinutes: -330).pdfString,
                        "D:20260102030000-05'30'")
     }
+
+    /// The arithmetic civil date agrees with Foundation's calendar across eras and leap days.
+    func testDateFromUnixTime() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let samples: [TimeInterval] = [0, -1, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, 1_795_000_000.7]
+            + (0..<200).map { TimeInterval($0) * 15_778_463.3 - 1_500_000_000 }
+        for sample in samples {
+            let date = Date(timeIntervalSince1970: sample)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let expected = PDFDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0,
+                                   hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0,
+                                   utcOffsetMinutes: 0)
+            XCTAssertEqual(PDFDate(date), expected, "\(sample)")
+        }
+        XCTAssertEqual(PDFDate(Date(timeIntervalSince1970: 1_795_000_000)).pdfString, "D:20261118110640Z", "python3: datetime.fromtimestamp(1795000000, utc)")
+    }
 }

@@ -29,12 +29,23 @@ public struct PDFDate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The moment `date` in UTC (written with `Z`), as Folio stamps ModDate and xmp:ModifyDate.
+    /// Computed from the Unix time: Calendar would load ICU, a few milliseconds per process.
     public init(_ date: Date) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
-                  minute: parts.minute ?? 0, second: parts.second ?? 0, utcOffsetMinutes: 0)
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // Civil date from days since 1970-01-01 (proleptic Gregorian, eras of 400 years).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(year: year, month: month, day: day, hour: time / 3600, minute: time / 60 % 60, second: time % 60,
+                  utcOffsetMinutes: 0)
     }
 
     /// Parses a PDF date; nil when not even a year can be read.
