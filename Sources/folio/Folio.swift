@@ -10,6 +10,7 @@ struct Folio: ParsableCommand {
             Exit codes: 0 success; 1 at least one file could not be read; 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, CheckCommand.self, RewriteCommand.self, SetInfoCommand.self, MetaCommand.self]
+        subcommands: [InfoCommand.self, CheckCommand.self, RewriteCommand.self, SetInfoCommand.self, MetaCommand.self,
+                      TocCommand.self]
     )
 }

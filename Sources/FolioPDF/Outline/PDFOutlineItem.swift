@@ -1,0 +1,62 @@
+/// One entry of a document outline (the table of contents viewers show as bookmarks),
+/// with its children.
+///
+/// ```swift
+/// for item in try doc.outline() {
+///     print(item.title, item.target ?? .none)   // "Sonata No. 1" page(index: 4)
+/// }
+/// ```
+public struct PDFOutlineItem: Sendable, Equatable {
+    public var title: String
+    /// Where the entry leads; nil when it has no destination or action.
+    public var target: PDFOutlineTarget?
+    /// Whether the entry shows its children (a positive /Count).
+    public var isOpen: Bool
+    /// The /C colour, RGB components 0…1; nil for the default black.
+    public var color: [Double]?
+    /// /F bit 1.
+    public var isItalic: Bool
+    /// /F bit 2.
+    public var isBold: Bool
+    public var children: [PDFOutlineItem]
+
+    public init(title: String, target: PDFOutlineTarget? = nil, isOpen: Bool = false, color: [Double]? = nil,
+                isItalic: Bool = false, isBold: Bool = false, children: [PDFOutlineItem] = []) {
+        self.title = title
+        self.target = target
+        self.isOpen = isOpen
+        self.color = color
+        self.isItalic = isItalic
+        self.isBold = isBold
+        self.children = children
+    }
+
+    /// The tree in document order with each entry's depth (0 for the top level).
+    public static func flatten(_ items: [PDFOutlineItem]) -> [(level: Int, item: PDFOutlineItem)] {
+        var result: [(Int, PDFOutlineItem)] = []
+        func visit(_ items: [PDFOutlineItem], _ level: Int) {
+            for item in items {
+                result.append((level, item))
+                visit(item.children, level + 1)
+            }
+        }
+        visit(items, 0)
+        return result
+    }
+}
+
+/// Where an outline entry leads.
+public enum PDFOutlineTarget: Sendable, Equatable {
+    /// A page of this document, 0-based (explicit, named or through a GoTo action).
+    case page(index: Int)
+    /// A URI action: http, https, file, mailto or an app's own scheme (forscore://).
+    case uri(String)
+    /// A GoToR action: a page (0-based) or named destination in another file.
+    case remote(file: String, page: Int?)
+    /// A Launch action.
+    case launch(file: String)
+    /// A destination that names no page of this document (a missing name, a deleted page).
+    case unresolved(String)
+    /// Another action type (JavaScript, Named…), by its /S.
+    case action(String)
+}

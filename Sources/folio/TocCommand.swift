@@ -1,0 +1,65 @@
+import ArgumentParser
+import FolioPDF
+import Foundation
+
+/// `folio toc`: the table of contents (outline).
+struct TocCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toc",
+        abstract: "Show the table of contents (outline) of PDFs.",
+        discussion: """
+            Text output indents entries by level and gives 1-based pages, URLs and remote files.
+            With --json, one object per file: {"path","entries":[{"title","level","page","uri","file"}]}, entries
+            flattened in document order, level 0 for the top level, page 1-based or null.
+            Exit codes: 0 every file read; 1 a file could not be read.
+            """
+    )
+
+    @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
+    @Option(help: "Password for encrypted files.") var password: String?
+    @Argument(help: "PDF files.") var files: [String]
+
+    func run() throws {
+        let (json, password) = (self.json, self.password)
+        let succeeded = FileBatch.run(files, json: json) { index, path in
+            let entries = PDFOutlineItem.flatten(try PDFDocument(path: path, password: password).outline())
+            return json ? TocFormat.json(path: path, entries) : TocFormat.text(path: path, entries, separator: index > 0)
+        }
+        if !succeeded { throw ExitCode(1) }
+    }
+}
+
+/// Renders a flattened outline.
+enum TocFormat {
+    static func json(path: String, _ entries: [(level: Int, item: PDFOutlineItem)]) -> String {
+        let items: [JSONValue] = entries.map { level, item in
+            var page: Int?, uri: String?, file: String?
+            switch item.target {
+            case .page(let index)?: page = index + 1
+            case .uri(let value)?: uri = value
+            case .remote(let name, _)?, .launch(let name)?: file = name
+            default: break
+            }
+            return .object([("title", .string(item.title)), ("level", .int(level)), ("page", .optional(page)),
+                            ("uri", .optional(uri)), ("file", .optional(file))])
+        }
+        return JSONValue.object([("path", .string(path)), ("entries", .array(items))]) + "\n"
+    }
+
+    static func text(path: String, _ entries: [(level: Int, item: PDFOutlineItem)], separator: Bool) -> String {
+        var text = (separator ? "\n" : "") + "File: \(path)\n"
+        for (level, item) in entries {
+            let where_: String = switch item.target {
+            case .page(let index)?: "page \(index + 1)"
+            case .uri(let value)?: value
+            case .remote(let file, let page)?: "\(file)" + (page.map { ", page \($0 + 1)" } ?? "")
+            case .launch(let file)?: "launch \(file)"
+            case .unresolved(let reason)?: "(\(reason))"
+            case .action(let type)?: "(\(type) action)"
+            case nil: "(no target)"
+            }
+            text += String(repeating: "  ", count: level + 1) + item.title + "  —  " + where_ + "\n"
+        }
+        return text
+    }
+}
