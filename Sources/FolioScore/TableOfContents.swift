@@ -1,4 +1,5 @@
 import FolioPDF
+import Foundation
 
 /// A piece inside a score: a named range of pages, as forScore's bookmarks are.
 ///
@@ -43,6 +44,87 @@ public enum TableOfContents {
         return ordered.enumerated().map { position, entry in
             let next = position + 1 < ordered.count ? ordered[position + 1].page - 1 : max(pageCount, entry.page)
             return PageRangeBookmark(title: entry.title, start: entry.page, end: max(entry.page, next))
+        }
+    }
+
+    /// Reads a table of contents in the form `folio toc --json` prints it (an object with
+    /// "entries", or the bare array): entries in document order with "title", "level" (0 for
+    /// the top, at most one deeper than the entry before), "page" (1-based, 1…pageCount),
+    /// "uri" or "file", and optionally "open". Errors name the entry and the valid range.
+    ///
+    /// ```swift
+    /// let json = #"[{"title": "Sonata", "page": 1}, {"title": "Allegro", "level": 1, "page": 2}]"#
+    /// let outline = try TableOfContents.outline(fromJSON: Data(json.utf8), pageCount: 12)
+    /// ```
+    public static func outline(fromJSON data: Data, pageCount: Int) throws -> [PDFOutlineItem] {
+        struct Entry: Decodable {
+            var title: String
+            var level: Int?
+            var page: Int?
+            var uri: String?
+            var file: String?
+            var open: Bool?
+        }
+        struct Wrapped: Decodable { var entries: [Entry] }
+        guard data.count <= 16 << 20 else {
+            throw ScoreError(.invalidValue, "the table of contents has \(data.count) bytes; at most 16 MiB are read")
+        }
+        let entries: [Entry]
+        do {
+            let trimmed = data.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+            entries = trimmed.first == UInt8(ascii: "[")
+                ? try JSONDecoder().decode([Entry].self, from: Data(trimmed))
+                : try JSONDecoder().decode(Wrapped.self, from: Data(trimmed)).entries
+        } catch let error as DecodingError {
+            throw ScoreError(.invalidValue, "the table of contents is not valid: \(describe(error))")
+        }
+        // Items are collected per level and attached to their parent when the level closes.
+        var stack: [[PDFOutlineItem]] = [[]]
+        for (position, entry) in entries.enumerated() {
+            let number = position + 1
+            let level = entry.level ?? 0
+            guard level >= 0, level <= stack.count - 1 + (stack[stack.count - 1].isEmpty ? 0 : 1) else {
+                throw ScoreError(.outOfRange, "entry \(number) ('\(entry.title)'): level \(level) is out of range "
+                    + "(valid: 0 to \(stack.count - 1 + (stack[stack.count - 1].isEmpty ? 0 : 1)), one deeper than the entry before at most)")
+            }
+            while stack.count - 1 > level { close(&stack) }
+            if level == stack.count { stack.append([]) }
+            var target: PDFOutlineTarget?
+            if let page = entry.page {
+                guard (1...max(pageCount, 1)).contains(page) else {
+                    throw ScoreError(.outOfRange, "entry \(number) ('\(entry.title)'): page \(page) is out of range "
+                        + "(valid: 1 to \(pageCount))")
+                }
+                target = .page(index: page - 1)
+            } else if let uri = entry.uri {
+                target = .uri(uri)
+            } else if let file = entry.file {
+                target = .remote(file: file, page: nil)
+            }
+            stack[stack.count - 1].append(PDFOutlineItem(title: entry.title, target: target, isOpen: entry.open ?? false))
+        }
+        while stack.count > 1 { close(&stack) }
+        return stack[0]
+    }
+
+    /// Makes the deepest level the children of the last entry one level up.
+    private static func close(_ stack: inout [[PDFOutlineItem]]) {
+        guard stack.count > 1, let children = stack.popLast() else { return }
+        let parent = stack.count - 1
+        if !stack[parent].isEmpty { stack[parent][stack[parent].count - 1].children = children }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            "entry \((context.codingPath.last?.intValue ?? 0) + 1) lacks \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "\(context.codingPath.map { $0.intValue.map { "entry \($0 + 1)" } ?? $0.stringValue }.joined(separator: ", ")): "
+                + context.debugDescription
+        case .dataCorrupted(let context):
+            context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+        @unknown default:
+            "\(error)"
         }
     }
 }

@@ -1,12 +1,23 @@
 import ArgumentParser
 import FolioPDF
+import FolioScore
 import Foundation
 
 /// `folio toc`: the table of contents (outline).
 struct TocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "toc",
-        abstract: "Show the table of contents (outline) of PDFs.",
+        abstract: "Show or replace the table of contents (outline) of PDFs.",
+        subcommands: [TocShowCommand.self, TocSetCommand.self],
+        defaultSubcommand: TocShowCommand.self
+    )
+}
+
+/// `folio toc [show]`.
+struct TocShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the table of contents (outline) of PDFs (the default of `folio toc`).",
         discussion: """
             Text output indents entries by level and gives 1-based pages, URLs and remote files.
             With --json, one object per file: {"path","entries":[{"title","level","page","uri","file"}]}, entries
@@ -26,6 +37,54 @@ struct TocCommand: ParsableCommand {
             return json ? TocFormat.json(path: path, entries) : TocFormat.text(path: path, entries, separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }
+    }
+}
+
+/// `folio toc set`.
+struct TocSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Replace a PDF's table of contents, saved as an incremental update.",
+        discussion: """
+            TOC.json is what `folio toc --json` prints (or its "entries" array alone): entries in order with
+            "title", "level" (0 for the top, one deeper than the entry before at most), and "page" (1-based),
+            "uri" or "file"; "open": true shows an entry's children. An empty list removes the outline.
+            Example: folio toc set anthology.pdf --from toc.json
+            Exit codes: 0 saved; 1 the file could not be read or written (it is untouched); 64 invalid TOC.
+            """
+    )
+
+    @Option(help: "The table of contents (JSON).") var from: String
+    @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
+    @Option(help: "Password for an encrypted file.") var password: String?
+    @Argument(help: "The PDF.") var file: String
+
+    func run() throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: from))
+        } catch {
+            printError("folio toc set: \(from): \(error.localizedDescription)")
+            throw ExitCode.validationFailure
+        }
+        do {
+            func edit(_ document: PDFDocument) throws {
+                try document.setOutline(try TableOfContents.outline(fromJSON: data, pageCount: document.pageCount))
+            }
+            if let output, output != file {
+                let document = try PDFDocument(path: file, password: password)
+                try edit(document)
+                try PDFSaver.saveIncrementally(document, to: output)
+            } else {
+                try PDFSaver.update(path: file, password: password, edit: edit)
+            }
+        } catch let error as ScoreError {
+            printError("folio toc set: \(from): \(error.message)")
+            throw ExitCode.validationFailure
+        } catch {
+            printError("folio toc set: \(file): \(ScoreUpdate.describe(error))")
+            throw ExitCode(1)
+        }
     }
 }
 

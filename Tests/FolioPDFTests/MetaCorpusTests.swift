@@ -120,7 +120,7 @@ final class MetaCorpusTests: XCTestCase {
             var new = Set(result.check_updated.problems).subtracting(result.check_original.problems)
             // A damaged or linearized original is checked by qpdf along another path once
             // updated; defects it then sees in old objects are counted, not failed.
-            if damaged || isLinearized(result.original) {
+            if damaged || TestEnvironment.isLinearized(result.original) {
                 let old = new.filter { $0.contains("object ") }
                 latent += old.count
                 new.subtract(old)
@@ -166,9 +166,4 @@ final class MetaCorpusTests: XCTestCase {
                 subject: view.subject?.sorted(), keywords: view.keywords)
     }
 
-    private func isLinearized(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return String(decoding: handle.readData(ofLength: 2048), as: UTF8.self).contains("/Linearized")
-    }
 }

@@ -78,6 +78,13 @@ enum TestEnvironment {
         return (process.terminationStatus, try Data(contentsOf: outURL), try Data(contentsOf: errURL))
     }
 
+    /// Whether a file declares itself linearized (a /Linearized dictionary in its first 2 KB).
+    static func isLinearized(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return String(decoding: handle.readData(ofLength: 2048), as: UTF8.self).contains("/Linearized")
+    }
+
     /// Runs a tool found on PATH.
     static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
         -> (status: Int32, stdout: Data, stderr: Data)

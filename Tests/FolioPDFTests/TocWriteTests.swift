@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// `folio toc set`: what Folio writes, PyMuPDF and pikepdf read back exactly, and qpdf
+/// --check finds nothing new.
+final class TocWriteTests: XCTestCase {
+    private func folio(_ arguments: [String]) throws -> (status: Int32, out: Data, err: String) {
+        let result = try TestEnvironment.run(try TestEnvironment.folioBinary(), arguments, timeout: 300)
+        return (result.status, result.stdout, String(decoding: result.stderr, as: UTF8.self))
+    }
+
+    private func qpdfProblems(_ path: String) throws -> Set<String> {
+        let result = try TestEnvironment.runTool("qpdf", ["--check", path])
+        return Set(String(decoding: result.stdout + result.stderr, as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("WARNING") || $0.contains("ERROR") }
+            .map { $0.replacingOccurrences(of: path, with: "FILE") })
+    }
+
+    /// The entries `toc --json` prints, as comparable lines: level, title, page, uri.
+    private func tocLines(_ data: Data) throws -> [String] {
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (object["entries"] as? [[String: Any]] ?? []).map {
+            "\($0["level"] as? Int ?? -1) \($0["title"] as? String ?? "") p\($0["page"] as? Int ?? 0) \($0["uri"] as? String ?? "")"
+        }
+    }
+
+    func testEveryCorpusOutlineWrittenBackReadsTheSame() throws {
+        let expected = try OutlineCorpusTests.expected().filter { $0.value.password == nil && $0.value.pike != nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-toc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var written: [String: (original: String, lines: [String])] = [:]
+        var failures: [String] = []
+        var latent = 0
+        for (index, path) in expected.keys.sorted().enumerated() {
+            let original = TestEnvironment.corpusFile(path)
+            guard try TestEnvironment.runTool("qpdf", ["--check", original]).status != 2 else { continue }
+            let shown = try folio(["toc", "--json", original])
+            guard shown.status == 0, try !tocLines(shown.out).isEmpty else { continue }
+            let copy = directory.appendingPathComponent("t\(index).pdf").path
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            let json = directory.appendingPathComponent("t\(index).json")
+            try shown.out.write(to: json)
+            let set = try folio(["toc", "set", copy, "--from", json.path])
+            guard set.status == 0 else {
+                failures.append("\(path): toc set failed: \(set.err)")
+                continue
+            }
+            // Entries without a page in this file are written without a target.
+            let lines = try tocLines(shown.out)
+            XCTAssertEqual(try tocLines(try folio(["toc", "--json", copy]).out), lines, path)
+            var new = try qpdfProblems(copy).subtracting(try qpdfProblems(original))
+            // An update de-linearizes a file, so qpdf checks its old objects along another
+            // path and may report their defects: counted, not failed (as in CorpusWriteTests).
+            if TestEnvironment.isLinearized(original) {
+                let old = new.filter { $0.contains("object ") }
+                latent += old.count
+                new.subtract(old)
+            }
+            if !new.isEmpty { failures.append("\(path): qpdf --check after toc set: \(new.sorted())") }
+            written["t\(index).pdf"] = (path, lines)
+        }
+        // PyMuPDF and pikepdf read the written outlines.
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/outlines.py").path
+        let run = try TestEnvironment.runTool("python3", [script, directory.path], timeout: 600)
+        let readBack = try JSONDecoder().decode([String: OutlineCorpusTests.Expected].self, from: run.stdout)
+        for (name, (path, lines)) in written {
+            guard let theirs = readBack[name], let fitz = theirs.fitz, let pike = theirs.pike else {
+                failures.append("\(path): PyMuPDF or pikepdf read no outline back")
+                continue
+            }
+            // MuPDF gives " " for an empty title.
+            let fitzLines = fitz.map { "\(($0[0].int ?? 0) - 1) \($0[1].text == " " ? "" : $0[1].text ?? "") p\(max($0[2].int ?? 0, 0)) \($0[3].text ?? "")" }
+            if fitzLines != lines { failures.append("\(path): PyMuPDF reads \(fitzLines.prefix(4)) for \(lines.prefix(4))") }
+            let pikeLines = pike.map { "\($0[0].int ?? -1) \($0[1].text ?? "")" }
+            if pikeLines != lines.map({ String($0[..<($0.range(of: " p")?.lowerBound ?? $0.endIndex)]) }) {
+                failures.append("\(path): pikepdf reads \(pikeLines.prefix(4))")
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+        XCTAssertGreaterThan(written.count, 50)
+        XCTAssertLessThan(latent, 20, "latent defects revealed by de-linearizing must stay rare")
+    }
+
+
+    func testAHandWrittenTableOfContents() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-toc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("book.pdf").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+                                         toPath: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let toc = """
+            {"entries": [{"title": "Partita in a minor", "page": 1, "open": true},
+              {"title": "Allemande", "level": 1, "page": 1}, {"title": "Corrente", "level": 1, "page": 2},
+              {"title": "Sarabande — «Ré»", "level": 1, "page": 3},
+              {"title": "IMSLP", "uri": "https://imslp.org/wiki/Flute_Partita_(Bach)"},
+              {"title": "Open in forScore", "uri": "forscore://open?title=Partita"}]}
+            """
+        let json = directory.appendingPathComponent("toc.json")
+        try Data(toc.utf8).write(to: json)
+        let set = try folio(["toc", "set", path, "--from", json.path])
+        XCTAssertEqual(set.status, 0, set.err)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(after.prefix(original.count), original, "incremental: the original is a prefix")
+        XCTAssertEqual(try qpdfProblems(path), [])
+        let script = """
+            import sys, fitz, pikepdf
+            toc = fitz.open(sys.argv[1]).get_toc(simple=False)
+            print([[e[0], e[1], e[2], e[3].get("uri")] for e in toc])
+            with pikepdf.open(sys.argv[1]) as pdf:
+                print(pdf.Root.Outlines.Count, pdf.Root.Outlines.First.Count)
+            """
+        let result = try TestEnvironment.runTool("python3", ["-c", script, path])
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.first.map(String.init), "[[1, 'Partita in a minor', 1, None], [2, 'Allemande', 1, None], "
+            + "[2, 'Corrente', 2, None], [2, 'Sarabande — «Ré»', 3, None], "
+            + "[1, 'IMSLP', -1, 'https://imslp.org/wiki/Flute_Partita_(Bach)'], "
+            + "[1, 'Open in forScore', -1, 'forscore://open?title=Partita']]", String(decoding: result.stderr, as: UTF8.self))
+        XCTAssertEqual(lines.dropFirst().first.map(String.init), "6 3", "open entry: root counts 6 visible, the item +3")
+
+        // Bad input: a level jump and a page out of range are usage errors; the file stays.
+        for (bad, message) in [(#"[{"title": "A", "level": 1, "page": 1}]"#, "level 1 is out of range"),
+                               (#"[{"title": "A", "page": 999}]"#, "page 999 is out of range (valid: 1 to"),
+                               (#"[{"page": 1}]"#, "lacks \"title\"")] {
+            try Data(bad.utf8).write(to: json)
+            let refused = try folio(["toc", "set", path, "--from", json.path])
+            XCTAssertEqual(refused.status, 64, bad)
+            XCTAssertTrue(refused.err.contains(message), refused.err)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), after, bad)
+        }
+    }
+}
