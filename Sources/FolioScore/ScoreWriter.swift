@@ -77,7 +77,7 @@ public enum ScoreWriter {
                 let wanted: [String]? = switch value {
                 case .text(let text)?, .languageAlternative(let text)?: [text]
                 case .ordered(let items)?, .unordered(let items)?: items.isEmpty ? nil : items
-                case nil: nil
+                case .structures?, nil: nil
                 }
                 if packet.properties[name] != wanted {
                     edits.append(XMPPacket.Edit(name, prefix: prefix, wanted == nil ? nil : value))

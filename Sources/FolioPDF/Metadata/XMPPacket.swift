@@ -38,6 +38,20 @@ public struct XMPPacket: Sendable {
         case ordered([String])
         /// An unordered array (`rdf:Bag`), as dc:subject.
         case unordered([String])
+        /// An ordered array of structures (`rdf:Seq` of `rdf:li rdf:parseType="Resource"`),
+        /// each a list of (local name, text) fields in the property's own namespace, as
+        /// Apple Preview's bookmarks.
+        case structures([[(String, String)]])
+
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.text(let a), .text(let b)), (.languageAlternative(let a), .languageAlternative(let b)): a == b
+            case (.ordered(let a), .ordered(let b)), (.unordered(let a), .unordered(let b)): a == b
+            case (.structures(let a), .structures(let b)):
+                a.count == b.count && zip(a, b).allSatisfy { $0.map(\.0) == $1.map(\.0) && $0.map(\.1) == $1.map(\.1) }
+            default: false
+            }
+        }
     }
 
     /// One change: `value` nil removes the property.
@@ -107,6 +121,51 @@ public struct XMPPacket: Sendable {
     /// All values of an array property (or the single value of a simple one).
     public func array(_ namespace: String, _ local: String) -> [String] {
         properties[Name(namespace: namespace, local: local)] ?? []
+    }
+
+    /// The items of an array of structures, each as its fields by name: fields written as
+    /// child elements of the `rdf:li` (`rdf:parseType="Resource"`), as a nested
+    /// `rdf:Description` (attributes or elements), or as attributes of the `rdf:li` itself.
+    ///
+    /// ```swift
+    /// xmp.structures("http://ns.apple.com/Preview/1.0/", "Bookmarks")
+    /// // [[Name(…, "PageIndex"): "0", Name(…, "UUID"): "…"]]
+    /// ```
+    public func structures(_ namespace: String, _ local: String) -> [[Name: String]] {
+        var result: [[Name: String]] = []
+        XMPPacket.forEachDescription(in: tree.nodes, scope: ["xml": XMPPacket.xml]) { description, scope in
+            for case .element(let property) in description.children
+            where property.namespace == namespace && property.local == local && result.isEmpty {
+                let propertyScope = XMPPacket.scope(scope, adding: property)
+                for case .element(let container) in property.children where container.namespace == XMPPacket.rdf {
+                    let containerScope = XMPPacket.scope(propertyScope, adding: container)
+                    for case .element(let item) in container.children
+                    where item.namespace == XMPPacket.rdf && item.local == "li" {
+                        result.append(XMPPacket.fields(of: item, scope: XMPPacket.scope(containerScope, adding: item)))
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The fields of one structure: attributes and child elements, looking into a nested
+    /// rdf:Description.
+    private static func fields(of element: XMLTree.XMLElement, scope: [String: String]) -> [Name: String] {
+        var fields: [Name: String] = [:]
+        for (qualified, value) in element.attributes {
+            guard let name = resolve(qualified, scope), name.namespace != rdf, name.namespace != xml else { continue }
+            fields[name] = value
+        }
+        for case .element(let child) in element.children {
+            if child.namespace == rdf && child.local == "Description" {
+                fields.merge(self.fields(of: child, scope: self.scope(scope, adding: child))) { old, _ in old }
+            } else {
+                fields[Name(namespace: child.namespace, local: child.local)] =
+                    textContent(child).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        return fields
     }
 
     /// The packet as UTF-8 XML.
@@ -331,6 +390,22 @@ public struct XMPPacket: Sendable {
         case .languageAlternative(let text): container("Alt", [text], language: true)
         case .ordered(let items): container("Seq", items, language: false)
         case .unordered(let items): container("Bag", items, language: false)
+        case .structures(let items):
+            {
+                var children: [XMLTree.Node] = []
+                for fields in items {
+                    var inner: [XMLTree.Node] = []
+                    for (local, text) in fields {
+                        inner.append(.text("\n     "))
+                        inner.append(element(prefix.isEmpty ? local : prefix + ":" + local, name.namespace, local, [.text(text)]))
+                    }
+                    inner.append(.text("\n    "))
+                    children.append(.text("\n    "))
+                    children.append(element(rdf + "li", XMPPacket.rdf, "li", attributes: [(rdf + "parseType", "Resource")], inner))
+                }
+                children.append(.text("\n   "))
+                return element(rdf + "Seq", XMPPacket.rdf, "Seq", children)
+            }()
         }
         return element(prefix.isEmpty ? name.local : prefix + ":" + name.local, name.namespace, name.local, [content])
     }
