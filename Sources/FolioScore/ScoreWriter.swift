@@ -25,8 +25,6 @@ public enum ScoreWriter {
         public var allowComma = false
         /// The time stamped into ModDate, xmp:ModifyDate and xmp:MetadataDate.
         public var date = Date()
-        /// Named as the writer of a new XMP packet.
-        public var toolkit = "Folio"
 
         public init(allowComma: Bool = false, date: Date = Date()) {
             self.allowComma = allowComma
@@ -101,21 +99,7 @@ public enum ScoreWriter {
             }
             return edits
         }
-        var xmp = stored.xmp ?? XMPPacket(emptyWrittenBy: options.toolkit)
-        if stored.xmpIsBroken {
-            warnings.append("the XMP packet could not be read and was replaced; the old one stays in the "
-                + "file's previous revision")
-        }
-        do {
-            try xmp.update(edits(for: xmp))
-        } catch {
-            // Well-formed XML without rdf:RDF is no XMP: start a new packet.
-            warnings.append("the XMP packet has no rdf:RDF and was replaced; the old one stays in the file's "
-                + "previous revision")
-            xmp = XMPPacket(emptyWrittenBy: options.toolkit)
-            try xmp.update(edits(for: xmp))
-        }
-        try document.setMetadataPacket(xmp.serialized())
+        warnings += try MetadataPacket.update(document, edits: edits)
         return warnings
     }
 }

@@ -8,9 +8,173 @@ struct BookmarksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bookmarks",
         abstract: "Page-range bookmarks, as forScore makes them from a table of contents.",
-        subcommands: [BookmarksFromTocCommand.self]
+        subcommands: [BookmarksListCommand.self, BookmarksAddCommand.self, BookmarksRemoveCommand.self,
+                      BookmarksRenameCommand.self, BookmarksFromTocCommand.self]
     )
+
+    /// Applies `change` to the XMP bookmarks of `file` and saves incrementally (in place
+    /// under the lock, or to `output`). Errors are printed; the exit code is thrown.
+    static func update(_ command: String, file: String, output: String?, password: String?,
+                       change: (inout XMPBookmarkProvider, PDFDocument) throws -> Void) throws {
+        func edit(_ document: PDFDocument) throws {
+            var provider = XMPBookmarkProvider(document: document)
+            try change(&provider, document)
+            try provider.write(to: document)
+        }
+        do {
+            if let output, output != file {
+                let document = try PDFDocument(path: file, password: password)
+                try edit(document)
+                try PDFSaver.saveIncrementally(document, to: output)
+            } else {
+                try PDFSaver.update(path: file, password: password, edit: edit)
+            }
+        } catch let error as ValidationError {
+            printError("folio bookmarks \(command): \(error.message)")
+            throw ExitCode.validationFailure
+        } catch {
+            printError("folio bookmarks \(command): \(file): \(ScoreUpdate.describe(error))")
+            throw ExitCode(1)
+        }
+    }
 }
+
+/// Options every bookmark edit takes.
+struct BookmarkFileOptions: ParsableArguments {
+    @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
+    @Option(help: "Password for an encrypted file.") var password: String?
+    @Argument(help: "The PDF.") var file: String
+}
+
+/// `folio bookmarks list`.
+struct BookmarksListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the bookmarks stored in PDFs (Apple Preview's, Nutrient's and Folio's XMP).",
+        discussion: """
+            With --json, one object per file: {"path","bookmarks":[{"id","name","page","start","end","url","composers",
+            "genres","key"}]}, pages 1-based or null. Exit codes: 0 every file read; 1 a file could not be read.
+            """
+    )
+
+    @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
+    @Option(help: "custom (sort key) or page.") var order: BookmarkOrder = .pageBased
+    @Option(help: "Password for encrypted files.") var password: String?
+    @Argument(help: "PDF files.") var files: [String]
+
+    func run() throws {
+        let (json, password, order) = (self.json, self.password, self.order)
+        let succeeded = FileBatch.run(files, json: json) { index, path in
+            let provider = XMPBookmarkProvider(document: try PDFDocument(path: path, password: password))
+            let bookmarks = order.sorted(provider.bookmarks)
+            if json {
+                let items: [JSONValue] = bookmarks.map { bookmark in
+                    var url: String?
+                    if case .url(let value) = bookmark.action { url = value }
+                    let key: JSONValue = bookmark.metadata.key.map { .string($0.name) } ?? .null
+                    return .object([
+                        ("id", .string(bookmark.id)), ("name", .optional(bookmark.name)),
+                        ("page", .optional(bookmark.pageIndex.map { $0 + 1 })),
+                        ("start", .optional(bookmark.pages?.lowerBound)), ("end", .optional(bookmark.pages?.upperBound)),
+                        ("url", .optional(url)), ("composers", .strings(bookmark.metadata.composers)),
+                        ("genres", .strings(bookmark.metadata.genres)), ("key", key),
+                    ])
+                }
+                return JSONValue.object([("path", .string(path)), ("bookmarks", .array(items))]) + "\n"
+            }
+            var text = (index > 0 ? "\n" : "") + "File: \(path)\n"
+            for bookmark in bookmarks {
+                let place = bookmark.pages.map { "pages \($0.lowerBound)–\($0.upperBound)" }
+                    ?? bookmark.pageIndex.map { "page \($0 + 1)" } ?? "(no page)"
+                text += "  \(bookmark.name ?? "(unnamed)")  —  \(place)  [\(bookmark.id)]\n"
+            }
+            return text
+        }
+        if !succeeded { throw ExitCode(1) }
+    }
+}
+
+/// `folio bookmarks add`.
+struct BookmarksAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a page-range bookmark (written for Apple Preview, Nutrient and forScore-style ranges).",
+        discussion: """
+            Example: folio bookmarks add book.pdf --name "Sonata No. 2" --page 5 --end 9 --composer "Muzio Clementi"
+            Prints the new bookmark's id. Exit codes: 0 saved; 1 the file failed (untouched); 64 invalid value.
+            """
+    )
+
+    @Option(help: "The bookmark's name.") var name: String
+    @Option(help: "First page, 1-based.") var page: Int
+    @Option(help: "Last page, 1-based (default: the first).") var end: Int?
+    @Option(name: .customLong("composer"), help: "A composer of the piece (repeatable).") var composers: [String] = []
+    @Option(name: .customLong("genre"), help: "A genre of the piece (repeatable).") var genres: [String] = []
+    @Option(help: "The piece's key, e.g. \"F# minor\".") var key: String?
+    @OptionGroup var options: BookmarkFileOptions
+
+    func run() throws {
+        let id = UUID().uuidString
+        try BookmarksCommand.update("add", file: options.file, output: options.output, password: options.password) {
+            provider, document in
+            let count = document.pageCount
+            let last = end ?? page
+            guard (1...max(count, 1)).contains(page), (page...max(count, page)).contains(last), last <= count else {
+                throw ValidationError("pages \(page)–\(last) are out of range (valid: 1 to \(count), end not before start)")
+            }
+            var metadata = ScoreMetadata(composers: composers, genres: genres)
+            do {
+                metadata.key = try key.map { try MusicalKey(parsing: $0) }
+            } catch let error as ScoreError {
+                throw ValidationError(error.message)
+            }
+            _ = provider.add(Bookmark(id: id, name: name, action: .page(index: page - 1), pages: page...last,
+                                      metadata: metadata))
+        }
+        print(id)
+    }
+}
+
+/// `folio bookmarks remove`.
+struct BookmarksRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a bookmark by id.",
+        discussion: "Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.")
+
+    @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
+    @OptionGroup var options: BookmarkFileOptions
+
+    func run() throws {
+        try BookmarksCommand.update("remove", file: options.file, output: options.output, password: options.password) {
+            provider, _ in
+            guard provider.remove(id: id) else { throw ValidationError("no bookmark with id \(id)") }
+        }
+    }
+}
+
+/// `folio bookmarks rename`.
+struct BookmarksRenameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Rename a bookmark by id.",
+        discussion: "Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.")
+
+    @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
+    @Option(help: "The new name.") var name: String
+    @OptionGroup var options: BookmarkFileOptions
+
+    func run() throws {
+        try BookmarksCommand.update("rename", file: options.file, output: options.output, password: options.password) {
+            provider, _ in
+            guard var bookmark = provider.bookmarks.first(where: { $0.id == id }) else {
+                throw ValidationError("no bookmark with id \(id)")
+            }
+            bookmark.name = name
+            _ = provider.add(bookmark)
+        }
+    }
+}
+
+extension BookmarkOrder: ExpressibleByArgument {}
 
 /// `folio bookmarks from-toc`.
 struct BookmarksFromTocCommand: ParsableCommand {
@@ -20,17 +184,32 @@ struct BookmarksFromTocCommand: ParsableCommand {
         discussion: """
             Entries with a page of the file, in page order; each ends one page before the next one starts (never
             before its own start), the last at the last page; URL and remote-file entries are left out.
+            --save stores them as bookmarks in the PDF's XMP (incremental update) before printing them.
             With --json, one object per file: {"path","bookmarks":[{"title","start","end"}]}, pages 1-based.
             Exit codes: 0 every file read; 1 a file could not be read.
             """
     )
 
     @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
+    @Flag(help: "Also store the bookmarks in each PDF (XMP), skipping ones already there with the same name and pages.")
+    var save = false
     @Option(help: "Password for encrypted files.") var password: String?
     @Argument(help: "PDF files.") var files: [String]
 
     func run() throws {
         let (json, password) = (self.json, self.password)
+        if save {
+            for file in files {
+                try BookmarksCommand.update("from-toc", file: file, output: nil, password: password) { provider, document in
+                    let existing = Set(provider.bookmarks.map { "\($0.name ?? "")|\(String(describing: $0.pages))" })
+                    for piece in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
+                    where !existing.contains("\(piece.title)|\(String(describing: piece.start...piece.end))") {
+                        _ = provider.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
+                                                  pages: piece.start...piece.end))
+                    }
+                }
+            }
+        }
         let succeeded = FileBatch.run(files, json: json) { index, path in
             let document = try PDFDocument(path: path, password: password)
             let bookmarks = TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
