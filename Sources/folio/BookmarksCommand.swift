@@ -201,9 +201,9 @@ struct BookmarksFromTocCommand: ParsableCommand {
         if save {
             for file in files {
                 try BookmarksCommand.update("from-toc", file: file, output: nil, password: password) { provider, document in
-                    let existing = Set(provider.bookmarks.map { "\($0.name ?? "")|\(String(describing: $0.pages))" })
+                    let existing = Set(provider.bookmarks.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
                     for piece in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
-                    where !existing.contains("\(piece.title)|\(String(describing: piece.start...piece.end))") {
+                    where !existing.contains("\(piece.title)|\(piece.start)|\(piece.end)") {
                         _ = provider.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
                                                   pages: piece.start...piece.end))
                     }
