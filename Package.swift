@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,7 +30,7 @@ let package = Package(
         ),
         .target(
             name: "FolioScore",
-            dependencies: ["FolioPDF"]
+            dependencies: ["FolioPDF", .product(name: "SwiftCSV", package: "SwiftCSV")]
         ),
         .executableTarget(
             name: "folio",
