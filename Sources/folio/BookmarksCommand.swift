@@ -9,7 +9,8 @@ struct BookmarksCommand: ParsableCommand {
         commandName: "bookmarks",
         abstract: "Page-range bookmarks, as forScore makes them from a table of contents.",
         subcommands: [BookmarksListCommand.self, BookmarksAddCommand.self, BookmarksRemoveCommand.self,
-                      BookmarksRenameCommand.self, BookmarksFromTocCommand.self]
+                      BookmarksRenameCommand.self, BookmarksFromTocCommand.self, BookmarksImportCommand.self,
+                      BookmarksExportCommand.self]
     )
 
     /// Applies `change` to the XMP bookmarks of `file` and saves incrementally (in place
@@ -170,6 +171,97 @@ struct BookmarksRenameCommand: ParsableCommand {
             }
             bookmark.name = name
             _ = provider.add(bookmark)
+        }
+    }
+}
+
+/// `folio bookmarks import`.
+struct BookmarksImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add page-range bookmarks from a CSV/TSV index.",
+        discussion: """
+            Columns are found by header name (title, start/page, end, composers, genres, tags, labels, rating,
+            difficulty, minutes, seconds, duration, keysf, keymi, key; forScore's own header names too), by
+            forScore's column order when there are 15 or more columns without a header, else title, start, end
+            by position; --map FIELD=N (1-based) or FIELD=NAME overrides. Pages are 1-based plus --page-offset; a
+            missing end is the next start - 1. Rows that cannot be read are reported with their line and skipped;
+            --strict refuses the index instead. Example:
+              folio bookmarks import realbook.pdf --from index.csv --page-offset 3 --map title=1 --map start=3
+            Exit codes: 0 saved; 1 the PDF failed (untouched); 64 invalid index or options (untouched).
+            """
+    )
+
+    @Option(help: "The index (CSV or TSV).") var from: String
+    @Option(help: "A column for a field, FIELD=POSITION (1-based) or FIELD=HEADER (repeatable).") var map: [String] = []
+    @Option(help: "Rows before the first entry (default: 1 if the first row is a header, else 0).") var headerRows: Int?
+    @Option(help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
+    @Flag(help: "Refuse the index when a row cannot be read.") var strict = false
+    @Flag(help: "Replace the stored bookmarks instead of adding to them.") var replace = false
+    @OptionGroup var options: BookmarkFileOptions
+
+    func run() throws {
+        var mapping: [CSVIndex.Field: CSVIndex.Column] = [:]
+        for item in map {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let field = CSVIndex.Field(rawValue: parts[0].lowercased()) else {
+                printError("folio bookmarks import: --map takes FIELD=COLUMN with FIELD one of "
+                    + CSVIndex.Field.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(item)'")
+                throw ExitCode.validationFailure
+            }
+            mapping[field] = Int(parts[1]).map { .position($0) } ?? .name(parts[1])
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: from, encoding: .utf8)
+        } catch {
+            printError("folio bookmarks import: \(from): not readable as UTF-8 text (\(error.localizedDescription))")
+            throw ExitCode.validationFailure
+        }
+        let indexOptions = CSVIndex.Options(mapping: mapping, headerRows: headerRows, pageOffset: pageOffset, strict: strict)
+        try BookmarksCommand.update("import", file: options.file, output: options.output, password: options.password) {
+            provider, document in
+            let contents: CSVIndex.Contents
+            do {
+                contents = try CSVIndex.read(text, options: indexOptions, pageCount: document.pageCount)
+            } catch let error as ScoreError {
+                throw ValidationError("\(from): \(error.message)")
+            }
+            for problem in contents.problems { printError("folio bookmarks import: \(from): \(problem); skipped") }
+            if replace { for bookmark in provider.bookmarks { _ = provider.remove(id: bookmark.id) } }
+            for bookmark in contents.bookmarks { _ = provider.add(bookmark) }
+        }
+    }
+}
+
+/// `folio bookmarks export`.
+struct BookmarksExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print a PDF's metadata and bookmarks as a CSV index in forScore's library layout.",
+        discussion: """
+            Columns: Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,Labels,
+            Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi; a row for the score, one per bookmark. Cells a
+            spreadsheet would run as formulas are prefixed with '. `bookmarks import` reads it back.
+            Exit codes: 0 written; 1 the file could not be read.
+            """
+    )
+
+    @Flag(help: "Tab-separated instead of comma-separated.") var tsv = false
+    @Option(help: "Password for an encrypted file.") var password: String?
+    @Argument(help: "The PDF.") var file: String
+
+    func run() throws {
+        do {
+            let document = try PDFDocument(path: file, password: password)
+            let (score, _) = ScoreMetadata.read(from: document)
+            let bookmarks = XMPBookmarkProvider(document: document).bookmarks
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            FileHandle.standardOutput.write(Data(CSVIndex.export(fileName: name, score: score, bookmarks: bookmarks,
+                                                                 tabs: tsv).utf8))
+        } catch {
+            printError("folio bookmarks export: \(file): \(ScoreUpdate.describe(error))")
+            throw ExitCode(1)
         }
     }
 }

@@ -95,4 +95,53 @@ final class BookmarksCommandTests: XCTestCase {
         let check = try TestEnvironment.runTool("qpdf", ["--check", path])
         XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
     }
+
+    func testCSVImportExportRoundTrip() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf")
+        let first = directory.appendingPathComponent("first.pdf").path
+        let second = directory.appendingPathComponent("second.pdf").path
+        try FileManager.default.copyItem(atPath: source, toPath: first)
+        try FileManager.default.copyItem(atPath: source, toPath: second)
+        // A real book's index: a title line, a header, book pages 2 behind PDF pages, CRLF, a bad row.
+        let index = directory.appendingPathComponent("index.csv")
+        try Data("\u{FEFF}The Real Book\r\nSong;Composer;Page\r\n\"Misty; ballad\";Erroll Garner;3\r\nBad;;x\r\nSo What;Miles Davis;7\r\n".utf8)
+            .write(to: index)
+        let before = try Data(contentsOf: URL(fileURLWithPath: first))
+        let strict = try folio(["bookmarks", "import", first, "--from", index.path, "--header-rows", "2", "--page-offset", "2",
+                                "--strict"])
+        XCTAssertEqual(strict.status, 64)
+        XCTAssertTrue(strict.err.contains("line 4"), strict.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), before, "refused: untouched")
+
+        let imported = try folio(["bookmarks", "import", first, "--from", index.path, "--header-rows", "2",
+                                  "--page-offset", "2"])
+        XCTAssertEqual(imported.status, 0, imported.err)
+        XCTAssertTrue(imported.err.contains("line 4: start page 'x' is not a whole number"), imported.err)
+        let exported = try folio(["bookmarks", "export", first])
+        XCTAssertEqual(exported.status, 0)
+        XCTAssertTrue(exported.out.hasPrefix(CSVHeader.forScore), exported.out)
+        XCTAssertTrue(exported.out.contains("first.pdf,\"Misty; ballad\",5,8,Erroll Garner"), exported.out)
+        let csv = directory.appendingPathComponent("export.csv")
+        try Data(exported.out.utf8).write(to: csv)
+        XCTAssertEqual(try folio(["bookmarks", "import", second, "--from", csv.path]).status, 0)
+
+        func pieces(_ path: String) throws -> [String] {
+            let listed = try folio(["bookmarks", "list", "--json", path])
+            let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])["bookmarks"]
+                as? [[String: Any]] ?? []
+            return list.map { "\($0["name"] as? String ?? "") \($0["start"] as? Int ?? 0)-\($0["end"] as? Int ?? 0) "
+                + "\(($0["composers"] as? [String] ?? []).joined(separator: "+"))" }
+        }
+        XCTAssertEqual(try pieces(first), ["Misty; ballad 5-8 Erroll Garner", "So What 9-30 Miles Davis"])
+        XCTAssertEqual(try pieces(second), try pieces(first), "export then import gives the same bookmarks")
+    }
+}
+
+/// forScore's header line, as the seed gives it.
+private enum CSVHeader {
+    static let forScore = "Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,Labels,"
+        + "Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi"
 }

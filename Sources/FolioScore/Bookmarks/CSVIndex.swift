@@ -27,7 +27,8 @@ public enum CSVIndex {
         /// Columns chosen by the user; fields not in it are found by header name, or by
         /// position when the index has no header row.
         public var mapping: [Field: Column]
-        /// Rows before the first entry; nil: one when the first row is a recognised header, else none.
+        /// Rows before the first entry, the last of them the header; nil: one when the
+        /// first row is a recognised header, else none.
         public var headerRows: Int?
         /// Added to every page in the index: an index of book pages in a PDF whose page 1
         /// is the cover needs the cover pages added.
@@ -105,18 +106,22 @@ public enum CSVIndex {
         } catch {
             throw ScoreError(.invalidValue, "the index is not valid CSV: \(error)")
         }
-        let first = records.first ?? []
+        // The header is the last of the rows skipped (a title line may sit above it), or the first row.
+        let headerIndex = max((options.headerRows ?? 1) - 1, 0)
+        let first = headerIndex < records.count ? records[headerIndex] : []
         let recognised = Dictionary(first.enumerated().compactMap { index, cell in
             headerNames[cell.lowercased()].map { ($0, index) }
         }, uniquingKeysWith: { first, _ in first })
         let hasHeader = recognised[.title] != nil && recognised[.start] != nil
         let skip = options.headerRows ?? (hasHeader ? 1 : 0)
+        // Without a header the positions are counted on the first entry.
+        let shape = hasHeader ? first : (skip < records.count ? records[skip] : first)
 
         // Column of each field: the user's mapping, else the header, else positions.
         var columns: [Field: Int] = [:]
         if hasHeader {
             columns = recognised
-        } else if first.count >= forScoreFields.count {
+        } else if shape.count >= forScoreFields.count {
             for (index, field) in forScoreFields.enumerated() { columns[field] = index }
         } else {
             columns = [.title: 0, .start: 1, .end: 2]
@@ -192,13 +197,18 @@ public enum CSVIndex {
         return Contents(bookmarks: bookmarks, score: score, problems: problems)
     }
 
-    /// The delimiter the first line uses most outside quotes (comma when there is none).
+    /// The delimiter the first lines (up to 20, so a title line above the header does not
+    /// decide) use most outside quotes; comma when there is none.
     static func delimiter(of text: String) -> CSVDelimiter {
         var counts: [Character: Int] = [",": 0, ";": 0, "\t": 0]
         var quoted = false
+        var lines = 0
         for character in text {
             if character == "\"" { quoted.toggle() }
-            if !quoted, character == "\n" || character == "\r\n" || character == "\r" { break }
+            if !quoted, character == "\n" || character == "\r\n" || character == "\r" {
+                lines += 1
+                if lines == 20 { break }
+            }
             if !quoted, counts[character] != nil { counts[character, default: 0] += 1 }
         }
         let tab = counts["\t"] ?? 0, semicolon = counts[";"] ?? 0, comma = counts[","] ?? 0
@@ -288,7 +298,8 @@ public enum CSVIndex {
     }
 
     private static func quoted(_ cell: String, _ delimiter: Character) -> String {
-        guard cell.contains(where: { $0 == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "," })
+        // Any of the delimiters readers guess between is quoted, so the guess cannot go wrong.
+        guard cell.contains(where: { $0 == delimiter || ",;\t\"\n\r".contains($0) })
             || cell.hasPrefix(" ") || cell.hasSuffix(" ")
         else { return cell }
         return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
