@@ -49,12 +49,14 @@ struct TocSetCommand: ParsableCommand {
             TOC.json is what `folio toc --json` prints (or its "entries" array alone): entries in order with
             "title", "level" (0 for the top, one deeper than the entry before at most), and "page" (1-based),
             "uri" or "file"; "open": true shows an entry's children. An empty list removes the outline.
+            A CSV/TSV index (title and start page columns, as `bookmarks import` reads them) gives one top-level
+            entry per row in page order.
             Example: folio toc set anthology.pdf --from toc.json
             Exit codes: 0 saved; 1 the file could not be read or written (it is untouched); 64 invalid TOC.
             """
     )
 
-    @Option(help: "The table of contents (JSON).") var from: String
+    @Option(help: "The table of contents (JSON, or a CSV/TSV index).") var from: String
     @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDF.") var file: String
@@ -69,7 +71,17 @@ struct TocSetCommand: ParsableCommand {
         }
         do {
             func edit(_ document: PDFDocument) throws {
-                try document.setOutline(try TableOfContents.outline(fromJSON: data, pageCount: document.pageCount))
+                let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+                if head == UInt8(ascii: "{") || head == UInt8(ascii: "[") {
+                    try document.setOutline(try TableOfContents.outline(fromJSON: data, pageCount: document.pageCount))
+                } else {
+                    // A CSV/TSV index: one top-level entry per row, in page order.
+                    let index = try CSVIndex.read(String(decoding: data, as: UTF8.self), pageCount: document.pageCount)
+                    for problem in index.problems { printError("folio toc set: \(from): \(problem); skipped") }
+                    try document.setOutline(index.bookmarks.compactMap { bookmark in
+                        bookmark.pageIndex.map { PDFOutlineItem(title: bookmark.name ?? "", target: .page(index: $0)) }
+                    })
+                }
             }
             if let output, output != file {
                 let document = try PDFDocument(path: file, password: password)

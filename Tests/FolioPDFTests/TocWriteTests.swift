@@ -120,6 +120,16 @@ final class TocWriteTests: XCTestCase {
             + "[1, 'Open in forScore', -1, 'forscore://open?title=Partita']]", String(decoding: result.stderr, as: UTF8.self))
         XCTAssertEqual(lines.dropFirst().first.map(String.init), "6 3", "open entry: root counts 6 visible, the item +3")
 
+        // A CSV index gives a flat TOC in page order.
+        let csv = directory.appendingPathComponent("toc.csv")
+        try Data("Title;Page\r\nCorrente;2\r\nAllemande;1\r\n".utf8).write(to: csv)
+        let copy = directory.appendingPathComponent("csv.pdf").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        XCTAssertEqual(try folio(["toc", "set", copy, "--from", csv.path]).status, 0)
+        let fromCSV = try TestEnvironment.runTool("python3", ["-c", "import sys, fitz; print(fitz.open(sys.argv[1]).get_toc())", copy])
+        XCTAssertEqual(String(decoding: fromCSV.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+                       "[[1, 'Allemande', 1], [1, 'Corrente', 2]]")
+
         // Bad input: a level jump and a page out of range are usage errors; the file stays.
         for (bad, message) in [(#"[{"title": "A", "level": 1, "page": 1}]"#, "level 1 is out of range"),
                                (#"[{"title": "A", "page": 999}]"#, "page 999 is out of range (valid: 1 to"),
