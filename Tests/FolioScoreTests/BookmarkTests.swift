@@ -110,4 +110,21 @@ final class BookmarkTests: XCTestCase {
         XCTAssertEqual(list.first { $0["uuid"] as? String == "A1" }?["color"] as? String, "red", "unknown keys kept")
         XCTAssertEqual((list.first { $0["uuid"] as? String == "F1" }?["action"] as? [String: Any])?["pageIndex"] as? Int, 0)
     }
+
+    func testCSVFileBesideThePDFAsASecondProvider() throws {
+        XCTAssertEqual(CSVBookmarkProvider.path(besidePDF: "/scores/Real Book.pdf"), "/scores/Real Book.csv")
+        let document = try PDFDocument(bytes: TestPDF.make(info: "<< >>", xmp: nil))
+        let existing = "Title,Start\nAutumn Leaves,1\n"
+        var manager = BookmarkManager(providers: [try CSVBookmarkProvider(text: existing, pageCount: 1),
+                                                  XMPBookmarkProvider(document: document)])
+        XCTAssertEqual(manager.bookmarks.map(\.name), ["Autumn Leaves"])
+        XCTAssertTrue(manager.add(Bookmark(name: "Piece", action: .page(index: 0), pages: 1...1)))
+        XCTAssertTrue(manager.add(Bookmark(name: "Mark", action: .page(index: 0))))
+        XCTAssertEqual(manager.providers[0].bookmarks.map(\.name), ["Autumn Leaves", "Piece"], "ranges go to the CSV")
+        XCTAssertEqual(manager.providers[1].bookmarks.map(\.name), ["Mark"], "the rest to the next provider")
+        let csv = try XCTUnwrap(manager.providers[0] as? CSVBookmarkProvider)
+        let again = try CSVBookmarkProvider(text: csv.text(fileName: "Real Book.pdf"), pageCount: 1)
+        XCTAssertEqual(again.bookmarks.map(\.name), ["Autumn Leaves", "Piece"])
+        XCTAssertEqual(again.bookmarks.map(\.pages), [1...1, 1...1])
+    }
 }
