@@ -23,13 +23,7 @@ struct BookmarksCommand: ParsableCommand {
             try provider.write(to: document)
         }
         do {
-            if let output, output != file {
-                let document = try PDFDocument(path: file, password: password)
-                try edit(document)
-                try PDFSaver.saveIncrementally(document, to: output)
-            } else {
-                try PDFSaver.update(path: file, password: password, edit: edit)
-            }
+            try PDFSaver.update(path: file, output: output, password: password, edit: edit)
         } catch let error as ValidationError {
             printError("folio bookmarks \(command): \(error.message)")
             throw ExitCode.validationFailure

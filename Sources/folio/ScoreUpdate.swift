@@ -18,14 +18,7 @@ enum ScoreUpdate {
                     let (scoreEdit, notes) = try edit(file, current)
                     return notes + (try ScoreWriter.write(scoreEdit, to: document, options: .init(allowComma: allowComma)))
                 }
-                let warnings: [String]
-                if let output, output != file {
-                    let document = try PDFDocument(path: file, password: password)
-                    warnings = try change(document)
-                    try PDFSaver.saveIncrementally(document, to: output)
-                } else {
-                    warnings = try PDFSaver.update(path: file, password: password, edit: change)
-                }
+                let warnings = try PDFSaver.update(path: file, output: output, password: password, edit: change)
                 for warning in warnings { printError("folio \(command): \(file): warning: \(warning)") }
             } catch {
                 printError("folio \(command): \(file): \(describe(error))")

@@ -47,13 +47,7 @@ struct SetInfoCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                if let output, output != file {
-                    let document = try PDFDocument(path: file, password: password)
-                    try edit(document)
-                    try PDFSaver.saveIncrementally(document, to: output)
-                } else {
-                    try PDFSaver.update(path: file, password: password, edit: edit)
-                }
+                try PDFSaver.update(path: file, output: output, password: password, edit: edit)
             } catch let error as PDFError {
                 printError("folio set-info: \(file): \(error)")
                 failed = true

@@ -83,13 +83,7 @@ struct TocSetCommand: ParsableCommand {
                     })
                 }
             }
-            if let output, output != file {
-                let document = try PDFDocument(path: file, password: password)
-                try edit(document)
-                try PDFSaver.saveIncrementally(document, to: output)
-            } else {
-                try PDFSaver.update(path: file, password: password, edit: edit)
-            }
+            try PDFSaver.update(path: file, output: output, password: password, edit: edit)
         } catch let error as ScoreError {
             printError("folio toc set: \(from): \(error.message)")
             throw ExitCode.validationFailure

@@ -19,35 +19,14 @@ Usage: check_meta.py MANIFEST.json > results.json
 import concurrent.futures
 import json
 import os
-import re
-import subprocess
 import sys
 
 import pikepdf
 
+from check_writes import qpdf_check, run
+
 DC = "{http://purl.org/dc/elements/1.1/}"
 PDF = "{http://ns.adobe.com/pdf/1.3/}"
-
-
-def run(args, timeout=60):
-    try:
-        return subprocess.run(args, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-
-
-def qpdf_check(path, password):
-    args = ["qpdf"] + (["--password=" + password] if password else []) + ["--check", path]
-    result = run(args)
-    if result is None:
-        return {"exit": -1, "problems": ["timeout"]}
-    problems = []
-    for line in (result.stdout + result.stderr).decode("utf-8", "replace").splitlines():
-        if ("WARNING" in line or "ERROR" in line or line.startswith("qpdf:")) and "succeeded with warnings" not in line:
-            line = line.replace(path, "FILE")
-            line = re.sub(r"offset \d+", "offset N", line)
-            problems.append(line)
-    return {"exit": result.returncode, "problems": problems}
 
 
 def listed(value):

@@ -46,11 +46,19 @@ public enum PDFSaver {
 
     /// The whole read–edit–save cycle under an advisory lock, so concurrent writers
     /// apply their edits one after the other: opens `path`, lets `edit` change the
-    /// document, and saves incrementally. Returns what `edit` returns.
+    /// document, and saves incrementally. With an `output` other than `path`, the update
+    /// goes there and `path` is only read. Returns what `edit` returns.
     @discardableResult
-    public static func update<T>(path: String, password: String? = nil, options: PDFReadOptions = PDFReadOptions(),
-                                 lockTimeout: Double = 10, edit: (PDFDocument) throws -> T) throws -> T {
-        try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) {
+    public static func update<T>(path: String, output: String? = nil, password: String? = nil,
+                                 options: PDFReadOptions = PDFReadOptions(), lockTimeout: Double = 10,
+                                 edit: (PDFDocument) throws -> T) throws -> T {
+        if let output, output != path {
+            let document = try PDFDocument(path: path, password: password, options: options)
+            let result = try edit(document)
+            try saveIncrementally(document, to: output)
+            return result
+        }
+        return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) {
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)
             try saveIncrementally(document, to: path)

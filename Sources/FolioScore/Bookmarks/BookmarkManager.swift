@@ -50,3 +50,21 @@ public struct BookmarkManager: Sendable {
         return false
     }
 }
+
+extension Array where Element == Bookmark {
+    /// Replaces the bookmark with the same identifier, or appends: how providers add.
+    mutating func replaceOrAppend(_ bookmark: Bookmark) {
+        if let index = firstIndex(where: { $0.id == bookmark.id }) {
+            self[index] = bookmark
+        } else {
+            append(bookmark)
+        }
+    }
+
+    /// Removes the bookmark with `id`, returning whether there was one.
+    mutating func remove(id: String) -> Bool {
+        guard let index = firstIndex(where: { $0.id == id }) else { return false }
+        remove(at: index)
+        return true
+    }
+}

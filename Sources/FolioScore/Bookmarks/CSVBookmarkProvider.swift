@@ -39,18 +39,12 @@ public struct CSVBookmarkProvider: BookmarkProvider {
 
     public mutating func add(_ bookmark: Bookmark) -> Bool {
         guard accepts(bookmark) else { return false }
-        if let index = bookmarks.firstIndex(where: { $0.id == bookmark.id }) {
-            bookmarks[index] = bookmark
-        } else {
-            bookmarks.append(bookmark)
-        }
+        bookmarks.replaceOrAppend(bookmark)
         return true
     }
 
     public mutating func remove(id: String) -> Bool {
-        guard let index = bookmarks.firstIndex(where: { $0.id == id }) else { return false }
-        bookmarks.remove(at: index)
-        return true
+        bookmarks.remove(id: id)
     }
 
     /// The file's new contents.

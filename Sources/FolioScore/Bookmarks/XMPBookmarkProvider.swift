@@ -87,19 +87,13 @@ public struct XMPBookmarkProvider: BookmarkProvider {
     }
 
     public mutating func add(_ bookmark: Bookmark) -> Bool {
-        if let index = bookmarks.firstIndex(where: { $0.id == bookmark.id }) {
-            bookmarks[index] = bookmark
-        } else {
-            bookmarks.append(bookmark)
-        }
+        bookmarks.replaceOrAppend(bookmark)
         return true
     }
 
     public mutating func remove(id: String) -> Bool {
-        guard let index = bookmarks.firstIndex(where: { $0.id == id }) else { return false }
-        bookmarks.remove(at: index)
         nutrientEntries[id] = nil
-        return true
+        return bookmarks.remove(id: id)
     }
 
     /// Writes the bookmarks into `document`'s XMP packet (unsaved), keeping every other
