@@ -43,9 +43,13 @@ public struct Bookmark: Sendable, Equatable, Identifiable {
     }
 
     /// The page the action goes to, 0-based.
+    // Not inlined: inlined into closures over borrowed bookmarks, the switch on `action`
+    // crashed Swift 6.3.1's optimizer (CopyPropagation ownership error) in -O builds.
     public var pageIndex: Int? {
-        if case .page(let index) = action { return index }
-        return nil
+        @inline(never) get {
+            if case .page(let index) = action { return index }
+            return nil
+        }
     }
 }
 

@@ -264,25 +264,47 @@ public enum CSVIndex {
     /// and quoted; text cells a spreadsheet would run as a formula are guarded with "'".
     public static func export(fileName: String, score: ScoreMetadata, bookmarks: [Bookmark], tabs: Bool = false) -> String {
         let delimiter: Character = tabs ? "\t" : ","
-        func row(_ title: String?, _ pages: ClosedRange<Int>?, _ metadata: ScoreMetadata) -> [String] {
-            let duration = metadata.duration
-            return [
-                guarded(fileName), guarded(title ?? ""), pages.map { String($0.lowerBound) } ?? "",
-                pages.map { String($0.upperBound) } ?? "", guarded(metadata.composers.joined(separator: ", ")),
-                guarded(metadata.genres.joined(separator: ", ")), guarded(metadata.tags.joined(separator: ", ")),
-                guarded(metadata.labels.joined(separator: ", ")), "", metadata.rating.map(String.init) ?? "",
-                metadata.difficulty.map(String.init) ?? "", duration.map { String($0 / 60) } ?? "",
-                duration.map { String($0 % 60) } ?? "", metadata.key.map { String($0.keysf) } ?? "",
-                metadata.key.map { String($0.keymi) } ?? "",
-            ]
-        }
-        var rows = [forScoreHeader, row(score.title, nil, score)]
+        var rows = [forScoreHeader, row(fileName: fileName, title: score.title, pages: nil, score)]
         for bookmark in BookmarkOrder.pageBased.sorted(bookmarks) {
-            guard let pages = bookmark.pages ?? bookmark.pageIndex.map({ ($0 + 1)...($0 + 1) }) else { continue }
-            rows.append(row(bookmark.name, pages, bookmark.metadata))
+            var pages = bookmark.pages
+            if pages == nil, let index = bookmark.pageIndex { pages = (index + 1)...(index + 1) }
+            guard let pages else { continue }
+            rows.append(row(fileName: fileName, title: bookmark.name, pages: pages, bookmark.metadata))
         }
-        return rows.map { $0.map { quoted($0, delimiter) }.joined(separator: String(delimiter)) }.joined(separator: "\r\n")
-            + "\r\n"
+        var text = ""
+        for cells in rows {
+            text += cells.map { quoted($0, delimiter) }.joined(separator: String(delimiter)) + "\r\n"
+        }
+        return text
+    }
+
+    /// One row in forScore's column order.
+    private static func row(fileName: String, title: String?, pages: ClosedRange<Int>?, _ metadata: ScoreMetadata)
+        -> [String]
+    {
+        var cells = [guarded(fileName), guarded(title ?? "")]
+        if let pages {
+            cells += [String(pages.lowerBound), String(pages.upperBound)]
+        } else {
+            cells += ["", ""]
+        }
+        cells += [metadata.composers, metadata.genres, metadata.tags, metadata.labels].map {
+            guarded($0.joined(separator: ", "))
+        }
+        cells.append("")  // Reference: no home yet.
+        cells.append(metadata.rating.map(String.init) ?? "")
+        cells.append(metadata.difficulty.map(String.init) ?? "")
+        if let duration = metadata.duration {
+            cells += [String(duration / 60), String(duration % 60)]
+        } else {
+            cells += ["", ""]
+        }
+        if let key = metadata.key {
+            cells += [String(key.keysf), String(key.keymi)]
+        } else {
+            cells += ["", ""]
+        }
+        return cells
     }
 
     /// Text a spreadsheet would run (=, +, -, @, tab, CR first) gets a leading "'".

@@ -100,26 +100,11 @@ public struct XMPBookmarkProvider: BookmarkProvider {
     /// property. Returns warnings.
     @discardableResult
     public func write(to document: PDFDocument, date: Date = Date()) throws -> [String] {
-        let preview = bookmarks.compactMap { bookmark in
-            bookmark.pageIndex.map { [("PageIndex", String($0)), ("UUID", bookmark.id)] }
+        var preview: [[(String, String)]] = []
+        for bookmark in bookmarks {
+            if let index = bookmark.pageIndex { preview.append([("PageIndex", String(index)), ("UUID", bookmark.id)]) }
         }
-        let folio: [[(String, String)]] = bookmarks.compactMap { bookmark in
-            var fields: [(String, String)] = [("UUID", bookmark.id)]
-            if let pages = bookmark.pages {
-                fields += [("FirstPage", String(pages.lowerBound)), ("LastPage", String(pages.upperBound))]
-            }
-            let metadata = bookmark.metadata
-            for (key, values) in [("Composers", metadata.composers), ("Genres", metadata.genres), ("Tags", metadata.tags),
-                                  ("Labels", metadata.labels)] where !values.isEmpty {
-                fields.append((key, values.joined(separator: ", ")))
-            }
-            for (key, value) in [("Rating", metadata.rating), ("Difficulty", metadata.difficulty),
-                                 ("Duration", metadata.duration), ("Keysf", metadata.key?.keysf),
-                                 ("Keymi", metadata.key?.keymi)] {
-                if let value { fields.append((key, String(value))) }
-            }
-            return fields.count > 1 ? fields : nil
-        }
+        let folio = bookmarks.compactMap(XMPBookmarkProvider.folioFields)
         let edits = [
             XMPPacket.Edit(XMPPacket.Name(namespace: XMPBookmarkProvider.previewNamespace, local: "Bookmarks"),
                            prefix: "apple-preview", preview.isEmpty ? nil : .structures(preview)),
@@ -131,6 +116,33 @@ public struct XMPBookmarkProvider: BookmarkProvider {
                            .text(PDFDate(date).iso8601)),
         ]
         return try MetadataPacket.update(document) { _ in edits }
+    }
+
+    /// A bookmark's page range and piece metadata for `folioscore:Bookmarks`; nil when it
+    /// has neither.
+    private static func folioFields(_ bookmark: Bookmark) -> [(String, String)]? {
+        var fields: [(String, String)] = [("UUID", bookmark.id)]
+        if let pages = bookmark.pages {
+            fields.append(("FirstPage", String(pages.lowerBound)))
+            fields.append(("LastPage", String(pages.upperBound)))
+        }
+        let metadata = bookmark.metadata
+        func list(_ key: String, _ values: [String]) {
+            if !values.isEmpty { fields.append((key, values.joined(separator: ", "))) }
+        }
+        func number(_ key: String, _ value: Int?) {
+            if let value { fields.append((key, String(value))) }
+        }
+        list("Composers", metadata.composers)
+        list("Genres", metadata.genres)
+        list("Tags", metadata.tags)
+        list("Labels", metadata.labels)
+        number("Rating", metadata.rating)
+        number("Difficulty", metadata.difficulty)
+        number("Duration", metadata.duration)
+        number("Keysf", metadata.key?.keysf)
+        number("Keymi", metadata.key?.keymi)
+        return fields.count > 1 ? fields : nil
     }
 
     /// Nutrient's JSON list: each entry as read, with the keys Folio knows set anew.
