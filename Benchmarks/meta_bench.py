@@ -5,11 +5,9 @@ one run, and prints ms/file, bytes appended and ratios. Not a test.
 
 Usage: meta_bench.py FOLIO_BINARY CORPUS_DIR [REPEAT]
 """
-import os
-import statistics
 import sys
 
-from write_bench import in_process, largest, measure, timed
+from write_bench import in_process, measure, report, setup, timed
 
 PIKEPDF = r"""
 import sys, time, pikepdf
@@ -36,12 +34,7 @@ EXIFTOOL_ARGUMENTS = ["-Title=Nocturne Op. 90 № 2", "-Author=Frédéric Chopin
 
 
 def main():
-    folio, corpus = sys.argv[1], sys.argv[2]
-    repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    files = largest(corpus, 20, folio)
-    sizes = [os.path.getsize(f) for f in files]
-    print(f"{len(files)} largest valid corpus files, {min(sizes) / 1e6:.2f} to {max(sizes) / 1e6:.2f} MB, "
-          f"median of {repeat} rounds")
+    folio, files, _, repeat = setup(sys.argv)
     results = [
         measure("folio meta set (1 process/file)", files, repeat,
                 lambda targets: sum(timed([folio, "meta", "set", t] + FOLIO_ARGUMENTS) for t in targets)),
@@ -51,11 +44,7 @@ def main():
                 lambda targets: timed(["exiftool", "-q", "-overwrite_original"] + EXIFTOOL_ARGUMENTS + targets)),
         measure("pikepdf docinfo+XMP, full save", files, repeat, in_process(PIKEPDF)),
     ]
-    folio_ms = 1000 * results[1][1] / len(files)
-    print(f"{'tool':38} {'ms/file':>9} {'appended B/file':>16} {'vs folio (1 process)':>21}")
-    for name, seconds, appended in results:
-        ms = 1000 * seconds / len(files)
-        print(f"{name:38} {ms:9.2f} {appended:16.0f} {ms / folio_ms:20.1f}x")
+    report(results, files, 38)
 
 
 if __name__ == "__main__":

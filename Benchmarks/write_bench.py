@@ -107,13 +107,28 @@ def in_process(script):
     return run
 
 
-def main():
-    folio, corpus = sys.argv[1], sys.argv[2]
-    repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+def setup(argv):
+    """FOLIO_BINARY CORPUS_DIR [REPEAT] -> (folio, files, sizes, repeat), after printing what is measured."""
+    folio, corpus = argv[1], argv[2]
+    repeat = int(argv[3]) if len(argv) > 3 else 3
     files = largest(corpus, 20, folio)
     sizes = [os.path.getsize(f) for f in files]
     print(f"{len(files)} largest valid corpus files, {min(sizes) / 1e6:.2f} to {max(sizes) / 1e6:.2f} MB, "
           f"median of {repeat} rounds")
+    return folio, files, sizes, repeat
+
+
+def report(results, files, width):
+    """Prints ms/file, bytes appended and the ratio to results[1] (Folio in one process)."""
+    folio_ms = 1000 * results[1][1] / len(files)
+    print(f"{'tool':{width}} {'ms/file':>9} {'appended B/file':>16} {'vs folio (1 process)':>21}")
+    for name, seconds, appended in results:
+        ms = 1000 * seconds / len(files)
+        print(f"{name:{width}} {ms:9.2f} {appended:16.0f} {ms / folio_ms:20.1f}x")
+
+
+def main():
+    folio, files, sizes, repeat = setup(sys.argv)
 
     def folio_run(targets):
         # One process per file, as a user would run it: process start-up included.
@@ -133,11 +148,7 @@ def main():
         measure("pikepdf full save (in process)", files, repeat, in_process(PIKEPDF)),
         measure("pypdf incremental (in process)", files, repeat, in_process(PYPDF)),
     ]
-    folio_ms = 1000 * results[1][1] / len(files)
-    print(f"{'tool':34} {'ms/file':>9} {'appended B/file':>16} {'vs folio (1 process)':>21}")
-    for name, seconds, appended in results:
-        ms = 1000 * seconds / len(files)
-        print(f"{name:34} {ms:9.2f} {appended:16.0f} {ms / folio_ms:20.1f}x")
+    report(results, files, 34)
     # Time against size: an incremental save should not grow with the file.
     per_file = []
     with tempfile.TemporaryDirectory() as directory:

@@ -82,29 +82,33 @@ def streams(pdf):
     return result
 
 
+def corpus_files(corpus):
+    """Every PDF below `corpus`: (path, path relative to the corpus, password or None)."""
+    for root, _, files in os.walk(corpus):
+        for name in sorted(files):
+            if name.lower().endswith(".pdf"):
+                path = os.path.join(root, name)
+                rel = os.path.relpath(path, corpus)
+                yield path, rel, PASSWORDS.get(rel)
+
+
 def main():
     corpus = sys.argv[1]
     answers = {}
-    for root, _, files in os.walk(corpus):
-        for name in sorted(files):
-            if not name.lower().endswith(".pdf"):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, corpus)
-            password = PASSWORDS.get(rel)
-            entry = {"password": password, "qpdf_pages": qpdf_pages(path, password)}
-            try:
-                with pikepdf.open(path, password=password or "") as pdf:
-                    title, title_hex = text_field(pdf.trailer.get("/Info"), "/Title")
-                    author, author_hex = text_field(pdf.trailer.get("/Info"), "/Author")
-                    producer, _ = text_field(pdf.trailer.get("/Info"), "/Producer")
-                    created, _ = text_field(pdf.trailer.get("/Info"), "/CreationDate")
-                    entry.update(title=title, title_hex=title_hex, author=author, author_hex=author_hex,
-                                 producer=producer, created_raw=created,
-                                 encrypted=pdf.is_encrypted, streams=streams(pdf))
-            except Exception as error:  # pikepdf refuses the file: record why
-                entry["pike_error"] = str(error)[:200]
-            answers[rel] = entry
+    for path, rel, password in corpus_files(corpus):
+        entry = {"password": password, "qpdf_pages": qpdf_pages(path, password)}
+        try:
+            with pikepdf.open(path, password=password or "") as pdf:
+                title, title_hex = text_field(pdf.trailer.get("/Info"), "/Title")
+                author, author_hex = text_field(pdf.trailer.get("/Info"), "/Author")
+                producer, _ = text_field(pdf.trailer.get("/Info"), "/Producer")
+                created, _ = text_field(pdf.trailer.get("/Info"), "/CreationDate")
+                entry.update(title=title, title_hex=title_hex, author=author, author_hex=author_hex,
+                             producer=producer, created_raw=created,
+                             encrypted=pdf.is_encrypted, streams=streams(pdf))
+        except Exception as error:  # pikepdf refuses the file: record why
+            entry["pike_error"] = str(error)[:200]
+        answers[rel] = entry
     json.dump(answers, sys.stdout, indent=0, sort_keys=True)
 
 

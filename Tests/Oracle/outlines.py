@@ -12,13 +12,12 @@ Errors of either tool are recorded as fitz_error / pike_error.
 Usage: outlines.py CORPUS_DIR > outlines.json
 """
 import json
-import os
 import sys
 
 import fitz
 import pikepdf
 
-from oracle import PASSWORDS
+from oracle import corpus_files
 
 fitz.TOOLS.mupdf_display_errors(False)
 
@@ -54,24 +53,18 @@ def by_pike(path, password):
 def main():
     corpus = sys.argv[1]
     answers = {}
-    for root, _, files in os.walk(corpus):
-        for name in sorted(files):
-            if not name.lower().endswith(".pdf"):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, corpus)
-            password = PASSWORDS.get(rel)
-            entry = {"password": password}
-            try:
-                entry["fitz"] = by_fitz(path, password)
-            except Exception as error:  # recorded, the test decides
-                entry["fitz_error"] = str(error)[:200]
-            try:
-                entry["pike"] = by_pike(path, password)
-            except Exception as error:  # recorded, the test decides
-                entry["pike_error"] = str(error)[:200]
-            if entry.get("fitz") or entry.get("pike"):
-                answers[rel] = entry
+    for path, rel, password in corpus_files(corpus):
+        entry = {"password": password}
+        try:
+            entry["fitz"] = by_fitz(path, password)
+        except Exception as error:  # recorded, the test decides
+            entry["fitz_error"] = str(error)[:200]
+        try:
+            entry["pike"] = by_pike(path, password)
+        except Exception as error:  # recorded, the test decides
+            entry["pike_error"] = str(error)[:200]
+        if entry.get("fitz") or entry.get("pike"):
+            answers[rel] = entry
     json.dump(answers, sys.stdout, indent=0, sort_keys=True)
 
 
