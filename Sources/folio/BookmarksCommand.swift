@@ -34,13 +34,6 @@ struct BookmarksCommand: ParsableCommand {
     }
 }
 
-/// Options every bookmark edit takes.
-struct BookmarkFileOptions: ParsableArguments {
-    @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
-    @Option(help: "Password for an encrypted file.") var password: String?
-    @Argument(help: "The PDF.") var file: String
-}
-
 /// `folio bookmarks list`.
 struct BookmarksListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -106,7 +99,7 @@ struct BookmarksAddCommand: ParsableCommand {
     @Option(name: .customLong("composer"), help: "A composer of the piece (repeatable).") var composers: [String] = []
     @Option(name: .customLong("genre"), help: "A genre of the piece (repeatable).") var genres: [String] = []
     @Option(help: "The piece's key, e.g. \"F# minor\".") var key: String?
-    @OptionGroup var options: BookmarkFileOptions
+    @OptionGroup var options: EditFileOptions
 
     func run() throws {
         let id = UUID().uuidString
@@ -137,7 +130,7 @@ struct BookmarksRemoveCommand: ParsableCommand {
         discussion: "Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.")
 
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
-    @OptionGroup var options: BookmarkFileOptions
+    @OptionGroup var options: EditFileOptions
 
     func run() throws {
         try BookmarksCommand.update("remove", file: options.file, output: options.output, password: options.password) {
@@ -155,7 +148,7 @@ struct BookmarksRenameCommand: ParsableCommand {
 
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
     @Option(help: "The new name.") var name: String
-    @OptionGroup var options: BookmarkFileOptions
+    @OptionGroup var options: EditFileOptions
 
     func run() throws {
         try BookmarksCommand.update("rename", file: options.file, output: options.output, password: options.password) {
@@ -192,7 +185,7 @@ struct BookmarksImportCommand: ParsableCommand {
     @Option(help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
     @Flag(help: "Refuse the index when a row cannot be read.") var strict = false
     @Flag(help: "Replace the stored bookmarks instead of adding to them.") var replace = false
-    @OptionGroup var options: BookmarkFileOptions
+    @OptionGroup var options: EditFileOptions
 
     func run() throws {
         var mapping: [CSVIndex.Field: CSVIndex.Column] = [:]

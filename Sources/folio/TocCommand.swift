@@ -7,8 +7,9 @@ import Foundation
 struct TocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "toc",
-        abstract: "Show or replace the table of contents (outline) of PDFs.",
-        subcommands: [TocShowCommand.self, TocSetCommand.self],
+        abstract: "Show, replace or edit the table of contents (outline) of PDFs.",
+        subcommands: [TocShowCommand.self, TocSetCommand.self, TocAddCommand.self, TocEditCommand.self,
+                      TocMoveCommand.self, TocNestCommand.self, TocUnnestCommand.self, TocDeleteCommand.self],
         defaultSubcommand: TocShowCommand.self
     )
 }
@@ -19,7 +20,8 @@ struct TocShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the table of contents (outline) of PDFs (the default of `folio toc`).",
         discussion: """
-            Text output indents entries by level and gives 1-based pages, URLs and remote files.
+            Text output indents entries by level and gives each entry's path ("2.1": the first child of the second
+            top-level entry, as the edit commands take it), 1-based pages, URLs and remote files.
             With --json, one object per file: {"path","entries":[{"title","level","page","uri","file"}]}, entries
             flattened in document order, level 0 for the top level, page 1-based or null.
             Exit codes: 0 every file read; 1 a file could not be read.
@@ -113,7 +115,10 @@ enum TocFormat {
 
     static func text(path: String, _ entries: [(level: Int, item: PDFOutlineItem)], separator: Bool) -> String {
         var text = (separator ? "\n" : "") + "File: \(path)\n"
+        var numbers: [Int] = []
         for (level, item) in entries {
+            numbers = Array(numbers.prefix(level + 1))
+            if numbers.count == level + 1 { numbers[level] += 1 } else { numbers.append(1) }
             let where_: String = switch item.target {
             case .page(let index)?: "page \(index + 1)"
             case .uri(let value)?: value
@@ -123,7 +128,8 @@ enum TocFormat {
             case .action(let type)?: "(\(type) action)"
             case nil: "(no target)"
             }
-            text += String(repeating: "  ", count: level + 1) + item.title + "  —  " + where_ + "\n"
+            text += String(repeating: "  ", count: level + 1) + numbers.map(String.init).joined(separator: ".") + "  "
+                + item.title + "  —  " + where_ + "\n"
         }
         return text
     }

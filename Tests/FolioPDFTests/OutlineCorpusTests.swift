@@ -6,14 +6,14 @@ import XCTest
 /// Every corpus file with an outline: titles and nesting as pikepdf reads them, target
 /// pages and URLs as PyMuPDF's get_toc() reports them (Tests/Oracle/outlines.py).
 final class OutlineCorpusTests: XCTestCase {
-    struct Expected: Decodable {
+    struct Expected: Decodable, Sendable {
         let password: String?
         let fitz: [[FitzValue]]?
         let pike: [[FitzValue]]?
     }
 
     /// A JSON array element of mixed kinds.
-    enum FitzValue: Decodable, Equatable {
+    enum FitzValue: Decodable, Equatable, Sendable {
         case int(Int), text(String), null
 
         init(from decoder: Decoder) throws {
@@ -33,7 +33,14 @@ final class OutlineCorpusTests: XCTestCase {
         (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The oracle's answers, computed once per test run (several tests compare with them).
+    private static let cachedExpected = Result { try readExpected() }
+
     static func expected() throws -> [String: Expected] {
+        try cachedExpected.get()
+    }
+
+    private static func readExpected() throws -> [String: Expected] {
         let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/outlines.py").path
         let run = try TestEnvironment.runTool("python3", [script, TestEnvironment.corpus.path], timeout: 600)
         guard run.status == 0 else { throw TestFailure(String(decoding: run.stderr.suffix(2000), as: UTF8.self)) }

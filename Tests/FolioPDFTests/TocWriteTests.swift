@@ -16,6 +16,18 @@ final class TocWriteTests: XCTestCase {
             .map { $0.replacingOccurrences(of: path, with: "FILE") })
     }
 
+    /// What `qpdf --check` reports of `copy` and not of `original`, and how many of those
+    /// are latent defects of old objects: an update de-linearizes a file, so qpdf checks its
+    /// old objects along another path and may report their defects (counted, not failed,
+    /// as in CorpusWriteTests).
+    private func newProblems(_ copy: String, original: String) throws -> (new: Set<String>, latent: Int) {
+        var new = try qpdfProblems(copy).subtracting(try qpdfProblems(original))
+        guard TestEnvironment.isLinearized(original) else { return (new, 0) }
+        let old = new.filter { $0.contains("object ") }
+        new.subtract(old)
+        return (new, old.count)
+    }
+
     /// The entries `toc --json` prints, as comparable lines: level, title, page, uri.
     private func tocLines(_ data: Data) throws -> [String] {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -49,14 +61,8 @@ final class TocWriteTests: XCTestCase {
             // Entries without a page in this file are written without a target.
             let lines = try tocLines(shown.out)
             XCTAssertEqual(try tocLines(try folio(["toc", "--json", copy]).out), lines, path)
-            var new = try qpdfProblems(copy).subtracting(try qpdfProblems(original))
-            // An update de-linearizes a file, so qpdf checks its old objects along another
-            // path and may report their defects: counted, not failed (as in CorpusWriteTests).
-            if TestEnvironment.isLinearized(original) {
-                let old = new.filter { $0.contains("object ") }
-                latent += old.count
-                new.subtract(old)
-            }
+            let (new, old) = try newProblems(copy, original: original)
+            latent += old
             if !new.isEmpty { failures.append("\(path): qpdf --check after toc set: \(new.sorted())") }
             written["t\(index).pdf"] = (path, lines)
         }
@@ -82,6 +88,82 @@ final class TocWriteTests: XCTestCase {
         XCTAssertLessThan(latent, 20, "latent defects revealed by de-linearizing must stay rare")
     }
 
+    /// Single-entry edits (`toc rename`, `move`, `add`, `delete`) on copies of every corpus
+    /// outline PyMuPDF and pikepdf agree on: after each step PyMuPDF reads the original tree
+    /// with exactly that change (untouched entries keep their own destinations and pages),
+    /// pikepdf the same titles and nesting; the original stays a prefix and qpdf --check
+    /// finds nothing new.
+    func testEntryEditsOnEveryCorpusOutline() throws {
+        func trimmed(_ text: String?) -> String { (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        let expected = try OutlineCorpusTests.expected().filter { _, value in
+            guard value.password == nil, let fitz = value.fitz, !fitz.isEmpty, let pike = value.pike else { return false }
+            return fitz.map { "\(($0[0].int ?? 0) - 1) \(trimmed($0[1].text))" }
+                == pike.map { "\($0[0].int ?? -1) \(trimmed($0[1].text))" }
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tocedit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        /// PyMuPDF's view of one entry: level (1-based), title, page, URL.
+        func line(_ entry: [OutlineCorpusTests.FitzValue]) -> String {
+            "\(entry[0].int ?? 0)|\(trimmed(entry[1].text))|\(entry[2].int ?? -1)|\(entry[3].text ?? "")"
+        }
+        var stages: [String: (path: String, lines: [String])] = [:]
+        var failures: [String] = []
+        var latent = 0
+        for (index, path) in expected.keys.sorted().enumerated() {
+            let original = TestEnvironment.corpusFile(path)
+            guard let fitz = expected[path]?.fitz, try TestEnvironment.runTool("qpdf", ["--check", original]).status != 2
+            else { continue }
+            let copy = directory.appendingPathComponent("e\(index).pdf").path
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            let title = "Folio — renamed «1»"
+            var renamed = fitz.map(line)
+            renamed[0] = "1|\(title)|\(fitz[0][2].int ?? -1)|\(fitz[0][3].text ?? "")"
+            let firstSubtree = 1 + fitz.dropFirst().prefix { ($0[0].int ?? 0) > 1 }.count
+            let children = fitz[1..<firstSubtree].filter { $0[0].int == 2 }.count
+            let topLevel = fitz.filter { $0[0].int == 1 }.count
+            let steps: [([String], [String])] = [
+                (["toc", "rename", copy, "1", "--title", title], renamed),
+                (["toc", "move", copy, "1", "--top"], Array(renamed[firstSubtree...] + renamed[..<firstSubtree])),
+                (["toc", "move", copy, "\(topLevel)", "--before", "1"], renamed),
+                (["toc", "add", copy, "--title", "IMSLP", "--uri", "https://imslp.org/", "--under", "1"],
+                 Array(renamed[..<firstSubtree] + ["2|IMSLP|-1|https://imslp.org/"] + renamed[firstSubtree...])),
+                (["toc", "delete", copy, "1.\(children + 1)"], renamed),
+            ]
+            for (step, (arguments, lines)) in steps.enumerated() {
+                let result = try folio(arguments)
+                guard result.status == 0 else {
+                    failures.append("\(path): \(arguments[1]) failed: \(result.err)")
+                    break
+                }
+                let stage = "e\(index)-s\(step).pdf"
+                try FileManager.default.copyItem(atPath: copy, toPath: directory.appendingPathComponent(stage).path)
+                stages[stage] = (path, lines)
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: original))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)).prefix(before.count), before, path)
+            let (new, old) = try newProblems(copy, original: original)
+            latent += old
+            if !new.isEmpty { failures.append("\(path): qpdf --check after the edits: \(new.sorted())") }
+        }
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/outlines.py").path
+        let run = try TestEnvironment.runTool("python3", [script, directory.path], timeout: 600)
+        let readBack = try JSONDecoder().decode([String: OutlineCorpusTests.Expected].self, from: run.stdout)
+        for (stage, (path, lines)) in stages.sorted(by: { $0.key < $1.key }) {
+            let fitz = readBack[stage]?.fitz?.map(line) ?? []
+            if fitz != lines {
+                let first = zip(fitz, lines).first { $0 != $1 }.map { "\($0) for \($1)" } ?? "\(fitz.count) entries for \(lines.count)"
+                failures.append("\(path) \(stage): PyMuPDF reads \(first)")
+            }
+            let pike = readBack[stage]?.pike?.map { "\(($0[0].int ?? -1) + 1)|\(trimmed($0[1].text))" } ?? []
+            if pike != lines.map({ $0.split(separator: "|", omittingEmptySubsequences: false).prefix(2).joined(separator: "|") }) {
+                failures.append("\(path) \(stage): pikepdf reads \(pike.prefix(4))")
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+        XCTAssertGreaterThan(Set(stages.values.map(\.path)).count, 50)
+        XCTAssertLessThan(latent, 20, "latent defects revealed by de-linearizing must stay rare")
+    }
 
     func testAHandWrittenTableOfContents() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-toc-\(UUID().uuidString)")

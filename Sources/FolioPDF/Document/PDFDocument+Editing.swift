@@ -141,11 +141,6 @@ extension PDFDocument {
         dictionary["Subtype"] = .name("XML")
         let reference = add(.stream(PDFStream(dictionary: dictionary, encodedData: packet)))
         catalog["Metadata"] = .reference(reference)
-        if case .reference(let root)? = trailer["Root"] {
-            replace(root, with: .dictionary(catalog))
-        } else {
-            // A catalog written directly in the trailer (a damaged file) becomes an object.
-            setTrailer("Root", .reference(add(.dictionary(catalog))))
-        }
+        setCatalog(catalog)
     }
 }

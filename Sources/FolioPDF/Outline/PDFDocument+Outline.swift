@@ -6,16 +6,31 @@ extension PDFDocument {
     /// The outline tree (empty when the document has none). Loops, items that are not
     /// dictionaries and trees deeper than 256 levels are cut with a warning.
     public func outline() -> [PDFOutlineItem] {
-        guard let root = dictionary(catalog?["Outlines"]) else { return [] }
+        func items(_ nodes: [OutlineNode]) -> [PDFOutlineItem] {
+            nodes.map { node in
+                var item = node.item
+                item.children = items(node.children)
+                return item
+            }
+        }
+        return items(outlineTree().nodes)
+    }
+
+    /// The outline's root and its entries with their objects, as read: what both
+    /// ``outline()`` and ``PDFOutlineEditor`` stand on.
+    func outlineTree() -> (root: PDFReference?, rootDictionary: PDFDictionary?, nodes: [OutlineNode]) {
+        let rootObject = catalog?["Outlines"]
+        guard let root = dictionary(rootObject) else { return (nil, nil, []) }
         let resolver = DestinationResolver(document: self)
         var visited = Set<Int>()
         var budget = PDFDocument.maxOutlineItems
-        func items(from first: PDFObject?, depth: Int) -> [PDFOutlineItem] {
+        var nextID = 0
+        func nodes(from first: PDFObject?, depth: Int) -> [OutlineNode] {
             guard depth < PDFDocument.maxTreeDepth else {
                 log.add("outline deeper than \(PDFDocument.maxTreeDepth) levels; rest ignored", object: first?.referenceValue)
                 return []
             }
-            var result: [PDFOutlineItem] = []
+            var result: [OutlineNode] = []
             var next = first
             while let current = next, budget > 0 {
                 if let number = current.referenceValue?.number, !visited.insert(number).inserted {
@@ -27,22 +42,37 @@ extension PDFDocument {
                     break
                 }
                 budget -= 1
+                nextID += 1
                 let flags = resolve(node["F"]).intValue ?? 0
                 let color = resolve(node["C"]).arrayValue?.compactMap { resolve($0).doubleValue }
-                result.append(PDFOutlineItem(
+                let item = PDFOutlineItem(
                     title: resolve(node["Title"]).stringValue?.text ?? "",
                     target: resolver.target(of: node),
                     isOpen: (resolve(node["Count"]).intValue ?? 0) > 0,
                     color: color?.count == 3 && color != [0, 0, 0] ? color : nil,
-                    isItalic: flags & 1 != 0, isBold: flags & 2 != 0,
-                    children: items(from: node["First"], depth: depth + 1)))
+                    isItalic: flags & 1 != 0, isBold: flags & 2 != 0)
+                result.append(OutlineNode(id: nextID, reference: current.referenceValue, original: node,
+                                          dictionary: node, item: item,
+                                          children: nodes(from: node["First"], depth: depth + 1)))
                 next = node["Next"]
             }
             if budget == 0 { log.add("more than \(PDFDocument.maxOutlineItems) outline items; rest ignored") }
             return result
         }
-        return items(from: root["First"], depth: 0)
+        return (rootObject?.referenceValue, root, nodes(from: root["First"], depth: 0))
     }
+}
+
+/// One outline entry with the object it was read from (nil for a new or a direct one) and
+/// its dictionary as read and as edited; `item` holds no children.
+struct OutlineNode: Sendable {
+    /// Unique within one reading or editor; survives moves.
+    let id: Int
+    var reference: PDFReference?
+    let original: PDFDictionary?
+    var dictionary: PDFDictionary
+    var item: PDFOutlineItem
+    var children: [OutlineNode]
 }
 
 /// Turns destinations and actions into targets: page references to page indexes, names
