@@ -165,6 +165,72 @@ final class TocWriteTests: XCTestCase {
         XCTAssertLessThan(latent, 20, "latent defects revealed by de-linearizing must stay rare")
     }
 
+    /// Entry edits with every kind of target, read by PyMuPDF; bad paths, pages and
+    /// positions are usage errors that leave the file byte-identical.
+    func testEntryEditCommandsTargetsAndRefusals() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tocedit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("book.pdf").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+                                         toPath: path)
+        let adds: [([String], String)] = [
+            (["--title", "Partita", "--page", "1"], "1"),
+            (["--title", "Corrente", "--page", "3", "--under", "1"], "1.1"),
+            (["--title", "Allemande", "--page", "1", "--before", "1.1"], "1.1"),
+            (["--title", "Parts", "--remote", "Partita-parts.pdf", "--remote-page", "2"], "2"),
+            (["--title", "Open in forScore", "--uri", "forscore://open?title=Partita", "--after", "1"], "2"),
+            (["--title", "Notes"], "4"),
+        ]
+        for (arguments, printed) in adds {
+            let result = try folio(["toc", "add", path] + arguments)
+            XCTAssertEqual(result.status, 0, result.err)
+            XCTAssertEqual(String(decoding: result.out, as: UTF8.self), printed + "\n", arguments.joined(separator: " "))
+        }
+        XCTAssertEqual(try folio(["toc", "rename", path, "1.2", "--title", "Corrente — «Ré»"]).status, 0)
+        XCTAssertEqual(try folio(["toc", "edit", path, "1", "--open"]).status, 0)
+        XCTAssertEqual(try folio(["toc", "nest", path, "4"]).out, Data("3.1\n".utf8))
+        XCTAssertEqual(try folio(["toc", "unnest", path, "3.1"]).out, Data("4\n".utf8))
+        XCTAssertEqual(try folio(["toc", "delete", path, "4"]).status, 0)
+        let script = """
+            import sys, fitz, pikepdf
+            toc = fitz.open(sys.argv[1]).get_toc(simple=False)
+            print([[e[0], e[1], e[2], e[3].get("uri") or e[3].get("file")] for e in toc])
+            with pikepdf.open(sys.argv[1]) as pdf:
+                print(pdf.Root.Outlines.Count, pdf.Root.Outlines.First.Count)
+            """
+        let read = try TestEnvironment.runTool("python3", ["-c", script, path])
+        let lines = String(decoding: read.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "[[1, 'Partita', 1, None], [2, 'Allemande', 1, None], [2, 'Corrente — «Ré»', 3, None], "
+            + "[1, 'Open in forScore', -1, 'forscore://open?title=Partita'], [1, 'Parts', -1, 'Partita-parts.pdf']]",
+            String(decoding: read.stderr, as: UTF8.self))
+        XCTAssertEqual(lines.dropFirst().first, "5 2", "entry 1 is open: the root counts 5 visible entries, entry 1 +2")
+        XCTAssertEqual(try qpdfProblems(path), [])
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let refusals: [([String], String)] = [
+            (["rename", path, "9", "--title", "x"], "no outline entry 9 (valid at that level: 1 to 3)"),
+            (["rename", path, "1.0", "--title", "x"], "1.0"),
+            (["edit", path, "1"], "nothing to change"),
+            (["edit", path, "1", "--page", "999"], "page 999, out of range (valid: 1 to"),
+            (["add", path, "--title", "x", "--page", "0"], "page 0, out of range"),
+            (["add", path, "--title", "x", "--page", "1", "--uri", "https://x"], "one of --page, --uri and --remote"),
+            (["add", path, "--title", "x", "--remote-page", "2"], "--remote-page needs --remote"),
+            (["add", path, "--title", "x", "--under", "1", "--top"], "one of --before, --after, --under and --top"),
+            (["move", path, "1", "--under", "1.2"], "cannot move into itself"),
+            (["move", path, "2"], "say where"),
+            (["nest", path, "1"], "no entry before it"),
+            (["unnest", path, "2"], "already at the top level"),
+            (["delete", path, "1", "7"], "no outline entry 7"),
+        ]
+        for (arguments, message) in refusals {
+            let result = try folio(["toc"] + arguments)
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(result.err.contains(message), "\(arguments): \(result.err)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, arguments.joined(separator: " "))
+        }
+    }
+
     func testAHandWrittenTableOfContents() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-toc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
