@@ -30,7 +30,9 @@ let package = Package(
         ),
         .target(
             name: "FolioScore",
-            dependencies: ["FolioPDF", .product(name: "SwiftCSV", package: "SwiftCSV")]
+            dependencies: [
+                "FolioPDF", .product(name: "SwiftCSV", package: "SwiftCSV"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "folio",

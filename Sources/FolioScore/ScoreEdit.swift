@@ -20,10 +20,31 @@ public struct ScoreEdit: Sendable, Equatable {
     public var difficulty: Int?
     public var duration: Int?
     public var key: MusicalKey?
+    public var reference: String?
     /// Fields to remove.
     public var cleared: Set<ScoreField> = []
 
     public init() {}
+
+    /// An edit that sets every field `score` holds (a list only when it has values).
+    ///
+    /// ```swift
+    /// let edit = ScoreEdit(setting: ScoreMetadata(title: "Blue Bossa", composers: ["Kenny Dorham"]))
+    /// edit.setFields   // [.title, .composers]
+    /// ```
+    public init(setting score: ScoreMetadata) {
+        func list(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
+        title = score.title
+        composers = list(score.composers)
+        genres = list(score.genres)
+        tags = list(score.tags)
+        labels = list(score.labels)
+        rating = score.rating
+        difficulty = score.difficulty
+        duration = score.duration
+        key = score.key
+        reference = score.reference
+    }
 
     /// The fields the edit sets.
     public var setFields: Set<ScoreField> {
@@ -37,6 +58,7 @@ public struct ScoreEdit: Sendable, Equatable {
         if difficulty != nil { fields.insert(.difficulty) }
         if duration != nil { fields.insert(.duration) }
         if key != nil { fields.insert(.key) }
+        if reference != nil { fields.insert(.reference) }
         return fields
     }
 
@@ -80,6 +102,7 @@ public struct ScoreEdit: Sendable, Equatable {
         if let difficulty { result.difficulty = difficulty }
         if let duration { result.duration = duration }
         if let key { result.key = key }
+        if let reference { result.reference = reference }
         for field in cleared {
             switch field {
             case .title: result.title = nil
@@ -91,6 +114,7 @@ public struct ScoreEdit: Sendable, Equatable {
             case .difficulty: result.difficulty = nil
             case .duration: result.duration = nil
             case .key: result.key = nil
+            case .reference: result.reference = nil
             }
         }
         return result

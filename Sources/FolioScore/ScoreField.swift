@@ -5,7 +5,7 @@
 /// try ScoreField(parsing: "composer")   // .composers
 /// ```
 public enum ScoreField: String, Sendable, CaseIterable, Hashable {
-    case title, composers, genres, tags, labels, rating, difficulty, duration, key
+    case title, composers, genres, tags, labels, rating, difficulty, duration, key, reference
 
     /// Parses a field name, singular or plural, case-insensitively.
     public init(parsing text: String) throws {
@@ -18,14 +18,15 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// The Info entry forScore reads the field from; nil for labels, which live in XMP only.
+    /// The Info entry forScore reads the field from; nil for labels and reference, which
+    /// live in XMP only.
     public var infoKey: String? {
         switch self {
         case .title: "Title"
         case .composers: "Author"
         case .genres: "Subject"
         case .tags, .rating, .difficulty, .duration, .key: "Keywords"
-        case .labels: nil
+        case .labels, .reference: nil
         }
     }
 }

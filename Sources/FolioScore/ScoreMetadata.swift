@@ -22,10 +22,13 @@ public struct ScoreMetadata: Sendable, Equatable {
     /// Seconds, ≥ 0.
     public var duration: Int?
     public var key: MusicalKey?
+    /// forScore's free-text "Reference" (a catalogue or book number); the Info dictionary
+    /// has no place for it, so it lives in Folio's XMP namespace.
+    public var reference: String?
 
     public init(title: String? = nil, composers: [String] = [], genres: [String] = [], tags: [String] = [],
                 labels: [String] = [], rating: Int? = nil, difficulty: Int? = nil, duration: Int? = nil,
-                key: MusicalKey? = nil) {
+                key: MusicalKey? = nil, reference: String? = nil) {
         self.title = title
         self.composers = composers
         self.genres = genres
@@ -35,6 +38,7 @@ public struct ScoreMetadata: Sendable, Equatable {
         self.difficulty = difficulty
         self.duration = duration
         self.key = key
+        self.reference = reference
     }
 
     public static let ratingRange = 0...5

@@ -13,6 +13,7 @@ extension ScoreMetadata {
         let stored = StoredScore(document)
         var (score, warnings) = ForScoreInfo.read(stored.fields)
         score.labels = stored.labels
+        score.reference = stored.reference
         return (score, stored.warnings + warnings)
     }
 }
@@ -20,8 +21,9 @@ extension ScoreMetadata {
 /// What a document stores of a score: the Info strings, the parsed XMP packet and the
 /// fields as forScore reads them (Info first, XMP where Info lacks a field).
 struct StoredScore {
-    /// Namespace of Folio's own XMP properties. Labels have no place in Info or in the
-    /// standard schemas, so they live here, as an rdf:Bag named `labels`.
+    /// Namespace of Folio's own XMP properties. Labels and the reference have no place in
+    /// Info or in the standard schemas, so they live here: an rdf:Bag named `labels` and
+    /// a simple `reference`.
     static let namespace = "http://ns.folio.dev/score/1.0/"
     static let prefix = "folioscore"
 
@@ -34,6 +36,7 @@ struct StoredScore {
     /// Whether a packet exists but could not be read.
     let xmpIsBroken: Bool
     let labels: [String]
+    let reference: String?
     let warnings: [String]
 
     init(_ document: PDFDocument) {
@@ -63,6 +66,7 @@ struct StoredScore {
         self.xmp = packet
         self.xmpIsBroken = broken
         self.labels = packet?.array(StoredScore.namespace, "labels") ?? []
+        self.reference = packet?.text(StoredScore.namespace, "reference")
         self.warnings = warnings
     }
 }

@@ -13,17 +13,29 @@ struct BookmarksCommand: ParsableCommand {
                       BookmarksExportCommand.self]
     )
 
-    /// Applies `change` to the XMP bookmarks of `file` and saves incrementally (in place
-    /// under the lock, or to `output`). Errors are printed; the exit code is thrown.
-    static func update(_ command: String, file: String, output: String?, password: String?,
-                       change: (inout XMPBookmarkProvider, PDFDocument) throws -> Void) throws {
-        func edit(_ document: PDFDocument) throws {
-            var provider = XMPBookmarkProvider(document: document)
-            try change(&provider, document)
-            try provider.write(to: document)
-        }
+    /// Applies `change` to the bookmarks of `options.file` (and of its index with
+    /// `--store csv`) and saves what changed: the PDF incrementally (in place under the
+    /// lock, or to --output), the index through a temporary file and a rename. Errors are
+    /// printed; the exit code is thrown.
+    @discardableResult
+    static func update<T>(_ command: String, _ options: EditFileOptions, _ store: BookmarkStoreOptions,
+                          change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+        try update(command, file: options.file, output: options.output, password: options.password, store: store,
+                   change: change)
+    }
+
+    @discardableResult
+    static func update<T>(_ command: String, file: String, output: String?, password: String?,
+                          store: BookmarkStoreOptions, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+        let indexPath = store.indexPath(for: file)
         do {
-            try PDFSaver.update(path: file, output: output, password: password, edit: edit)
+            return try PDFSaver.update(path: file, output: output, password: password) { document in
+                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath, command: command)
+                var manager = chain.manager
+                let result = try change(&manager, document)
+                try chain.save(manager, into: document)
+                return result
+            }
         } catch let error as ValidationError {
             printError("folio bookmarks \(command): \(error.message)")
             throw ExitCode.validationFailure
@@ -34,27 +46,113 @@ struct BookmarksCommand: ParsableCommand {
     }
 }
 
+/// Where bookmarks are kept.
+enum BookmarkStore: String, ExpressibleByArgument, CaseIterable {
+    /// The PDF's XMP only.
+    case pdf
+    /// A CSV index beside the PDF for page-range bookmarks, the PDF's XMP for the rest.
+    case csv
+}
+
+/// `--store` and `--index`, taken by every bookmark command.
+struct BookmarkStoreOptions: ParsableArguments {
+    @Option(help: "pdf: the PDF's XMP; csv: a CSV index beside the PDF (forScore's layout) for page ranges, the PDF for the rest.")
+    var store: BookmarkStore = .pdf
+    @Option(help: "The index for --store csv (default: the PDF's name with .csv; .tsv is written with tabs).")
+    var index: String?
+
+    func validate() throws {
+        if index != nil, store != .csv { throw ValidationError("--index needs --store csv") }
+    }
+
+    /// The index file of `pdf`, or nil when bookmarks live in the PDF only.
+    func indexPath(for pdf: String) -> String? {
+        store == .csv ? index ?? CSVBookmarkProvider.path(besidePDF: pdf) : nil
+    }
+}
+
+/// A document's bookmark providers as the commands use them: an index beside the PDF
+/// (when one is in use) before the PDF's XMP.
+struct BookmarkChain {
+    let manager: BookmarkManager
+    private let index: String?
+    private let pdf: String
+
+    /// Reads the PDF's bookmarks and, for `index`, the index file (none yet is empty).
+    /// Rows of the index that cannot be read are reported and skipped.
+    init(document: PDFDocument, pdf: String, index: String?, command: String) throws {
+        self.index = index
+        self.pdf = pdf
+        var providers: [any BookmarkProvider] = []
+        if let index {
+            var csv = try CSVBookmarkProvider(text: try BookmarkChain.readIndex(index), pageCount: document.pageCount)
+            for problem in csv.problems { printError("folio bookmarks \(command): \(index): \(problem); skipped") }
+            if csv.isNew { csv.score = ScoreMetadata.read(from: document).0 }
+            providers.append(csv)
+        }
+        providers.append(XMPBookmarkProvider(document: document))
+        manager = BookmarkManager(providers: providers)
+    }
+
+    /// Writes the providers whose bookmarks `edited` changed: the XMP into `document`
+    /// (unsaved), the index file at once.
+    func save(_ edited: BookmarkManager, into document: PDFDocument) throws {
+        for (old, new) in zip(manager.providers, edited.providers) where old.bookmarks != new.bookmarks {
+            if let xmp = new as? XMPBookmarkProvider {
+                try xmp.write(to: document)
+            } else if let csv = new as? CSVBookmarkProvider, let index {
+                let text = csv.text(fileName: URL(fileURLWithPath: pdf).lastPathComponent,
+                                    tabs: index.lowercased().hasSuffix(".tsv"))
+                try SafeFile.write(to: index, bytes: Array(text.utf8))
+            }
+        }
+    }
+
+    /// The index's text; nil when there is no file yet. Refuses files over the index limit
+    /// before reading them.
+    static func readIndex(_ path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= CSVIndex.maxBytes else {
+            throw ValidationError("\(path): the index has \(size) bytes; at most \(CSVIndex.maxBytes) are read")
+        }
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ValidationError("\(path): not readable as UTF-8 text (\(error.localizedDescription))")
+        }
+    }
+}
+
 /// `folio bookmarks list`.
 struct BookmarksListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the bookmarks stored in PDFs (Apple Preview's, Nutrient's and Folio's XMP).",
+        abstract: "List the bookmarks stored in PDFs (Apple Preview's, Nutrient's and Folio's XMP; with --store csv the index's too).",
         discussion: """
             With --json, one object per file: {"path","bookmarks":[{"id","name","page","start","end","url","composers",
-            "genres","key"}]}, pages 1-based or null. Exit codes: 0 every file read; 1 a file could not be read.
+            "genres","key","reference"}]}, pages 1-based or null. Bookmarks of an index have identifiers derived from
+            their title and pages, the same on every read while the row is unchanged.
+            Exit codes: 0 every file read; 1 a file could not be read.
             """
     )
 
     @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
     @Option(help: "custom (sort key) or page.") var order: BookmarkOrder = .pageBased
     @Option(help: "Password for encrypted files.") var password: String?
+    @OptionGroup var store: BookmarkStoreOptions
     @Argument(help: "PDF files.") var files: [String]
 
+    func validate() throws {
+        if store.index != nil, files.count != 1 { throw ValidationError("--index takes exactly one FILE") }
+    }
+
     func run() throws {
-        let (json, password, order) = (self.json, self.password, self.order)
+        let (json, password, order, store) = (self.json, self.password, self.order, self.store)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let provider = XMPBookmarkProvider(document: try PDFDocument(path: path, password: password))
-            let bookmarks = order.sorted(provider.bookmarks)
+            let chain = try BookmarkChain(document: try PDFDocument(path: path, password: password), pdf: path,
+                                          index: store.indexPath(for: path), command: "list")
+            let bookmarks = chain.manager.bookmarks(in: order)
             if json {
                 let items: [JSONValue] = bookmarks.map { bookmark in
                     var url: String?
@@ -66,6 +164,7 @@ struct BookmarksListCommand: ParsableCommand {
                         ("start", .optional(bookmark.pages?.lowerBound)), ("end", .optional(bookmark.pages?.upperBound)),
                         ("url", .optional(url)), ("composers", .strings(bookmark.metadata.composers)),
                         ("genres", .strings(bookmark.metadata.genres)), ("key", key),
+                        ("reference", .optional(bookmark.metadata.reference)),
                     ])
                 }
                 return JSONValue.object([("path", .string(path)), ("bookmarks", .array(items))]) + "\n"
@@ -99,25 +198,28 @@ struct BookmarksAddCommand: ParsableCommand {
     @Option(name: .customLong("composer"), help: "A composer of the piece (repeatable).") var composers: [String] = []
     @Option(name: .customLong("genre"), help: "A genre of the piece (repeatable).") var genres: [String] = []
     @Option(help: "The piece's key, e.g. \"F# minor\".") var key: String?
+    @Option(help: "forScore's free-text reference of the piece.") var reference: String?
     @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        let id = UUID().uuidString
-        try BookmarksCommand.update("add", file: options.file, output: options.output, password: options.password) {
-            provider, document in
+        let id = try BookmarksCommand.update("add", options, store) { manager, document in
             let count = document.pageCount
             let last = end ?? page
             guard (1...max(count, 1)).contains(page), (page...max(count, page)).contains(last), last <= count else {
                 throw ValidationError("pages \(page)–\(last) are out of range (valid: 1 to \(count), end not before start)")
             }
-            var metadata = ScoreMetadata(composers: composers, genres: genres)
+            var metadata = ScoreMetadata(composers: composers, genres: genres, reference: reference)
             do {
                 metadata.key = try key.map { try MusicalKey(parsing: $0) }
             } catch let error as ScoreError {
                 throw ValidationError(error.message)
             }
-            _ = provider.add(Bookmark(id: id, name: name, action: .page(index: page - 1), pages: page...last,
-                                      metadata: metadata))
+            // An index identifies its rows by title and pages: the id is the one it was stored under.
+            let before = Set(manager.bookmarks.map(\.id))
+            let bookmark = Bookmark(name: name, action: .page(index: page - 1), pages: page...last, metadata: metadata)
+            manager.add(bookmark)
+            return manager.bookmarks.first { !before.contains($0.id) }?.id ?? bookmark.id
         }
         print(id)
     }
@@ -131,11 +233,11 @@ struct BookmarksRemoveCommand: ParsableCommand {
 
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
     @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        try BookmarksCommand.update("remove", file: options.file, output: options.output, password: options.password) {
-            provider, _ in
-            guard provider.remove(id: id) else { throw ValidationError("no bookmark with id \(id)") }
+        try BookmarksCommand.update("remove", options, store) { manager, _ in
+            guard manager.remove(id: id) else { throw ValidationError("no bookmark with id \(id)") }
         }
     }
 }
@@ -149,15 +251,15 @@ struct BookmarksRenameCommand: ParsableCommand {
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
     @Option(help: "The new name.") var name: String
     @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        try BookmarksCommand.update("rename", file: options.file, output: options.output, password: options.password) {
-            provider, _ in
-            guard var bookmark = provider.bookmarks.first(where: { $0.id == id }) else {
+        try BookmarksCommand.update("rename", options, store) { manager, _ in
+            guard var bookmark = manager.bookmarks.first(where: { $0.id == id }) else {
                 throw ValidationError("no bookmark with id \(id)")
             }
             bookmark.name = name
-            _ = provider.add(bookmark)
+            manager.add(bookmark)
         }
     }
 }
@@ -173,7 +275,10 @@ struct BookmarksImportCommand: ParsableCommand {
             forScore's column order when there are 15 or more columns without a header, else title, start, end
             by position; --map FIELD=N (1-based) or FIELD=NAME overrides. Pages are 1-based plus --page-offset; a
             missing end is the next start - 1. Rows that cannot be read are reported with their line and skipped;
-            --strict refuses the index instead. Example:
+            --strict refuses the index instead. Identifiers are derived from each row's title and pages, so importing
+            the same index again replaces its bookmarks instead of doubling them. --score also applies the index's
+            score row (forScore's layout: a file name and no pages) to the PDF's metadata, reference included.
+            Example:
               folio bookmarks import realbook.pdf --from index.csv --page-offset 3 --map title=1 --map start=3
             Exit codes: 0 saved; 1 the PDF failed (untouched); 64 invalid index or options (untouched).
             """
@@ -184,8 +289,10 @@ struct BookmarksImportCommand: ParsableCommand {
     @Option(help: "Rows before the first entry (default: 1 if the first row is a header, else 0).") var headerRows: Int?
     @Option(help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
     @Flag(help: "Refuse the index when a row cannot be read.") var strict = false
-    @Flag(help: "Replace the stored bookmarks instead of adding to them.") var replace = false
+    @Flag(help: "Replace the bookmarks of the store written to instead of adding to them.") var replace = false
+    @Flag(help: "Also apply the index's score row to the PDF's metadata.") var score = false
     @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
         var mapping: [CSVIndex.Field: CSVIndex.Column] = [:]
@@ -200,14 +307,15 @@ struct BookmarksImportCommand: ParsableCommand {
         }
         let text: String
         do {
-            text = try String(contentsOfFile: from, encoding: .utf8)
-        } catch {
-            printError("folio bookmarks import: \(from): not readable as UTF-8 text (\(error.localizedDescription))")
+            guard let read = try BookmarkChain.readIndex(from) else { throw ValidationError("\(from): no such file") }
+            text = read
+        } catch let error as ValidationError {
+            printError("folio bookmarks import: \(error.message)")
             throw ExitCode.validationFailure
         }
+        let applyScore = score
         let indexOptions = CSVIndex.Options(mapping: mapping, headerRows: headerRows, pageOffset: pageOffset, strict: strict)
-        try BookmarksCommand.update("import", file: options.file, output: options.output, password: options.password) {
-            provider, document in
+        try BookmarksCommand.update("import", options, store) { manager, document in
             let contents: CSVIndex.Contents
             do {
                 contents = try CSVIndex.read(text, options: indexOptions, pageCount: document.pageCount)
@@ -215,8 +323,19 @@ struct BookmarksImportCommand: ParsableCommand {
                 throw ValidationError("\(from): \(error.message)")
             }
             for problem in contents.problems { printError("folio bookmarks import: \(from): \(problem); skipped") }
-            if replace { for bookmark in provider.bookmarks { _ = provider.remove(id: bookmark.id) } }
-            for bookmark in contents.bookmarks { _ = provider.add(bookmark) }
+            if applyScore, let row = contents.score, !ScoreEdit(setting: row).isEmpty {
+                do {
+                    for warning in try ScoreWriter.write(ScoreEdit(setting: row), to: document, options: .init(allowComma: true)) {
+                        printError("folio bookmarks import: \(options.file): \(warning)")
+                    }
+                } catch let error as ScoreError {
+                    throw ValidationError("\(from): the score row: \(error.message)")
+                }
+            }
+            if replace, let target = manager.providers.first {
+                for bookmark in target.bookmarks { manager.remove(id: bookmark.id) }
+            }
+            for bookmark in contents.bookmarks { manager.add(bookmark) }
         }
     }
 }
@@ -229,20 +348,23 @@ struct BookmarksExportCommand: ParsableCommand {
         discussion: """
             Columns: Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,Labels,
             Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi; a row for the score, one per bookmark. Cells a
-            spreadsheet would run as formulas are prefixed with '. `bookmarks import` reads it back.
+            spreadsheet would run as formulas are prefixed with '. `bookmarks import` reads it back. With --store csv,
+            the bookmarks of the index beside the PDF are included.
             Exit codes: 0 written; 1 the file could not be read.
             """
     )
 
     @Flag(help: "Tab-separated instead of comma-separated.") var tsv = false
     @Option(help: "Password for an encrypted file.") var password: String?
+    @OptionGroup var store: BookmarkStoreOptions
     @Argument(help: "The PDF.") var file: String
 
     func run() throws {
         do {
             let document = try PDFDocument(path: file, password: password)
             let (score, _) = ScoreMetadata.read(from: document)
-            let bookmarks = XMPBookmarkProvider(document: document).bookmarks
+            let bookmarks = try BookmarkChain(document: document, pdf: file, index: store.indexPath(for: file),
+                                              command: "export").manager.bookmarks
             let name = URL(fileURLWithPath: file).lastPathComponent
             FileHandle.standardOutput.write(Data(CSVIndex.export(fileName: name, score: score, bookmarks: bookmarks,
                                                                  tabs: tsv).utf8))
@@ -263,7 +385,8 @@ struct BookmarksFromTocCommand: ParsableCommand {
         discussion: """
             Entries with a page of the file, in page order; each ends one page before the next one starts (never
             before its own start), the last at the last page; URL and remote-file entries are left out.
-            --save stores them as bookmarks in the PDF's XMP (incremental update) before printing them.
+            --save stores them as bookmarks in the PDF's XMP (incremental update), or with --store csv in the index
+            beside each PDF, before printing them.
             With --json, one object per file: {"path","bookmarks":[{"title","start","end"}]}, pages 1-based.
             Exit codes: 0 every file read; 1 a file could not be read.
             """
@@ -273,18 +396,24 @@ struct BookmarksFromTocCommand: ParsableCommand {
     @Flag(help: "Also store the bookmarks in each PDF (XMP), skipping ones already there with the same name and pages.")
     var save = false
     @Option(help: "Password for encrypted files.") var password: String?
+    @OptionGroup var store: BookmarkStoreOptions
     @Argument(help: "PDF files.") var files: [String]
+
+    func validate() throws {
+        if store.index != nil, files.count != 1 { throw ValidationError("--index takes exactly one FILE") }
+    }
 
     func run() throws {
         let (json, password) = (self.json, self.password)
         if save {
             for file in files {
-                try BookmarksCommand.update("from-toc", file: file, output: nil, password: password) { provider, document in
-                    let existing = Set(provider.bookmarks.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
+                try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store) {
+                    manager, document in
+                    let existing = Set(manager.bookmarks.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
                     for piece in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
                     where !existing.contains("\(piece.title)|\(piece.start)|\(piece.end)") {
-                        _ = provider.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
-                                                  pages: piece.start...piece.end))
+                        manager.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
+                                             pages: piece.start...piece.end))
                     }
                 }
             }

@@ -20,7 +20,7 @@ struct MetaGetCommand: ParsableCommand {
         abstract: "Show score metadata as forScore reads it (Info dictionary, XMP as fallback).",
         discussion: """
             With --json, one object per line: {"path","title","composers","genres","tags","labels","rating",
-            "difficulty","duration","key":{"keysf","keymi","name"},"warnings"}; absent fields are null.
+            "difficulty","duration","key":{"keysf","keymi","name"},"reference","warnings"}; absent fields are null.
             Exit codes: 0 every file read; 1 a file could not be read.
             """
     )
@@ -55,7 +55,8 @@ enum MetaFormat {
             ("path", .string(path)), ("title", .optional(score.title)), ("composers", .strings(score.composers)),
             ("genres", .strings(score.genres)), ("tags", .strings(score.tags)), ("labels", .strings(score.labels)),
             ("rating", .optional(score.rating)), ("difficulty", .optional(score.difficulty)),
-            ("duration", .optional(score.duration)), ("key", key), ("warnings", .strings(warnings)),
+            ("duration", .optional(score.duration)), ("key", key), ("reference", .optional(score.reference)),
+            ("warnings", .strings(warnings)),
         ]) + "\n"
     }
 
@@ -68,6 +69,7 @@ enum MetaFormat {
             ("Labels", score.labels.isEmpty ? nil : score.labels.joined(separator: "; ")),
             ("Rating", score.rating.map { "\($0) of 5" }), ("Difficulty", score.difficulty.map { "\($0) of 3" }),
             ("Duration", score.duration.map(ScoreDuration.format)), ("Key", score.key?.name),
+            ("Reference", score.reference),
         ]
         lines += warnings.map { ("Warning", $0) }
         var text = separator ? "\n" : ""

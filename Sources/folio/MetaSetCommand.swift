@@ -26,7 +26,8 @@ struct MetaSetCommand: ParsableCommand {
     @Option(help: "Difficulty, 0 to 3.") var difficulty: Int?
     @Option(help: "Duration in seconds (72) or as m:ss (1:12).") var duration: String?
     @Option(help: "Key, e.g. \"F# minor\", \"Bb\", \"f#m\", \"E♭ major\".") var key: String?
-    @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key.")
+    @Option(help: "forScore's free-text reference (stored in XMP).") var reference: String?
+    @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key, reference.")
     var cleared: [String] = []
     @Flag(help: "Keep values containing commas (forScore reads them as several values).") var allowComma = false
     @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
@@ -55,6 +56,7 @@ struct MetaSetCommand: ParsableCommand {
             edit.difficulty = difficulty
             edit.duration = try duration.map(ScoreDuration.parse)
             edit.key = try key.map { try MusicalKey(parsing: $0) }
+            edit.reference = reference.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
             edit.cleared = Set(try cleared.map { try ScoreField(parsing: $0) })
             try edit.validate()
             if !allowComma, let (field, value) = edit.valuesWithCommas.first {

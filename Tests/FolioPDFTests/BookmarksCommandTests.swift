@@ -120,23 +120,117 @@ final class BookmarksCommandTests: XCTestCase {
                                   "--page-offset", "2"])
         XCTAssertEqual(imported.status, 0, imported.err)
         XCTAssertTrue(imported.err.contains("line 4: start page 'x' is not a whole number"), imported.err)
+        // The reference lives in Folio's XMP namespace, for the score and for each piece.
+        XCTAssertEqual(try folio(["meta", "set", first, "--title", "The Real Book", "--composer", "Various",
+                                  "--reference", "=RB-1 6th ed."]).status, 0)
+        XCTAssertEqual(try folio(["bookmarks", "add", first, "--name", "Blue Bossa", "--page", "1", "--end", "2",
+                                  "--reference", "p. 44"]).status, 0)
         let exported = try folio(["bookmarks", "export", first])
         XCTAssertEqual(exported.status, 0)
         XCTAssertTrue(exported.out.hasPrefix(CSVHeader.forScore), exported.out)
         XCTAssertTrue(exported.out.contains("first.pdf,\"Misty; ballad\",5,8,Erroll Garner"), exported.out)
+        XCTAssertTrue(exported.out.contains("first.pdf,The Real Book,,,Various,,,,'=RB-1 6th ed.,"), exported.out)
+        XCTAssertTrue(exported.out.contains("first.pdf,Blue Bossa,1,2,,,,,p. 44,"), exported.out)
         let csv = directory.appendingPathComponent("export.csv")
         try Data(exported.out.utf8).write(to: csv)
-        XCTAssertEqual(try folio(["bookmarks", "import", second, "--from", csv.path]).status, 0)
+        // Twice: identifiers derived from the rows make the second import replace, not double.
+        for _ in 0..<2 {
+            let again = try folio(["bookmarks", "import", second, "--from", csv.path, "--score"])
+            XCTAssertEqual(again.status, 0, again.err)
+        }
+        let meta = try folio(["meta", "get", "--json", second])
+        let score = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(meta.out.utf8)) as? [String: Any])
+        XCTAssertEqual(score["title"] as? String, "The Real Book")
+        XCTAssertEqual(score["composers"] as? [String], ["Various"])
+        XCTAssertEqual(score["reference"] as? String, "=RB-1 6th ed.", "guarded on export, unguarded on import")
 
         func pieces(_ path: String) throws -> [String] {
             let listed = try folio(["bookmarks", "list", "--json", path])
             let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])["bookmarks"]
                 as? [[String: Any]] ?? []
             return list.map { "\($0["name"] as? String ?? "") \($0["start"] as? Int ?? 0)-\($0["end"] as? Int ?? 0) "
-                + "\(($0["composers"] as? [String] ?? []).joined(separator: "+"))" }
+                + "\(($0["composers"] as? [String] ?? []).joined(separator: "+"))" + (($0["reference"] as? String).map { " ref \($0)" } ?? "") }
         }
-        XCTAssertEqual(try pieces(first), ["Misty; ballad 5-8 Erroll Garner", "So What 9-30 Miles Davis"])
+        XCTAssertEqual(try pieces(first), ["Blue Bossa 1-2  ref p. 44", "Misty; ballad 5-8 Erroll Garner",
+                                           "So What 9-30 Miles Davis"])
         XCTAssertEqual(try pieces(second), try pieces(first), "export then import gives the same bookmarks")
+    }
+}
+
+extension BookmarksCommandTests {
+    /// `--store csv`: page-range bookmarks kept in an index beside the PDF (forScore's
+    /// layout, read back by Python's csv module), the rest in the PDF; a command that
+    /// changes only the index leaves the PDF byte-identical, and the reverse.
+    func testIndexBesideThePDFAsABookmarkStore() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pdf = directory.appendingPathComponent("book.pdf").path
+        let index = directory.appendingPathComponent("book.csv").path
+        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf"), toPath: pdf)
+        func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+        func listed(_ arguments: [String]) throws -> [String: String] {
+            let result = try folio(["bookmarks", "list", "--json"] + arguments + [pdf])
+            XCTAssertEqual(result.status, 0, result.err)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+            return Dictionary(uniqueKeysWithValues: (object["bookmarks"] as? [[String: Any]] ?? []).map {
+                ($0["id"] as? String ?? "", "\($0["name"] as? String ?? "") \($0["start"] as? Int ?? 0)-\($0["end"] as? Int ?? 0)")
+            })
+        }
+        func rows() throws -> [[String]] {
+            let script = "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))"
+            let result = try TestEnvironment.runTool("python3", ["-c", script, index])
+            return try JSONDecoder().decode([[String]].self, from: result.stdout)
+        }
+
+        let original = try bytes(pdf)
+        let added = try folio(["bookmarks", "add", pdf, "--store", "csv", "--name", "Misty", "--page", "3", "--end", "4",
+                               "--composer", "Erroll Garner", "--reference", "RB1 p. 280"])
+        XCTAssertEqual(added.status, 0, added.err)
+        XCTAssertEqual(try bytes(pdf), original, "only the index changed")
+        var table = try rows()
+        XCTAssertEqual(table.first, CSVHeader.forScore.components(separatedBy: ","))
+        XCTAssertEqual(table.dropFirst().map { $0.count }, [15, 15])
+        XCTAssertEqual(table.last, ["book.pdf", "Misty", "3", "4", "Erroll Garner", "", "", "", "RB1 p. 280", "", "", "",
+                                    "", "", ""])
+        let id = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try listed(["--store", "csv"]), [id: "Misty 3-4"], "the printed id is the one read back")
+        XCTAssertEqual(try listed(["--store", "csv"]), try listed(["--store", "csv"]), "ids are stable across reads")
+        XCTAssertEqual(try listed([]), [:], "nothing in the PDF")
+
+        // A bookmark the chain gives to the PDF, then edits that touch one store only.
+        XCTAssertEqual(try folio(["bookmarks", "add", pdf, "--name", "Cover", "--page", "1"]).status, 0)
+        let withCover = try bytes(pdf)
+        let both = try listed(["--store", "csv"])
+        XCTAssertEqual(Set(both.values), ["Misty 3-4", "Cover 1-1"])
+        let indexBefore = try bytes(index)
+        let coverID = try XCTUnwrap(both.first { $0.value == "Cover 1-1" }?.key)
+        XCTAssertEqual(try folio(["bookmarks", "rename", pdf, "--store", "csv", "--id", coverID, "--name", "Front"]).status, 0)
+        XCTAssertEqual(try bytes(index), indexBefore, "a bookmark of the PDF is renamed in the PDF")
+        XCTAssertNotEqual(try bytes(pdf), withCover)
+        let afterRename = try bytes(pdf)
+        XCTAssertEqual(try folio(["bookmarks", "rename", pdf, "--store", "csv", "--id", id, "--name", "Misty (ballad)"]).status, 0)
+        XCTAssertEqual(try bytes(pdf), afterRename, "a bookmark of the index is renamed in the index")
+        table = try rows()
+        XCTAssertEqual(table.last?.prefix(4), ["book.pdf", "Misty (ballad)", "3", "4"])
+        let renamedID = try XCTUnwrap(try listed(["--store", "csv"]).first { $0.value == "Misty (ballad) 3-4" }?.key)
+        XCTAssertEqual(try folio(["bookmarks", "remove", pdf, "--store", "csv", "--id", renamedID]).status, 0)
+        XCTAssertEqual(try rows().count, 2, "header and score row left")
+        XCTAssertEqual(try bytes(pdf), afterRename)
+
+        // from-toc into the index; a TSV index named with --index; --index alone is a usage error.
+        XCTAssertEqual(try folio(["bookmarks", "from-toc", "--save", "--store", "csv", pdf]).status, 0)
+        let fromToc = try folio(["bookmarks", "from-toc", "--json", pdf])
+        let tocCount = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(fromToc.out.utf8)) as? [String: Any])?["bookmarks"]
+            as? [Any]).count
+        XCTAssertGreaterThan(tocCount, 0)
+        XCTAssertEqual(try rows().count, 2 + tocCount)
+        let tsv = directory.appendingPathComponent("pieces.tsv").path
+        XCTAssertEqual(try folio(["bookmarks", "add", pdf, "--store", "csv", "--index", tsv, "--name", "A, B", "--page", "2"]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: tsv, encoding: .utf8).contains("book.pdf\t\"A, B\"\t2\t2\t"))
+        let refused = try folio(["bookmarks", "list", "--index", tsv, pdf])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.err.contains("--index needs --store csv"), refused.err)
     }
 }
 

@@ -179,6 +179,20 @@ final class MetaWriteCommandTests: XCTestCase {
         XCTAssertEqual(object["genres"] as? [String], ["Lied"])
     }
 
+    /// forScore's "Reference" has no place in Info: Folio's XMP namespace holds it, and
+    /// exiftool reads it from there.
+    func testReferenceIsStoredInXMPAndReadByExiftool() throws {
+        let path = try copy("score.pdf")
+        let set = try folio(["meta", "set", path, "--reference", "Op. 49 No. 4 — «Wiegenlied»"])
+        XCTAssertEqual(set.status, 0, set.err)
+        XCTAssertEqual(try get(path)["reference"] as? String, "Op. 49 No. 4 — «Wiegenlied»")
+        let exif = try TestEnvironment.runTool("exiftool", ["-j", "-G1", "-XMP-folioscore:all", path])
+        let object = try XCTUnwrap((try JSONSerialization.jsonObject(with: exif.stdout) as? [[String: Any]])?.first)
+        XCTAssertEqual(object["XMP-folioscore:Reference"] as? String, "Op. 49 No. 4 — «Wiegenlied»", "\(object)")
+        XCTAssertEqual(try folio(["meta", "set", path, "--clear", "reference"]).status, 0)
+        XCTAssertTrue(try get(path)["reference"] is NSNull)
+    }
+
     func testOutputLeavesTheSourceAlone() throws {
         let path = try copy("score.pdf")
         let output = directory.appendingPathComponent("out.pdf").path

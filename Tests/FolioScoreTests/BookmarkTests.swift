@@ -86,6 +86,7 @@ final class BookmarkTests: XCTestCase {
         var piece = Bookmark(id: "F1", name: "Nocturne № 2", action: .page(index: 0), pages: 1...1)
         piece.metadata.composers = ["Frédéric Chopin"]
         piece.metadata.key = try MusicalKey(parsing: "Eb")
+        piece.metadata.reference = "Henle p. 12"
         try PDFSaver.update(path: path) { document in
             var provider = XMPBookmarkProvider(document: document)
             XCTAssertTrue(provider.add(piece))
@@ -126,5 +127,7 @@ final class BookmarkTests: XCTestCase {
         let again = try CSVBookmarkProvider(text: csv.text(fileName: "Real Book.pdf"), pageCount: 1)
         XCTAssertEqual(again.bookmarks.map(\.name), ["Autumn Leaves", "Piece"])
         XCTAssertEqual(again.bookmarks.map(\.pages), [1...1, 1...1])
+        XCTAssertEqual(again.bookmarks.map(\.id), csv.bookmarks.map(\.id), "stored under the identifiers a reading derives")
+        XCTAssertFalse(csv.bookmarks.map(\.id).contains { $0 == "" })
     }
 }

@@ -49,6 +49,7 @@ final class ScoreWriterTests: XCTestCase {
         edit.labels = ["Label One", "Label Two"]
         edit.rating = 3
         edit.key = try MusicalKey(parsing: "Db")
+        edit.reference = "Henle HN 1156 — «Urtext»"
         let (document, warnings) = try write(edit, xmp: packet)
         XCTAssertEqual(warnings, [])
         let info = document.info
@@ -70,6 +71,7 @@ final class ScoreWriterTests: XCTestCase {
         XCTAssertEqual(xmp.array(XMPPacket.dc, "subject"), ["My Tag"])
         XCTAssertEqual(xmp.text(XMPPacket.pdf, "Keywords"), info.keywords)
         XCTAssertEqual(xmp.array(StoredScore.namespace, "labels"), ["Label One", "Label Two"])
+        XCTAssertEqual(xmp.text(StoredScore.namespace, "reference"), "Henle HN 1156 — «Urtext»", "no place in Info")
         XCTAssertEqual(xmp.text(XMPPacket.xmp, "ModifyDate"), PDFDate(date).iso8601)
         XCTAssertEqual(xmp.text(XMPPacket.xmp, "MetadataDate"), PDFDate(date).iso8601)
         XCTAssertEqual(xmp.text(XMPPacket.xmp, "CreatorTool"), "Sibelius")
@@ -107,11 +109,12 @@ final class ScoreWriterTests: XCTestCase {
         first.genres = ["G"]
         first.labels = ["L"]
         first.duration = 72
+        first.reference = "Op. 9"
         let (tagged, _) = try write(first, xmp: packet)
         XCTAssertEqual(tagged.info.author, "A")
 
         var clear = ScoreEdit()
-        clear.cleared = [.composers, .labels, .duration, .title]
+        clear.cleared = [.composers, .labels, .duration, .title, .reference]
         let directory = try TestPDF.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("cleared.pdf").path
@@ -127,6 +130,7 @@ final class ScoreWriterTests: XCTestCase {
         XCTAssertNil(xmp.text(XMPPacket.dc, "title"))
         XCTAssertNil(xmp.text(XMPPacket.pdf, "Keywords"))
         XCTAssertEqual(xmp.array(StoredScore.namespace, "labels"), [])
+        XCTAssertNil(xmp.text(StoredScore.namespace, "reference"))
         XCTAssertEqual(xmp.text(XMPPacket.dc, "description"), "G")
         XCTAssertEqual(xmp.text("urn:example:", "Edition"), "Urtext & more")
     }

@@ -11,8 +11,11 @@ import Foundation
 /// ```
 public struct CSVBookmarkProvider: BookmarkProvider {
     public private(set) var bookmarks: [Bookmark]
-    /// The score's own row, kept for writing the file again.
-    public private(set) var score: ScoreMetadata
+    /// The score's own row, kept for writing the file again (for a new index, set it to
+    /// the PDF's metadata).
+    public var score: ScoreMetadata
+    /// Whether there was no index yet.
+    public let isNew: Bool
     /// Rows of the file that could not be read.
     public let problems: [CSVIndex.Problem]
     /// Which bookmarks this provider takes; by default page-range bookmarks only.
@@ -24,12 +27,14 @@ public struct CSVBookmarkProvider: BookmarkProvider {
             bookmarks = []
             score = ScoreMetadata()
             problems = []
+            isNew = true
             return
         }
         let contents = try CSVIndex.read(text, pageCount: pageCount)
         bookmarks = contents.bookmarks
         score = contents.score ?? ScoreMetadata()
         problems = contents.problems
+        isNew = false
     }
 
     /// The index file that belongs to `pdf`: the same name with `.csv`.
@@ -37,9 +42,17 @@ public struct CSVBookmarkProvider: BookmarkProvider {
         URL(fileURLWithPath: pdf).deletingPathExtension().appendingPathExtension("csv").path
     }
 
+    /// Takes `bookmark` when ``accepts`` does. An index row has no identifier of its own,
+    /// so the bookmark is stored under the one derived from its title and pages, as it
+    /// will be read back (a new one replaces the bookmark with its old identifier).
     public mutating func add(_ bookmark: Bookmark) -> Bool {
-        guard accepts(bookmark) else { return false }
-        bookmarks.replaceOrAppend(bookmark)
+        guard accepts(bookmark), let pages = bookmark.pages else { return false }
+        _ = bookmarks.remove(id: bookmark.id)
+        let name = bookmark.name ?? ""
+        let occurrence = bookmarks.filter { ($0.name ?? "") == name && $0.pages == pages }.count
+        let id = BookmarkIdentifier.derived(title: name, pages: pages, occurrence: occurrence)
+        bookmarks.replaceOrAppend(Bookmark(id: id, name: bookmark.name, action: bookmark.action, sortKey: bookmark.sortKey,
+                                           pages: pages, metadata: bookmark.metadata))
         return true
     }
 
@@ -47,8 +60,8 @@ public struct CSVBookmarkProvider: BookmarkProvider {
         bookmarks.remove(id: id)
     }
 
-    /// The file's new contents.
-    public func text(fileName: String) -> String {
-        CSVIndex.export(fileName: fileName, score: score, bookmarks: bookmarks)
+    /// The file's new contents, comma- or (`tabs`) tab-separated.
+    public func text(fileName: String, tabs: Bool = false) -> String {
+        CSVIndex.export(fileName: fileName, score: score, bookmarks: bookmarks, tabs: tabs)
     }
 }

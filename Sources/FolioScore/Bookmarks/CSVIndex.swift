@@ -185,14 +185,22 @@ public enum CSVIndex {
             ($0.element.bookmark.pages?.lowerBound ?? 0, $0.offset) < ($1.element.bookmark.pages?.lowerBound ?? 0, $1.offset)
         }.map(\.element)
         var bookmarks: [Bookmark] = []
+        var occurrences: [String: Int] = [:]
         for (position, entry) in ordered.enumerated() {
-            var bookmark = entry.bookmark
-            if !entry.explicitEnd, let start = bookmark.pages?.lowerBound {
+            let bookmark = entry.bookmark
+            guard let start = bookmark.pages?.lowerBound, var pages = bookmark.pages else { continue }
+            if !entry.explicitEnd {
                 let next = position + 1 < ordered.count ? (ordered[position + 1].bookmark.pages?.lowerBound ?? start) - 1
                     : pageCount
-                bookmark.pages = start...max(start, next)
+                pages = start...max(start, next)
             }
-            bookmarks.append(bookmark)
+            // Rows carry no identifier: one derived from title and pages stays the same on every read.
+            let name = bookmark.name ?? ""
+            let key = "\(name)|\(pages)"
+            let occurrence = occurrences[key, default: 0]
+            occurrences[key] = occurrence + 1
+            bookmarks.append(Bookmark(id: BookmarkIdentifier.derived(title: name, pages: pages, occurrence: occurrence),
+                                      name: bookmark.name, action: bookmark.action, pages: pages, metadata: bookmark.metadata))
         }
         return Contents(bookmarks: bookmarks, score: score, problems: problems)
     }
@@ -236,6 +244,7 @@ public enum CSVIndex {
         metadata.genres = ForScoreInfo.split(cell(.genres))
         metadata.tags = ForScoreInfo.split(cell(.tags))
         metadata.labels = ForScoreInfo.split(cell(.labels))
+        metadata.reference = cell(.reference).isEmpty ? nil : cell(.reference)
         func number(_ field: Field, _ range: ClosedRange<Int>) throws -> Int? {
             let text = cell(field)
             guard !text.isEmpty else { return nil }
@@ -291,7 +300,7 @@ public enum CSVIndex {
         cells += [metadata.composers, metadata.genres, metadata.tags, metadata.labels].map {
             guarded($0.joined(separator: ", "))
         }
-        cells.append("")  // Reference: no home yet.
+        cells.append(guarded(metadata.reference ?? ""))
         cells.append(metadata.rating.map(String.init) ?? "")
         cells.append(metadata.difficulty.map(String.init) ?? "")
         if let duration = metadata.duration {

@@ -69,6 +69,7 @@ public struct XMPBookmarkProvider: BookmarkProvider {
             metadata.genres = ForScoreInfo.split(field("Genres"))
             metadata.tags = ForScoreInfo.split(field("Tags"))
             metadata.labels = ForScoreInfo.split(field("Labels"))
+            metadata.reference = field("Reference")
             metadata.rating = field("Rating").flatMap { Int($0) }.flatMap { ScoreMetadata.ratingRange.contains($0) ? $0 : nil }
             metadata.difficulty = field("Difficulty").flatMap { Int($0) }
                 .flatMap { ScoreMetadata.difficultyRange.contains($0) ? $0 : nil }
@@ -137,6 +138,7 @@ public struct XMPBookmarkProvider: BookmarkProvider {
         list("Genres", metadata.genres)
         list("Tags", metadata.tags)
         list("Labels", metadata.labels)
+        if let reference = metadata.reference { fields.append(("Reference", reference)) }
         number("Rating", metadata.rating)
         number("Difficulty", metadata.difficulty)
         number("Duration", metadata.duration)
