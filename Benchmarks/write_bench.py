@@ -53,15 +53,18 @@ print(time.perf_counter() - start)
 """
 
 
-def largest(corpus, count, folio):
+def largest(corpus, count, folio, keep=None):
+    """The `count` largest corpus files every contender can open without a password (and
+    that `keep`, when given, accepts)."""
     files = sorted((os.path.getsize(os.path.join(root, name)), os.path.join(root, name))
                    for root, _, names in os.walk(corpus) for name in names if name.lower().endswith(".pdf"))
     chosen = []
     for size, path in reversed(files):
-        # Only files every contender can open without a password.
         if subprocess.run(["qpdf", "--check", path], capture_output=True).returncode != 0:
             continue
         if subprocess.run([folio, "info", path], capture_output=True).returncode != 0:
+            continue
+        if keep is not None and not keep(path):
             continue
         chosen.append(path)
         if len(chosen) == count:
@@ -107,21 +110,21 @@ def in_process(script):
     return run
 
 
-def setup(argv):
+def setup(argv, keep=None, what="largest valid corpus files"):
     """FOLIO_BINARY CORPUS_DIR [REPEAT] -> (folio, files, sizes, repeat), after printing what is measured."""
     folio, corpus = argv[1], argv[2]
     repeat = int(argv[3]) if len(argv) > 3 else 3
-    files = largest(corpus, 20, folio)
+    files = largest(corpus, 20, folio, keep(folio) if keep else None)
     sizes = [os.path.getsize(f) for f in files]
-    print(f"{len(files)} largest valid corpus files, {min(sizes) / 1e6:.2f} to {max(sizes) / 1e6:.2f} MB, "
+    print(f"{len(files)} {what}, {min(sizes) / 1e6:.2f} to {max(sizes) / 1e6:.2f} MB, "
           f"median of {repeat} rounds")
     return folio, files, sizes, repeat
 
 
-def report(results, files, width):
-    """Prints ms/file, bytes appended and the ratio to results[1] (Folio in one process)."""
-    folio_ms = 1000 * results[1][1] / len(files)
-    print(f"{'tool':{width}} {'ms/file':>9} {'appended B/file':>16} {'vs folio (1 process)':>21}")
+def report(results, files, width, reference=1, label="vs folio (1 process)"):
+    """Prints ms/file, bytes appended and the ratio to results[reference] (by default Folio in one process)."""
+    folio_ms = 1000 * results[reference][1] / len(files)
+    print(f"{'tool':{width}} {'ms/file':>9} {'appended B/file':>16} {label:>21}")
     for name, seconds, appended in results:
         ms = 1000 * seconds / len(files)
         print(f"{name:{width}} {ms:9.2f} {appended:16.0f} {ms / folio_ms:20.1f}x")

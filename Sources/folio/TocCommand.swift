@@ -22,8 +22,9 @@ struct TocShowCommand: ParsableCommand {
         discussion: """
             Text output indents entries by level and gives each entry's path ("2.1": the first child of the second
             top-level entry, as the edit commands take it), 1-based pages, URLs and remote files.
-            With --json, one object per file: {"path","entries":[{"title","level","page","uri","file"}]}, entries
-            flattened in document order, level 0 for the top level, page 1-based or null.
+            With --json, one object per file: {"path","entries":[{"title","level","page","uri","file","open"}]},
+            entries flattened in document order, level 0 for the top level, page 1-based or null, open true when
+            the entry shows its children (so `toc set` keeps the state).
             Exit codes: 0 every file read; 1 a file could not be read.
             """
     )
@@ -108,7 +109,7 @@ enum TocFormat {
             default: break
             }
             return .object([("title", .string(item.title)), ("level", .int(level)), ("page", .optional(page)),
-                            ("uri", .optional(uri)), ("file", .optional(file))])
+                            ("uri", .optional(uri)), ("file", .optional(file)), ("open", .bool(item.isOpen))])
         }
         return JSONValue.object([("path", .string(path)), ("entries", .array(items))]) + "\n"
     }

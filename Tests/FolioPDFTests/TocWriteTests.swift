@@ -28,11 +28,13 @@ final class TocWriteTests: XCTestCase {
         return (new, old.count)
     }
 
-    /// The entries `toc --json` prints, as comparable lines: level, title, page, uri.
-    private func tocLines(_ data: Data) throws -> [String] {
+    /// The entries `toc --json` prints, as comparable lines: level, title, page, uri, and
+    /// (with `open`) whether the entry shows its children.
+    private func tocLines(_ data: Data, open: Bool = false) throws -> [String] {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return (object["entries"] as? [[String: Any]] ?? []).map {
             "\($0["level"] as? Int ?? -1) \($0["title"] as? String ?? "") p\($0["page"] as? Int ?? 0) \($0["uri"] as? String ?? "")"
+                + (open ? " open:\($0["open"] as? Bool ?? false)" : "")
         }
     }
 
@@ -60,7 +62,8 @@ final class TocWriteTests: XCTestCase {
             }
             // Entries without a page in this file are written without a target.
             let lines = try tocLines(shown.out)
-            XCTAssertEqual(try tocLines(try folio(["toc", "--json", copy]).out), lines, path)
+            XCTAssertEqual(try tocLines(try folio(["toc", "--json", copy]).out, open: true),
+                           try tocLines(shown.out, open: true), "\(path): titles, targets and open state")
             let (new, old) = try newProblems(copy, original: original)
             latent += old
             if !new.isEmpty { failures.append("\(path): qpdf --check after toc set: \(new.sorted())") }
