@@ -46,6 +46,16 @@ extension PDFDocument {
         changes.deleted.insert(reference.number)
     }
 
+    /// Stores a changed catalog: in place when it is an object, else (a catalog written
+    /// directly in the trailer of a damaged file) as a new object.
+    func setCatalog(_ catalog: PDFDictionary) {
+        if case .reference(let root)? = trailer["Root"] {
+            replace(root, with: .dictionary(catalog))
+        } else {
+            setTrailer("Root", .reference(add(.dictionary(catalog))))
+        }
+    }
+
     /// Sets (or with nil removes) a trailer entry.
     public func setTrailer(_ key: String, _ value: PDFObject?) {
         if let value {

@@ -6,14 +6,7 @@ extension PDFDocument {
     /// The outline tree (empty when the document has none). Loops, items that are not
     /// dictionaries and trees deeper than 256 levels are cut with a warning.
     public func outline() -> [PDFOutlineItem] {
-        func items(_ nodes: [OutlineNode]) -> [PDFOutlineItem] {
-            nodes.map { node in
-                var item = node.item
-                item.children = items(node.children)
-                return item
-            }
-        }
-        return items(outlineTree().nodes)
+        outlineTree().nodes.map(\.outlineItem)
     }
 
     /// The outline's root and its entries with their objects, as read: what both
@@ -73,6 +66,13 @@ struct OutlineNode: Sendable {
     var dictionary: PDFDictionary
     var item: PDFOutlineItem
     var children: [OutlineNode]
+
+    /// The entry with its children, as ``PDFDocument/outline()`` gives it.
+    var outlineItem: PDFOutlineItem {
+        var result = item
+        result.children = children.map(\.outlineItem)
+        return result
+    }
 }
 
 /// Turns destinations and actions into targets: page references to page indexes, names

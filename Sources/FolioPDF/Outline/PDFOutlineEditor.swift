@@ -33,14 +33,11 @@ public struct PDFOutlineEditor: Sendable {
     }
 
     /// The outline as it stands after the edits so far.
-    public var items: [PDFOutlineItem] { PDFOutlineEditor.items(roots) }
+    public var items: [PDFOutlineItem] { roots.map(\.outlineItem) }
 
     /// The entry at `path`, with its children.
     public func item(at path: PDFOutlinePath) throws -> PDFOutlineItem {
-        let node = try self.node(at: path)
-        var item = node.item
-        item.children = PDFOutlineEditor.items(node.children)
-        return item
+        try node(at: path).outlineItem
     }
 
     /// Adds `item` (with its children) at `position` and returns the path it has now.
@@ -287,14 +284,6 @@ public struct PDFOutlineEditor: Sendable {
 
     // MARK: - Helpers over nodes
 
-    private static func items(_ nodes: [OutlineNode]) -> [PDFOutlineItem] {
-        nodes.map { node in
-            var item = node.item
-            item.children = items(node.children)
-            return item
-        }
-    }
-
     private static func maxID(_ nodes: [OutlineNode]) -> Int {
         nodes.reduce(0) { max($0, $1.id, maxID($1.children)) }
     }
@@ -360,15 +349,5 @@ extension PDFDocument {
         let result = try edit(&editor)
         try editor.write(to: self)
         return result
-    }
-
-    /// Stores a changed catalog: in place when it is an object, else (a catalog written
-    /// directly in the trailer of a damaged file) as a new object.
-    func setCatalog(_ catalog: PDFDictionary) {
-        if case .reference(let root)? = trailer["Root"] {
-            replace(root, with: .dictionary(catalog))
-        } else {
-            setTrailer("Root", .reference(add(.dictionary(catalog))))
-        }
     }
 }

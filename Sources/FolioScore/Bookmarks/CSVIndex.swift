@@ -188,7 +188,8 @@ public enum CSVIndex {
         var occurrences: [String: Int] = [:]
         for (position, entry) in ordered.enumerated() {
             let bookmark = entry.bookmark
-            guard let start = bookmark.pages?.lowerBound, var pages = bookmark.pages else { continue }
+            guard var pages = bookmark.pages else { continue }
+            let start = pages.lowerBound
             if !entry.explicitEnd {
                 let next = position + 1 < ordered.count ? (ordered[position + 1].bookmark.pages?.lowerBound ?? start) - 1
                     : pageCount
