@@ -65,6 +65,11 @@ struct BookmarkStoreOptions: ParsableArguments {
         if index != nil, store != .csv { throw ValidationError("--index needs --store csv") }
     }
 
+    /// An index named with --index belongs to one PDF only.
+    func validate(files: [String]) throws {
+        if index != nil, files.count != 1 { throw ValidationError("--index takes exactly one FILE") }
+    }
+
     /// The index file of `pdf`, or nil when bookmarks live in the PDF only.
     func indexPath(for pdf: String) -> String? {
         store == .csv ? index ?? CSVBookmarkProvider.path(besidePDF: pdf) : nil
@@ -144,7 +149,7 @@ struct BookmarksListCommand: ParsableCommand {
     @Argument(help: "PDF files.") var files: [String]
 
     func validate() throws {
-        if store.index != nil, files.count != 1 { throw ValidationError("--index takes exactly one FILE") }
+        try store.validate(files: files)
     }
 
     func run() throws {
@@ -400,7 +405,7 @@ struct BookmarksFromTocCommand: ParsableCommand {
     @Argument(help: "PDF files.") var files: [String]
 
     func validate() throws {
-        if store.index != nil, files.count != 1 { throw ValidationError("--index takes exactly one FILE") }
+        try store.validate(files: files)
     }
 
     func run() throws {
