@@ -6,6 +6,8 @@ import Foundation
 enum JSONValue {
     case string(String)
     case int(Int)
+    /// A number written with at most four decimals.
+    case number(Double)
     case bool(Bool)
     case null
     case array([JSONValue])
@@ -19,6 +21,19 @@ enum JSONValue {
         value.map(JSONValue.int) ?? .null
     }
 
+    static func numbers(_ values: [Double]) -> JSONValue {
+        .array(values.map(JSONValue.number))
+    }
+
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let rounded = (value * 10_000).rounded() / 10_000
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        var text = String(format: "%.4f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
     static func strings(_ values: [String]) -> JSONValue {
         .array(values.map(JSONValue.string))
     }
@@ -27,6 +42,7 @@ enum JSONValue {
         switch self {
         case .string(let text): return JSONValue.quote(text)
         case .int(let value): return String(value)
+        case .number(let value): return JSONValue.format(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.encoded).joined(separator: ",") + "]"

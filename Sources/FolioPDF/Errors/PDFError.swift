@@ -34,6 +34,8 @@ public struct PDFError: Error, CustomStringConvertible, Sendable, Equatable {
         case wrongPassword
         /// An argument is outside its valid range.
         case invalidArgument
+        /// The file's permissions forbid the change and the owner password was not given.
+        case notPermitted
     }
 
     public let code: Code

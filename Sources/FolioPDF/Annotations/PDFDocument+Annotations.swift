@@ -1,0 +1,98 @@
+/// Reading annotations: every entry of a page's `/Annots`, direct or indirect, decoded
+/// into a ``PDFAnnotation`` with a stable identifier.
+extension PDFDocument {
+    /// Most annotations read from one page; the rest are ignored with a warning.
+    static let maxAnnotationsPerPage = 100_000
+
+    /// The annotations of page `pageIndex` (0-based), in `/Annots` order. Entries that are
+    /// not dictionaries are skipped with a warning.
+    public func annotations(onPage pageIndex: Int) throws -> [PDFAnnotation] {
+        let pages = pages()
+        guard pages.indices.contains(pageIndex) else {
+            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+        }
+        return annotations(of: pages[pageIndex], pageIndex: pageIndex)
+    }
+
+    /// The annotations of every page, page by page.
+    public func annotations() -> [PDFAnnotation] {
+        pages().enumerated().flatMap { annotations(of: $0.element, pageIndex: $0.offset) }
+    }
+
+    /// The annotations of `page`, which is page `pageIndex` of this document.
+    public func annotations(of page: PDFPage, pageIndex: Int) -> [PDFAnnotation] {
+        let entries = resolve(page.dictionary["Annots"]).arrayValue ?? []
+        if entries.count > PDFDocument.maxAnnotationsPerPage {
+            log.add("page \(pageIndex + 1) has \(entries.count) annotations; only the first \(PDFDocument.maxAnnotationsPerPage) are read",
+                    object: page.reference)
+        }
+        var result: [PDFAnnotation] = []
+        for (index, entry) in entries.prefix(PDFDocument.maxAnnotationsPerPage).enumerated() {
+            guard let dictionary = resolve(entry).dictionaryValue else {
+                if !resolve(entry).isNull {
+                    log.add("annotation \(index + 1) of page \(pageIndex + 1) is not a dictionary", object: entry.referenceValue)
+                }
+                continue
+            }
+            result.append(annotation(dictionary, reference: entry.referenceValue, pageIndex: pageIndex, index: index))
+        }
+        // /NM names the annotation only where it is unique on the page.
+        var nameCounts: [String: Int] = [:]
+        for item in result { if let name = item.name, !name.isEmpty { nameCounts[name, default: 0] += 1 } }
+        for position in result.indices {
+            if let name = result[position].name, nameCounts[name] == 1, PDFDocument.isUsableIdentifier(name) {
+                result[position].id = name
+            }
+        }
+        return result
+    }
+
+    /// An /NM can serve as an identifier when it cannot be mistaken for a derived one.
+    static func isUsableIdentifier(_ name: String) -> Bool {
+        !name.hasPrefix("obj-") && !(name.hasPrefix("p") && name.contains("-") && name.dropFirst().first?.isNumber == true)
+            && !name.contains(where: { $0.isWhitespace || $0.isNewline })
+    }
+
+    func annotation(_ dictionary: PDFDictionary, reference: PDFReference?, pageIndex: Int, index: Int) -> PDFAnnotation {
+        func text(_ key: String) -> String? { resolve(dictionary[key]).stringValue?.text }
+        func numbers(_ key: String) -> [Double] {
+            (resolve(dictionary[key]).arrayValue ?? []).compactMap { resolve($0).doubleValue }
+        }
+        func points(_ values: [Double]) -> [PDFPoint] {
+            stride(from: 0, to: values.count - 1, by: 2).map { PDFPoint(x: values[$0], y: values[$0 + 1]) }
+        }
+        let rectNumbers = numbers("Rect")
+        let rect = rectNumbers.count == 4
+            ? PDFRect(x1: rectNumbers[0], y1: rectNumbers[1], x2: rectNumbers[2], y2: rectNumbers[3])
+            : PDFRect(x1: 0, y1: 0, x2: 0, y2: 0)
+        let border = self.dictionary(dictionary["BS"])
+        var width = border.flatMap { resolve($0["W"]).doubleValue }
+        if width == nil, let legacy = resolve(dictionary["Border"]).arrayValue, legacy.count >= 3 {
+            width = resolve(legacy[2]).doubleValue
+        }
+        let appearance = self.dictionary(dictionary["AP"])
+        let ink = (resolve(dictionary["InkList"]).arrayValue ?? []).prefix(10_000).map {
+            points((resolve($0).arrayValue ?? []).compactMap { resolve($0).doubleValue })
+        }
+        let id = reference.map { "obj-\($0.number)" } ?? "p\(pageIndex + 1)-\(index + 1)"
+        let opacity = resolve(dictionary["CA"]).doubleValue ?? 1
+        return PDFAnnotation(
+            id: id, pageIndex: pageIndex, index: index, reference: reference,
+            subtype: resolve(dictionary["Subtype"]).nameValue ?? "Unknown",
+            rect: rect, contents: text("Contents"), author: text("T"), name: text("NM"),
+            modified: text("M"),
+            flags: PDFAnnotationFlags(rawValue: resolve(dictionary["F"]).intValue ?? 0),
+            color: PDFColor(components: numbers("C")), interiorColor: PDFColor(components: numbers("IC")),
+            opacity: opacity.isFinite ? min(1, max(0, opacity)) : 1,
+            borderWidth: width, borderStyle: border.flatMap { resolve($0["S"]).nameValue },
+            quadPoints: numbers("QuadPoints"), inkList: Array(ink), line: points(numbers("L")),
+            lineEndings: (resolve(dictionary["LE"]).arrayValue ?? []).compactMap { resolve($0).nameValue },
+            vertices: points(numbers("Vertices")), iconName: resolve(dictionary["Name"]).nameValue,
+            defaultAppearance: text("DA").flatMap(PDFDefaultAppearance.init(parsing:)),
+            alignment: resolve(dictionary["Q"]).intValue,
+            popup: dictionary["Popup"]?.referenceValue, inReplyTo: dictionary["IRT"]?.referenceValue,
+            parent: dictionary["Parent"]?.referenceValue,
+            hasAppearance: appearance.map { resolve($0["N"]).isNull == false } ?? false,
+            dictionary: dictionary)
+    }
+}

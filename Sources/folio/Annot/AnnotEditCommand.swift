@@ -1,0 +1,111 @@
+import ArgumentParser
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// `folio annot edit`.
+struct AnnotEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an annotation by id; its appearance stream is regenerated (incremental update).",
+        discussion: """
+            --rect moves and resizes it (strokes, quads and line ends follow); --text replaces its contents (a
+            freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it. Links, widgets and
+            popups are not edited.
+            Example: folio annot edit part.pdf --id 6f1c… --text "Cut to bar 52" --color "#0050c0"
+            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 unknown id or
+            invalid value (untouched).
+            """
+    )
+
+    @OptionGroup var options: EditFileOptions
+    @Option(help: "The annotation's id, as `folio annot list` shows it.") var id: String
+    @Option(help: "The page the id is on (needed only when it is on several).") var page: Int?
+    @Option(help: "New rectangle x,y,w,h.") var rect: String?
+    @Flag(help: "--rect is in PDF user space (origin bottom-left, y up).") var userSpace = false
+    @Option(help: "New contents (a freetext's text).") var text: String?
+    @OptionGroup var style: AnnotStyleOptions
+
+    func validate() throws {
+        if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
+        if let rect {
+            let n = try AnnotPlaceOptions.numbers(rect, option: "rect", multipleOf: 4)
+            guard n.count == 4, n[2] > 0, n[3] > 0 else { throw ValidationError("--rect takes x,y,w,h with w and h above 0") }
+        }
+        if rect == nil, text == nil, style.color == nil, style.fill == nil, style.opacity == nil, style.width == nil,
+            style.size == nil, style.align == nil, style.author == nil
+        {
+            throw ValidationError("nothing to change: give --rect, --text, --color, --fill, --opacity, --width, --size, --align or --author")
+        }
+    }
+
+    func run() throws {
+        let (color, fill) = try style.colors()
+        try AnnotCommand.edit("edit", options) { document in
+            var change = PDFAnnotationChange()
+            if let rect {
+                let n = try AnnotPlaceOptions.numbers(rect, option: "rect", multipleOf: 4)
+                if userSpace {
+                    change.rect = PDFRect(x1: n[0], y1: n[1], x2: n[0] + n[2], y2: n[1] + n[3])
+                } else {
+                    let (target, _) = try document.locateAnnotation(id: id, onPage: page.map { $0 - 1 })
+                    change.rect = PDFPageGeometry(page: target).toUser(x: n[0], y: n[1], width: n[2], height: n[3])
+                }
+            }
+            change.contents = text
+            change.color = color
+            change.fill = fill
+            change.opacity = style.opacity
+            change.width = style.width
+            change.fontSize = style.size
+            change.alignment = style.align
+            change.author = style.author
+            try document.editAnnotation(id: id, onPage: page.map { $0 - 1 }, change,
+                                        stampArt: MusicalSymbol.art(forStampName:))
+        }
+    }
+}
+
+/// `folio annot remove`.
+struct AnnotRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove annotations by id, or all of given types (incremental update); prints the ids removed.",
+        discussion: """
+            An annotation goes with its popup and the replies to it. --all removes every markup annotation of the
+            document (or of --page), or only those of each --type (subtype names such as Ink, Highlight, FreeText, or
+            the `add` type names); links and widgets go only when named with --type Link or --type Widget.
+            Example: folio annot remove part.pdf --all --type ink --page 3
+            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 unknown id or
+            page (untouched).
+            """
+    )
+
+    @OptionGroup var options: EditFileOptions
+    @Option(help: "An annotation's id (repeat for several).") var id: [String] = []
+    @Flag(help: "Remove all markup annotations (of --type, when given).") var all = false
+    @Option(help: "With --all: only this subtype (repeat).") var type: [String] = []
+    @Option(help: "Only on this page (1-based).") var page: Int?
+
+    func validate() throws {
+        guard all != !id.isEmpty else { throw ValidationError("give --id ID... or --all") }
+        if !type.isEmpty, !all { throw ValidationError("--type goes with --all") }
+        if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
+    }
+
+    /// A subtype from a name as `add` takes it ("ink", "strikeout") or as PDF writes it.
+    static func subtype(_ name: String) -> String {
+        if let kind = PDFAnnotationKind(rawValue: name.lowercased()) { return kind.subtype }
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    func run() throws {
+        let removed = try AnnotCommand.edit("remove", options) { document in
+            if all {
+                return try document.removeAllAnnotations(subtypes: Set(type.map(Self.subtype)), onPage: page.map { $0 - 1 })
+            }
+            return try document.removeAnnotations(ids: id, onPage: page.map { $0 - 1 })
+        }
+        for id in removed { print(id) }
+    }
+}

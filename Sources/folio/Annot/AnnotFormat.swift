@@ -1,0 +1,49 @@
+import FolioPDF
+import Foundation
+
+/// The text and JSON forms of `folio annot list`.
+enum AnnotFormat {
+    static func json(path: String, _ listed: [(PDFAnnotation, PDFPageGeometry)]) -> String {
+        JSONValue.object([("path", .string(path)), ("annotations", .array(listed.map { object($0.0, $0.1) }))]) + "\n"
+    }
+
+    static func object(_ item: PDFAnnotation, _ geometry: PDFPageGeometry) -> JSONValue {
+        let shown = geometry.toDisplay(item.rect)
+        let appearance = item.defaultAppearance
+        func points(_ values: [PDFPoint]) -> JSONValue { .numbers(values.flatMap { [$0.x, $0.y] }) }
+        return .object([
+            ("id", .string(item.id)), ("object", .optional(item.reference?.number)), ("page", .int(item.pageIndex + 1)), ("subtype", .string(item.subtype)),
+            ("rect", .numbers(item.rect.array)), ("display", .numbers([shown.x, shown.y, shown.width, shown.height])),
+            ("contents", .optional(item.contents)), ("author", .optional(item.author)), ("name", .optional(item.name)),
+            ("modified", .optional(item.modified)), ("color", .optional(item.color?.hex)),
+            ("fill", .optional(item.interiorColor?.hex)), ("opacity", .number(item.opacity)),
+            ("width", item.borderWidth.map(JSONValue.number) ?? .null), ("flags", .strings(item.flags.names)),
+            ("quadPoints", .numbers(item.quadPoints)), ("inkList", .array(item.inkList.map(points))),
+            ("line", points(item.line)), ("lineEndings", .strings(item.lineEndings)), ("vertices", points(item.vertices)),
+            ("icon", .optional(item.iconName)), ("font", .optional(appearance?.font)),
+            ("fontSize", appearance?.size.map(JSONValue.number) ?? .null),
+            ("textColor", .optional(appearance?.color?.hex)), ("alignment", .optional(item.alignment)),
+            ("popup", item.popup.map { .string("obj-\($0.number)") } ?? .null),
+            ("inReplyTo", item.inReplyTo.map { .string("obj-\($0.number)") } ?? .null),
+            ("hasAppearance", .bool(item.hasAppearance)),
+        ])
+    }
+
+    static func text(path: String, _ listed: [(PDFAnnotation, PDFPageGeometry)], separator: Bool) -> String {
+        var out = (separator ? "\n" : "") + "File: \(path)\n"
+        if listed.isEmpty { out += "  (no annotations)\n" }
+        for (item, geometry) in listed {
+            let shown = geometry.toDisplay(item.rect)
+            let box = [shown.x, shown.y, shown.width, shown.height].map(JSONValue.format).joined(separator: ",")
+            var line = "  p\(item.pageIndex + 1)  \(item.id)  \(item.subtype)  [\(box)]"
+            if let color = item.color?.hex { line += "  \(color)" }
+            if let contents = item.contents, !contents.isEmpty {
+                let flat = contents.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+                line += "  \"\(flat.count > 60 ? flat.prefix(57) + "..." : flat)\""
+            }
+            if let author = item.author, !author.isEmpty { line += "  by \(author)" }
+            out += line + "\n"
+        }
+        return out
+    }
+}
