@@ -16,6 +16,16 @@
       differs from the first: {"poppler": [[x0,y0,x1,y1] or null, ...], ...}. At 72 dpi a
       pixel is a point of the page as displayed (crop box, rotation applied, top-left origin).
 
+  annots.py render-batch JOBS.json
+      JOBS is a list of {"files": [...], "page": N}; prints the list of render results.
+
+  annots.py variant IN OUT ROTATE X1,Y1,X2,Y2
+      Writes IN with /Rotate and /CropBox set on every page (pikepdf), for rotated tests.
+
+  annots.py fitz-annots FILE...
+      PyMuPDF's annotations of every page with their rect as displayed (rect * rotation
+      matrix), colours, opacity, contents and the raw /DA.
+
   annots.py words FILE --page N
       PyMuPDF's words of the page with their boxes in display coordinates.
 """
@@ -64,7 +74,7 @@ def read_fitz(path, password):
             info = annot.info
             entries.append({"xref": annot.xref, "subtype": annot.type[1], "rect": user_rect(page, annot.rect),
                             "contents": info.get("content") or None, "author": info.get("title") or None,
-                            "name": info.get("name") or None,
+                            "name": info.get("id") or None,
                             "color": hexcolor((annot.colors or {}).get("stroke")),
                             "opacity": annot.opacity})
         for link in page.links():
@@ -131,7 +141,7 @@ def render_all(paths, page):
         images = {name: [] for name in result}
         for index, path in enumerate(paths):
             base = os.path.join(tmp, "p%d" % index)
-            subprocess.run(["pdftoppm", "-r", "72", "-f", str(page), "-l", str(page), "-singlefile", "-png",
+            subprocess.run(["pdftoppm", "-cropbox", "-r", "72", "-f", str(page), "-l", str(page), "-singlefile", "-png",
                             path, base], check=True, capture_output=True)
             images["poppler"].append(Image.open(base + ".png").convert("RGB"))
             mu = os.path.join(tmp, "m%d.png" % index)
@@ -152,6 +162,21 @@ def render_all(paths, page):
     return result
 
 
+def fitz_annots(path):
+    doc = pymupdf.open(path)
+    out = []
+    for page in doc:
+        for annot in page.annots():
+            shown = annot.rect * page.rotation_matrix
+            out.append({"page": page.number + 1, "subtype": annot.type[1], "name": annot.info.get("id"),
+                        "display": [shown.x0, shown.y0, shown.x1, shown.y1],
+                        "contents": annot.info.get("content"),
+                        "color": hexcolor((annot.colors or {}).get("stroke")),
+                        "fill": hexcolor((annot.colors or {}).get("fill")),
+                        "opacity": annot.opacity, "da": doc.xref_get_key(annot.xref, "DA")[1]})
+    return out
+
+
 def main():
     args = sys.argv[1:]
     if args[0] == "read":
@@ -168,6 +193,22 @@ def main():
         page = int(args[args.index("--page") + 1])
         paths = [a for a in args[1:] if a != "--page" and a != str(page)]
         print(json.dumps(render_all(paths, page)))
+    elif args[0] == "render-batch":
+        with open(args[1]) as handle:
+            jobs = json.load(handle)
+        print(json.dumps([render_all(job["files"], job["page"]) for job in jobs]))
+    elif args[0] == "variant":
+        pdf = pikepdf.open(args[1])
+        box = [float(v) for v in args[4].split(",")]
+        for page in pdf.pages:
+            page.obj.Rotate = int(args[3])
+            page.obj.CropBox = pikepdf.Array(box)
+        pdf.save(args[2])
+    elif args[0] == "fitz-annots":
+        result = {}
+        for path in args[1:]:
+            result[path] = fitz_annots(path)
+        print(json.dumps(result))
     elif args[0] == "words":
         page = int(args[args.index("--page") + 1])
         doc = pymupdf.open(args[1])
@@ -175,7 +216,7 @@ def main():
         words = [[w[4]] + list(pymupdf.Rect(w[:4]) * p.rotation_matrix) for w in p.get_text("words")]
         print(json.dumps(words))
     else:
-        sys.exit("usage: annots.py read|render|words ...")
+        sys.exit("usage: annots.py read|render|render-batch|variant|fitz-annots|words ...")
 
 
 if __name__ == "__main__":

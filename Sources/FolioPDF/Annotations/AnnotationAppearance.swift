@@ -22,7 +22,10 @@ enum AnnotationAppearance {
     {
         guard let kind = PDFAnnotationKind(subtype: annotation.subtype) else { return nil }
         let rect = annotation.rect
-        let frame = geometry.uprightFrame(for: rect)
+        // A NoRotate annotation is turned upright by the viewer itself.
+        let frame = annotation.staysUpright
+            ? PDFPageGeometry(cropBox: geometry.cropBox, rotation: 0).uprightFrame(for: rect)
+            : geometry.uprightFrame(for: rect)
         guard let toLocal = frame.toUser.inverted else { return nil }
         let (width, height) = frame.size
         let local: (PDFPoint) -> PDFPoint = { toLocal.apply($0) }

@@ -142,6 +142,10 @@ public struct PDFAnnotation: Sendable {
     public var hasAppearance: Bool
     public var dictionary: PDFDictionary
 
+    /// Whether viewers keep it upright on a turned page: the NoRotate flag, which Text
+    /// notes behave as if always set (ISO 32000-1 §12.5.6.4).
+    public var staysUpright: Bool { flags.contains(.noRotate) || subtype == "Text" }
+
     /// Link and Widget annotations are listed but never edited unless named explicitly.
     public var isMarkup: Bool { !["Link", "Widget", "Popup"].contains(subtype) }
 }

@@ -14,6 +14,8 @@ import Foundation
 extension PDFDocument {
     /// Most points in one ink annotation, quads in one markup.
     public static let maxAnnotationPoints = 100_000
+    /// Width and height of a note's icon.
+    public static let noteIconSize = 20.0
 
     /// Throws when the file's permissions forbid annotating and it was not opened with the
     /// owner password (ISO 32000-1 Table 22, bit 6).
@@ -53,7 +55,7 @@ extension PDFDocument {
         if draft.kind == .note {
             // The note's text shows in a popup beside the icon; viewers draw popups themselves.
             let size = geometry.displaySize
-            let shown = geometry.toDisplay(added.rect)
+            let shown = geometry.toDisplay(added.rect, noRotate: true)
             let popupRect = geometry.toUser(x: min(shown.x + shown.width + 4, max(0, size.width - 180)), y: shown.y,
                                             width: 180, height: 120)
             let popup: PDFDictionary = [
@@ -92,7 +94,7 @@ extension PDFDocument {
         var dictionary = found.dictionary
         if let rect = change.rect {
             guard !rect.isEmpty else { throw PDFError(.invalidArgument, "the new rectangle of \(id) is empty") }
-            try checkInside(rect, geometry: geometry)
+            try checkInside(found.staysUpright ? PDFRect(x1: rect.x1, y1: rect.y2, x2: rect.x1, y2: rect.y2) : rect, geometry: geometry)
             let old = found.rect
             let sx = old.width > 0 ? rect.width / old.width : 1
             let sy = old.height > 0 ? rect.height / old.height : 1
@@ -385,14 +387,20 @@ extension PDFDocument {
             guard PDFAnnotationDraft.noteIcons.contains(draft.icon) else {
                 throw PDFError(.invalidArgument, "note icon \(draft.icon) is unknown (valid: \(PDFAnnotationDraft.noteIcons.sorted().joined(separator: ", ")))")
             }
+            // Notes behave as if NoZoom and NoRotate were set (ISO 32000-1 §12.5.6.4): the
+            // icon hangs upright from the corner that is upper-left in user space.
+            let anchor: PDFPoint
             if let given = draft.rect {
-                rect = given
+                let shown = geometry.toDisplay(given)
+                anchor = geometry.toUser(PDFPoint(x: shown.x, y: shown.y))
             } else if let point = draft.points.first {
-                let shown = geometry.toDisplay(point)
-                rect = geometry.toUser(x: shown.x, y: shown.y, width: 20, height: 20)
+                anchor = point
             } else {
                 throw PDFError(.invalidArgument, "a note needs a point or a rectangle")
             }
+            rect = PDFRect(x1: anchor.x, y1: anchor.y - PDFDocument.noteIconSize, x2: anchor.x + PDFDocument.noteIconSize,
+                           y2: anchor.y)
+            drawn = PDFRect(x1: anchor.x, y1: anchor.y, x2: anchor.x, y2: anchor.y)
             dictionary["Name"] = .name(draft.icon)
             dictionary["Open"] = .boolean(false)
         }
@@ -426,7 +434,8 @@ extension PDFDocument {
         dictionary["NM"] = .string(PDFString(PDFTextString.encode(name)))
         dictionary["M"] = .string(PDFString(Array(PDFDate(date).pdfString.utf8)))
         if let author = draft.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
-        dictionary["F"] = .integer(PDFAnnotationFlags.print.rawValue)
+        let flags: PDFAnnotationFlags = draft.kind == .note ? [.print, .noZoom, .noRotate] : .print
+        dictionary["F"] = .integer(flags.rawValue)
         dictionary["BS"] = .dictionary(["Type": .name("Border"), "W": AnnotationAppearance.numbers([width]).arrayValue?[0] ?? .integer(1), "S": .name("S")])
         if draft.opacity < 1 { dictionary["CA"] = .real(PDFReal(draft.opacity)) }
         return dictionary

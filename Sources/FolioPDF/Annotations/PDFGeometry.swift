@@ -181,6 +181,23 @@ public struct PDFPageGeometry: Sendable, Equatable {
             ?? PDFRect(x1: 0, y1: 0, x2: 0, y2: 0)
     }
 
+    /// Where an annotation is shown. One with the NoRotate flag (and every Text note, as
+    /// viewers treat them) hangs upright from its user-space upper-left corner.
+    public func toDisplay(_ rect: PDFRect, noRotate: Bool)
+        -> (x: Double, y: Double, width: Double, height: Double)
+    {
+        guard noRotate, rotation != 0 else { return toDisplay(rect) }
+        let corner = toDisplay(PDFPoint(x: rect.x1, y: rect.y2))
+        return (corner.x, corner.y, rect.width, rect.height)
+    }
+
+    /// The user-space `/Rect` of an annotation shown at `x, y, width, height`.
+    public func toUser(x: Double, y: Double, width: Double, height: Double, noRotate: Bool) -> PDFRect {
+        guard noRotate, rotation != 0 else { return toUser(x: x, y: y, width: width, height: height) }
+        let corner = toUser(PDFPoint(x: x, y: y))
+        return PDFRect(x1: corner.x, y1: corner.y - height, x2: corner.x + width, y2: corner.y)
+    }
+
     /// A user-space rectangle as shown: `x, y, width, height` with a top-left origin.
     public func toDisplay(_ rect: PDFRect) -> (x: Double, y: Double, width: Double, height: Double) {
         let box = PDFRect(enclosing: rect.corners.map(toDisplay)) ?? rect

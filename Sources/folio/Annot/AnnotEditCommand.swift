@@ -48,8 +48,9 @@ struct AnnotEditCommand: ParsableCommand {
                 if userSpace {
                     change.rect = PDFRect(x1: n[0], y1: n[1], x2: n[0] + n[2], y2: n[1] + n[3])
                 } else {
-                    let (target, _) = try document.locateAnnotation(id: id, onPage: page.map { $0 - 1 })
-                    change.rect = PDFPageGeometry(page: target).toUser(x: n[0], y: n[1], width: n[2], height: n[3])
+                    let (target, found) = try document.locateAnnotation(id: id, onPage: page.map { $0 - 1 })
+                    change.rect = PDFPageGeometry(page: target).toUser(x: n[0], y: n[1], width: n[2], height: n[3],
+                                                                       noRotate: found.staysUpright)
                 }
             }
             change.contents = text

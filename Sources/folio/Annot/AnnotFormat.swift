@@ -8,7 +8,7 @@ enum AnnotFormat {
     }
 
     static func object(_ item: PDFAnnotation, _ geometry: PDFPageGeometry) -> JSONValue {
-        let shown = geometry.toDisplay(item.rect)
+        let shown = geometry.toDisplay(item.rect, noRotate: item.staysUpright)
         let appearance = item.defaultAppearance
         func points(_ values: [PDFPoint]) -> JSONValue { .numbers(values.flatMap { [$0.x, $0.y] }) }
         return .object([
@@ -33,7 +33,7 @@ enum AnnotFormat {
         var out = (separator ? "\n" : "") + "File: \(path)\n"
         if listed.isEmpty { out += "  (no annotations)\n" }
         for (item, geometry) in listed {
-            let shown = geometry.toDisplay(item.rect)
+            let shown = geometry.toDisplay(item.rect, noRotate: item.staysUpright)
             let box = [shown.x, shown.y, shown.width, shown.height].map(JSONValue.format).joined(separator: ",")
             var line = "  p\(item.pageIndex + 1)  \(item.id)  \(item.subtype)  [\(box)]"
             if let color = item.color?.hex { line += "  \(color)" }
