@@ -120,14 +120,7 @@ extension PDFDocument {
         }
         if let author = change.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
         let isFreeText = found.subtype == "FreeText"
-        if let color = change.color {
-            if isFreeText {
-                let size = found.defaultAppearance?.size ?? 12
-                dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: size, color: color).utf8)))
-            } else {
-                dictionary["C"] = AnnotationAppearance.numbers(color.components)
-            }
-        }
+        if let color = change.color, !isFreeText { dictionary["C"] = AnnotationAppearance.numbers(color.components) }
         if let fill = change.fill {
             dictionary["IC"] = AnnotationAppearance.numbers(fill.components)
             if isFreeText { dictionary["C"] = AnnotationAppearance.numbers(fill.components) }
@@ -138,13 +131,17 @@ extension PDFDocument {
         }
         if let width = change.width {
             try PDFDocument.checkWidth(width)
-            dictionary["BS"] = .dictionary(["Type": .name("Border"), "W": AnnotationAppearance.numbers([width]).arrayValue?[0] ?? .integer(1), "S": .name("S")])
+            dictionary["BS"] = PDFDocument.border(width: width)
             dictionary["Border"] = nil
         }
         if let size = change.fontSize {
             guard isFreeText else { throw PDFError(.invalidArgument, "--size applies to FreeText annotations only") }
             try PDFDocument.checkFontSize(size)
-            let color = found.defaultAppearance?.color ?? .black
+        }
+        if isFreeText, change.fontSize != nil || change.color != nil {
+            // The text's font, size and colour live together in /DA.
+            let size = change.fontSize ?? found.defaultAppearance?.size ?? 12
+            let color = change.color ?? found.defaultAppearance?.color ?? .black
             dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: size, color: color).utf8)))
         }
         if let alignment = change.alignment { dictionary["Q"] = .integer(alignment.rawValue) }
@@ -295,6 +292,12 @@ extension PDFDocument {
         if let reference = annotation.reference { replace(reference, with: .dictionary(annotation.dictionary)) }
     }
 
+    /// A solid border of `width` points.
+    static func border(width: Double) -> PDFObject {
+        .dictionary(["Type": .name("Border"), "W": AnnotationAppearance.numbers([width]).arrayValue?.first ?? .integer(1),
+                     "S": .name("S")])
+    }
+
     static func defaultAppearance(size: Double, color: PDFColor) -> String {
         "/\(StandardFont.helvetica.resourceName) \(PDFDrawing.number(size)) Tf "
             + color.components.map(PDFDrawing.number).joined(separator: " ") + " rg"
@@ -436,7 +439,7 @@ extension PDFDocument {
         if let author = draft.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
         let flags: PDFAnnotationFlags = draft.kind == .note ? [.print, .noZoom, .noRotate] : .print
         dictionary["F"] = .integer(flags.rawValue)
-        dictionary["BS"] = .dictionary(["Type": .name("Border"), "W": AnnotationAppearance.numbers([width]).arrayValue?[0] ?? .integer(1), "S": .name("S")])
+        dictionary["BS"] = PDFDocument.border(width: width)
         if draft.opacity < 1 { dictionary["CA"] = .real(PDFReal(draft.opacity)) }
         return dictionary
     }

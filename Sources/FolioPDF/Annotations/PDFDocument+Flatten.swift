@@ -32,7 +32,14 @@ extension PDFDocument {
                 guard box.width > 0, box.height > 0, !item.rect.isEmpty else { continue }
                 // ISO 32000-1 §12.5.5: the transformed box is scaled and moved onto /Rect.
                 let sx = item.rect.width / box.width, sy = item.rect.height / box.height
-                let placement = PDFMatrix(sx, 0, 0, sy, item.rect.x1 - box.x1 * sx, item.rect.y1 - box.y1 * sy)
+                var placement = PDFMatrix(sx, 0, 0, sy, item.rect.x1 - box.x1 * sx, item.rect.y1 - box.y1 * sy)
+                if item.staysUpright, page.rotation != 0 {
+                    // Drawn as viewers draw it: turned upright about its upper-left corner.
+                    let (x, y) = (item.rect.x1, item.rect.y2)
+                    placement = placement.concatenating(PDFMatrix(1, 0, 0, 1, -x, -y))
+                        .concatenating(.rotation(quarterTurns: page.rotation / 90))
+                        .concatenating(PDFMatrix(1, 0, 0, 1, x, y))
+                }
                 let name = PDFDocument.freeName("FolioAnnot", in: xobjects)
                 xobjects[name] = formObject
                 var line = "q\n"

@@ -173,6 +173,10 @@ public enum AnnotationTransfer {
         case .line:
             draft.points = points(item.line ?? [])
             if let endings = item.lineEndings { draft.lineEndings = endings }
+        case .note:
+            // A note hangs from its upper-left corner in user space.
+            draft.rect = nil
+            draft.points = [PDFPoint(x: rect.x1, y: rect.y2)]
         case .stamp:
             guard let symbol = item.symbol.flatMap(MusicalSymbol.init(rawValue:)) else { return nil }
             draft.stampArt = symbol.art
