@@ -34,7 +34,7 @@ public struct StandardFont: Sendable, Equatable {
         for scalar in text.unicodeScalars {
             guard let code = StandardFont.winAnsiCode(scalar) else {
                 throw PDFError(.invalidArgument,
-                               "the character \"\(scalar)\" (U+\(String(scalar.value, radix: 16, uppercase: true))) cannot be written with the standard font \(baseFont) (WinAnsiEncoding: Latin-1 letters, € and typographic quotes); use other characters")
+                               "the character \"\(scalar)\" (\(String(format: "U+%04X", scalar.value))) cannot be written with the standard font \(baseFont) (WinAnsiEncoding: Latin-1 letters, € and typographic quotes); use other characters")
             }
             bytes.append(code)
         }

@@ -1,0 +1,165 @@
+import Foundation
+import XCTest
+
+@testable import FolioPDF
+
+/// The pieces annotations stand on: page geometry both ways, appearance frames, colours,
+/// /DA strings, standard-font metrics (against PyMuPDF's) and line wrapping.
+final class AnnotationModelTests: XCTestCase {
+    let crop = PDFRect(x1: 30, y1: 40, x2: 560, y2: 800)
+
+    func testDisplayAndUserSpaceConvertBothWaysOnEveryRotation() {
+        // The display corner (0, 0) is the crop box corner that is top-left as shown.
+        let topLeft: [Int: PDFPoint] = [0: PDFPoint(x: 30, y: 800), 90: PDFPoint(x: 30, y: 40),
+                                        180: PDFPoint(x: 560, y: 40), 270: PDFPoint(x: 560, y: 800)]
+        for rotation in [0, 90, 180, 270] {
+            let geometry = PDFPageGeometry(cropBox: crop, rotation: rotation)
+            XCTAssertEqual(geometry.toUser(PDFPoint(x: 0, y: 0)), topLeft[rotation], "/Rotate \(rotation)")
+            let size = geometry.displaySize
+            XCTAssertEqual(rotation % 180 == 0 ? size.width : size.height, 530)
+            // The display corner opposite (0, 0) is the opposite crop box corner.
+            let far = geometry.toUser(PDFPoint(x: size.width, y: size.height))
+            XCTAssertEqual(far.x + (topLeft[rotation]?.x ?? 0), 590, accuracy: 1e-9)
+            XCTAssertEqual(far.y + (topLeft[rotation]?.y ?? 0), 840, accuracy: 1e-9)
+            for point in [PDFPoint(x: 12.5, y: 7), PDFPoint(x: 400, y: 300), PDFPoint(x: 0, y: 529)] {
+                let back = geometry.toDisplay(geometry.toUser(point))
+                XCTAssertEqual(back.x, point.x, accuracy: 1e-9)
+                XCTAssertEqual(back.y, point.y, accuracy: 1e-9)
+            }
+            let rect = geometry.toUser(x: 40, y: 120, width: 220, height: 44)
+            let shown = geometry.toDisplay(rect)
+            XCTAssertEqual([shown.x, shown.y, shown.width, shown.height], [40, 120, 220, 44])
+            // An upright frame of the shown size maps exactly onto the rectangle.
+            let frame = geometry.uprightFrame(for: rect)
+            XCTAssertEqual(frame.size.width, 220, accuracy: 1e-9)
+            XCTAssertEqual(frame.size.height, 44, accuracy: 1e-9)
+            XCTAssertEqual(frame.toUser.apply(PDFRect(x1: 0, y1: 0, x2: 220, y2: 44)), rect)
+            // Its local x runs left to right as shown, y bottom to top.
+            let origin = geometry.toDisplay(frame.toUser.apply(PDFPoint(x: 0, y: 0)))
+            XCTAssertEqual(origin.x, 40, accuracy: 1e-9)
+            XCTAssertEqual(origin.y, 164, accuracy: 1e-9)
+            // Notes hang from their user-space upper-left corner.
+            let note = geometry.toUser(x: 420, y: 360, width: 20, height: 20, noRotate: true)
+            let hung = geometry.toDisplay(note, noRotate: true)
+            XCTAssertEqual([hung.x, hung.y, hung.width, hung.height], [420, 360, 20, 20])
+        }
+    }
+
+    func testMatricesInvertAndConcatenate() throws {
+        let matrix = PDFMatrix(0, 1, -1, 0, 40, 7).concatenating(PDFMatrix(2, 0, 0, 3, 1, 1))
+        let inverse = try XCTUnwrap(matrix.inverted)
+        let point = PDFPoint(x: 3, y: -8)
+        let back = inverse.apply(matrix.apply(point))
+        XCTAssertEqual(back.x, point.x, accuracy: 1e-9)
+        XCTAssertEqual(back.y, point.y, accuracy: 1e-9)
+        XCTAssertNil(PDFMatrix(1, 2, 2, 4, 0, 0).inverted)
+    }
+
+    func testColoursParseAndRefuseWithTheForm() throws {
+        XCTAssertEqual(try PDFColor(hex: "#FF8000").hex, "#ff8000")
+        XCTAssertEqual(try PDFColor(hex: "0af").hex, "#00aaff")
+        XCTAssertEqual(PDFColor(components: [0.5])?.hex, "#808080")
+        XCTAssertEqual(PDFColor(components: [0, 1, 1, 0])?.hex, "#ff0000")
+        XCTAssertNil(PDFColor(components: []))
+        for bad in ["red", "#12345", "#gg0000", ""] {
+            XCTAssertThrowsError(try PDFColor(hex: bad)) { error in
+                XCTAssertTrue((error as? PDFError)?.message.contains("#RRGGBB") == true)
+            }
+        }
+    }
+
+    func testDefaultAppearanceStringsAreRead() {
+        let da = PDFDefaultAppearance(parsing: "0 g /Helv 12.5 Tf 1 0 0 rg")
+        XCTAssertEqual(da?.font, "Helv")
+        XCTAssertEqual(da?.size, 12.5)
+        XCTAssertEqual(da?.color?.hex, "#ff0000")
+        XCTAssertEqual(PDFDefaultAppearance(parsing: "/F1 0 Tf 0 0 0 1 k")?.color?.hex, "#000000")
+        XCTAssertNil(PDFDefaultAppearance(parsing: "garbage"))
+    }
+
+    func testStandardFontWidthsAgreeWithPyMuPDF() throws {
+        let samples = ["Allegro ma non troppo", "Dvořák".replacingOccurrences(of: "ř", with: "r"), "«Coda» — attacca",
+                       "WAVE fff", "€ 12,50 – “quotes” …", "ÆØÅ æøå ß"]
+        let script = """
+            import json, sys, pymupdf
+            texts = json.loads(sys.argv[1])
+            print(json.dumps([[pymupdf.Font(f).text_length(t, fontsize=12) for t in texts] for f in ("helv", "tibi")]))
+            """
+        let argument = String(decoding: try JSONSerialization.data(withJSONObject: samples), as: UTF8.self)
+        let run = try TestEnvironment.runTool("python3", ["-c", script, argument])
+        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        let widths = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[Double]])
+        for (index, text) in samples.enumerated() {
+            XCTAssertEqual(StandardFont.helvetica.width(of: text, size: 12), widths[0][index], accuracy: 0.01, text)
+            XCTAssertEqual(StandardFont.timesBoldItalic.width(of: text, size: 12), widths[1][index], accuracy: 0.01, text)
+        }
+    }
+
+    func testWrappingKeepsEveryLineInsideTheBox() throws {
+        let font = StandardFont.helvetica
+        let text = "Cut to bar 48, then take the coda at the sign — attacca subito\nSecond verse: tacet"
+        let lines = try font.wrap(text, size: 11, maxWidth: 120)
+        XCTAssertGreaterThan(lines.count, 3)
+        XCTAssertTrue(lines.allSatisfy { font.width(ofEncoded: $0, size: 11) <= 120 })
+        XCTAssertEqual(lines.map { String(decoding: $0, as: UTF8.self) }.last, "Second verse: tacet", "\(lines.map { String(decoding: $0, as: UTF8.self) })")
+        let long = try font.wrap("Pianississississimo", size: 20, maxWidth: 60)
+        XCTAssertGreaterThan(long.count, 1, "a word wider than the box is broken")
+        XCTAssertTrue(long.allSatisfy { font.width(ofEncoded: $0, size: 20) <= 60 })
+        XCTAssertThrowsError(try font.encode("Dvořák")) { error in
+            XCTAssertEqual((error as? PDFError)?.code, .invalidArgument)
+            XCTAssertTrue((error as? PDFError)?.message.contains("U+0159") == true)
+        }
+        XCTAssertEqual(try font.encode("€“”"), [0x80, 0x93, 0x94])
+    }
+
+    func testAnnotationsAreReadFromDirectAndIndirectArraysWithStableIds() throws {
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R /Annots 5 0 R >>")
+        builder.add(4, "<< /Type /Page /Parent 2 0 R /Rotate 90 /Annots [<< /Subtype /Square /Rect [300 200 100 100] /NM (dup) >> << /Subtype /Circle /Rect [1 1 5 5] /NM (dup) >> 6 0 R] >>")
+        builder.add(5, "[6 0 R 7 0 R 8 0 R]")
+        builder.add(6, "<< /Type /Annot /Subtype /FreeText /Rect [10 10 110 40] /Contents (Hello) /T (Anna) /NM (note-1) /DA (/Helv 9 Tf 0 0 1 rg) /Q 1 /C [1 1 0] /CA 0.5 /BS << /W 2 >> /F 4 >>")
+        builder.add(7, "<< /Type /Annot /Subtype /Ink /Rect [0 0 50 50] /InkList [[1 2 3 4] [5 6]] /Border [0 0 3] /AP << /N 9 0 R >> >>")
+        builder.add(8, "<< /Subtype /Foo /Rect [0 0 1 1] >>")
+        builder.addStream(9, "/Type /XObject /Subtype /Form /BBox [0 0 50 50]", Array("0 0 m 5 5 l S".utf8))
+        let document = try PDFDocument(bytes: builder.classic(trailer: "/Root 1 0 R"))
+        let first = try document.annotations(onPage: 0)
+        XCTAssertEqual(first.map(\.id), ["note-1", "obj-7", "obj-8"])
+        XCTAssertEqual(first[0].defaultAppearance?.size, 9)
+        XCTAssertEqual(first[0].defaultAppearance?.color?.hex, "#0000ff")
+        XCTAssertEqual(first[0].alignment, 1)
+        XCTAssertEqual(first[0].opacity, 0.5)
+        XCTAssertEqual(first[0].borderWidth, 2)
+        XCTAssertEqual(first[0].flags, .print)
+        XCTAssertEqual(first[1].inkList, [[PDFPoint(x: 1, y: 2), PDFPoint(x: 3, y: 4)], [PDFPoint(x: 5, y: 6)]])
+        XCTAssertEqual(first[1].borderWidth, 3)
+        XCTAssertTrue(first[1].hasAppearance)
+        XCTAssertEqual(first[2].subtype, "Foo")
+        let second = try document.annotations(onPage: 1)
+        // A duplicated /NM is no id; the shared indirect annotation keeps its object id.
+        XCTAssertEqual(second.map(\.id), ["p2-1", "p2-2", "note-1"])
+        XCTAssertEqual(second[0].rect, PDFRect(x1: 100, y1: 100, x2: 300, y2: 200), "normalised")
+        XCTAssertThrowsError(try document.annotations(onPage: 2)) { error in
+            XCTAssertTrue((error as? PDFError)?.message.contains("valid: 1 to 2") == true)
+        }
+    }
+
+    func testAnIndirectAnnotsArraySharedByTwoPagesIsCopiedBeforeAnAdd() throws {
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R /Annots 5 0 R >>")
+        builder.add(4, "<< /Type /Page /Parent 2 0 R /Annots 5 0 R >>")
+        builder.add(5, "[6 0 R]")
+        builder.add(6, "<< /Type /Annot /Subtype /Square /Rect [10 10 50 50] >>")
+        let document = try PDFDocument(bytes: builder.classic(trailer: "/Root 1 0 R"))
+        var draft = PDFAnnotationDraft(kind: .square)
+        draft.rect = PDFRect(x1: 100, y1: 100, x2: 200, y2: 150)
+        try document.addAnnotation(draft, toPage: 1)
+        XCTAssertEqual(try document.annotations(onPage: 0).count, 1, "the other page keeps its array")
+        XCTAssertEqual(try document.annotations(onPage: 1).count, 2)
+        XCTAssertFalse(document.changedObjectNumbers.contains(5), "the shared array is not changed")
+        XCTAssertTrue(document.changedObjectNumbers.contains(4), "the page gets its own array")
+    }
+}
