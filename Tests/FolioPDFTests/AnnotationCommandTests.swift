@@ -169,6 +169,42 @@ final class AnnotationCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: student)).count, size)
     }
 
+    func testOtherToolsAnnotationsEditedWhereFolioCanRedrawThem() throws {
+        // A direct Ink dictionary without an appearance (sample-files): restyled and drawn.
+        let direct = try copy(TestEnvironment.corpusFile("sample-files/024-annotations/annotated_pdf.pdf"), "direct.pdf")
+        let ink = try XCTUnwrap(try AnnotationWriteTests.listed(direct).first { $0.value["subtype"] as? String == "Ink" })
+        XCTAssertEqual(ink.value["hasAppearance"] as? Bool, false)
+        var result = try folio(["annot", "edit", direct, "--id", ink.key, "--color", "#0000ff", "--width", "3"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let edited = try XCTUnwrap(try AnnotationWriteTests.listed(direct)[ink.key], "a direct annotation keeps its id")
+        XCTAssertEqual(edited["hasAppearance"] as? Bool, true)
+        // MuPDF lists no direct annotation dictionaries; pikepdf reads the raw entry.
+        let raw = try JSONSerialization.jsonObject(with: try AnnotationWriteTests.oracle(["read", direct]))
+            as? [String: [String: Any]]
+        let pike = raw?[direct]?["pike"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pike.first { $0["subtype"] as? String == "Ink" }?["color"] as? String, "#0000ff")
+        // Another tool's stamp: its art is not Folio's, so only text, author and place change.
+        let stamped = try copy(TestEnvironment.corpusFile("pypdf/example.pdf"), "stamp.pdf")
+        let stamp = try XCTUnwrap(try AnnotationWriteTests.listed(stamped).first { $0.value["subtype"] as? String == "Stamp" })
+        let before = try Data(contentsOf: URL(fileURLWithPath: stamped))
+        result = try folio(["annot", "edit", stamped, "--id", stamp.key, "--color", "#ff0000"])
+        XCTAssertEqual(result.status, 64, result.err)
+        XCTAssertTrue(result.err.contains("cannot redraw"), result.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: stamped)), before)
+        result = try folio(["annot", "edit", stamped, "--id", stamp.key, "--text", "Approved by the conductor"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(try AnnotationWriteTests.listed(stamped)[stamp.key]?["hasAppearance"] as? Bool, true)
+        let original = directory.appendingPathComponent("stamp-before.pdf")
+        try before.write(to: original)
+        let page = stamp.value["page"] as? Int ?? 1
+        let rendered = try JSONSerialization.jsonObject(with: try AnnotationWriteTests.oracle(
+            ["render", original.path, stamped, "--page", String(page)])) as? [String: [Any]] ?? [:]
+        XCTAssertEqual(rendered.count, 3)
+        for (engine, results) in rendered {
+            XCTAssertTrue(results.first is NSNull, "\(engine): a text edit leaves the stamp's picture as it was")
+        }
+    }
+
     func testRemoveAllByTypeSparesLinksAndTakesPopups() throws {
         let file = try copy(TestEnvironment.corpusFile(AnnotationWriteTests.score), "all.pdf")
         let links = try AnnotationWriteTests.listed(file).count

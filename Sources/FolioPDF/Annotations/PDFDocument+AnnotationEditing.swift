@@ -149,19 +149,17 @@ extension PDFDocument {
         edited = annotation(dictionary, reference: found.reference, pageIndex: found.pageIndex, index: found.index)
         edited.id = found.id
         let art = found.iconName.flatMap(stampArt)
-        let onlyMoved = change.rect != nil && change.contents == nil && change.color == nil && change.fill == nil
-            && change.opacity == nil && change.width == nil && change.fontSize == nil && change.alignment == nil
-        if PDFAnnotationKind(subtype: found.subtype) == .stamp, art == nil, !(onlyMoved && found.hasAppearance) {
-            throw PDFError(.invalidArgument,
-                           "stamp \(id) (\(found.iconName ?? "unnamed")) has art Folio cannot redraw; only its rectangle can change")
-        }
-        if PDFAnnotationKind(subtype: found.subtype) != nil, art != nil || PDFAnnotationKind(subtype: found.subtype) != .stamp {
+        let kind = PDFAnnotationKind(subtype: found.subtype)
+        let drawable = kind != nil && (kind != .stamp || art != nil)
+        let restyled = change.color != nil || change.fill != nil || change.opacity != nil || change.width != nil
+            || change.fontSize != nil || change.alignment != nil || (isFreeText && change.contents != nil)
+        if drawable {
             try attachAppearance(to: &edited, geometry: geometry, stampArt: art)
-        } else if !found.hasAppearance || !onlyMoved {
-            // A kind Folio cannot draw: its old appearance no longer matches, and viewers redraw it.
-            edited.dictionary["AP"] = nil
-            edited.hasAppearance = false
+        } else if restyled {
+            throw PDFError(.invalidArgument,
+                           "Folio cannot redraw \(id) (\(found.subtype)\(found.iconName.map { " \($0)" } ?? "")); only its rectangle, text and author can change")
         }
+        // Otherwise the old appearance stays: viewers map its box onto the new rectangle.
         try store(edited, on: page)
         return edited
     }
