@@ -13,6 +13,7 @@
 
 Usage: annot_bench.py FOLIO_BINARY CORPUS_DIR [REPEAT]
 """
+import json
 import os
 import shutil
 import statistics
@@ -122,17 +123,22 @@ def folio_add(folio, target):
     return first or second
 
 
+MARKS = {"format": "folio-annotations", "version": 1, "annotations": [
+    {"page": 1, "subtype": "FreeText", "rect": [50, 50, 250, 90], "contents": "Cut to bar 48", "fontSize": 12},
+    {"page": 1, "subtype": "Ink", "rect": [98, 98, 162, 122], "inkList": [[100, 100, 120, 110, 140, 105, 160, 120]]}]}
+
+
 def corpus_files(corpus):
     return sorted(os.path.join(root, name) for root, _, names in os.walk(corpus)
                   for name in names if name.lower().endswith(".pdf"))
 
 
-def listing(name, command_or_script, files, repeat, folio=None):
+def listing(name, command_or_script, files, repeat, folio=None, prefix=()):
     times = []
     for _ in range(repeat):
         if folio:
             start = time.perf_counter()
-            subprocess.run([folio, "annot", "list", "--json"] + files, stdout=subprocess.DEVNULL,
+            subprocess.run(list(prefix) + [folio, "annot", "list", "--json"] + files, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
             times.append(time.perf_counter() - start)
         else:
@@ -142,29 +148,38 @@ def listing(name, command_or_script, files, repeat, folio=None):
 
 def main():
     folio, files, _, repeat = setup(sys.argv, annotatable, "largest valid corpus files every contender can annotate")
+    marks_directory = tempfile.mkdtemp()
+    marks = os.path.join(marks_directory, "marks.json")
+    with open(marks, "w") as handle:
+        json.dump(MARKS, handle)
     results = [
         measure("folio annot add ×2 (1 process/annotation)", files, repeat,
                 lambda targets: sum(timed([folio, "annot", "add", t, "--page", "1", "--type", "freetext", "--rect",
                                            "50,50,200,40", "--text", "Cut to bar 48"])
                                     + timed([folio, "annot", "add", t, "--page", "1", "--type", "ink", "--stroke",
                                              "100,200,120,210,140,205,160,220"]) for t in targets)),
+        measure("folio annot import, both in 1 save (1 process/file)", files, repeat,
+                lambda targets: sum(timed([folio, "annot", "import", t, "--from", marks]) for t in targets)),
         measure("PyMuPDF 2 annots + saveIncr (1 process)", files, repeat, in_process(PYMUPDF_ADD)),
         measure("pypdf 2 annots, incremental (1 process)", files, repeat, in_process(PYPDF_ADD)),
         measure("folio --version ×2 (start-up only)", files, repeat,
                 lambda targets: sum(timed([folio, "--version"]) + timed([folio, "--version"]) for _ in targets)),
     ]
-    report(results, files, 44, reference=0, label="vs folio")
+    report(results, files, 52, reference=0, label="vs folio")
+    shutil.rmtree(marks_directory)
 
     everything = corpus_files(sys.argv[2])
     readable = [f for f in everything if subprocess.run([folio, "info", f], capture_output=True).returncode == 0]
     print(f"\nlist every annotation of {len(readable)} corpus files, median of {repeat} rounds")
-    rows = [listing("folio annot list --json (1 process)", None, readable, repeat, folio=folio),
+    rows = [listing("folio annot list --json (1 process, all cores)", None, readable, repeat, folio=folio),
+            listing("folio annot list --json (1 process, 1 core)", None, readable, repeat, folio=folio,
+                    prefix=("taskset", "-c", "0")),
             listing("PyMuPDF annots/links/widgets (1 process)", PYMUPDF_LIST, readable, repeat),
             listing("pikepdf raw /Annots (1 process)", PIKEPDF_LIST, readable, repeat)]
     reference = rows[0][1]
-    print(f"{'tool':44} {'ms/file':>9} {'vs folio':>9}")
+    print(f"{'tool':48} {'ms/file':>9} {'vs folio':>9}")
     for name, seconds in rows:
-        print(f"{name:44} {1000 * seconds / len(readable):9.3f} {seconds / reference:8.1f}x")
+        print(f"{name:48} {1000 * seconds / len(readable):9.3f} {seconds / reference:8.1f}x")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FolioPDF
+import FolioScore
 
 /// Options every command that edits one PDF takes: the file, where the update goes, and
 /// the password.
@@ -6,4 +8,29 @@ struct EditFileOptions: ParsableArguments {
     @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDF.") var file: String
+}
+
+extension EditFileOptions {
+    /// Opens the file, lets `change` edit it and saves incrementally (in place under the
+    /// lock, or to --output). Invalid values (an engine `invalidArgument` or a
+    /// ``ScoreError``) exit 64, any other failure exits 1; either way the file is untouched.
+    func update<T>(_ command: String, change: (PDFDocument) throws -> T) throws -> T {
+        do {
+            return try PDFSaver.update(path: file, output: output, password: password) { document in
+                do {
+                    return try change(document)
+                } catch let error as PDFError where error.code == .invalidArgument {
+                    throw ValidationError(error.message)
+                } catch let error as ScoreError {
+                    throw ValidationError(error.description)
+                }
+            }
+        } catch let error as ValidationError {
+            printError("folio \(command): \(error.message)")
+            throw ExitCode.validationFailure
+        } catch {
+            printError("folio \(command): \(file): \(ScoreUpdate.describe(error))")
+            throw ExitCode(1)
+        }
+    }
 }

@@ -29,9 +29,8 @@ enum JSONValue {
         guard value.isFinite else { return "null" }
         let rounded = (value * 10_000).rounded() / 10_000
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
-        var text = String(format: "%.4f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        // Swift's shortest round-trip form; String(format:) cost more than reading the file.
+        return "\(rounded)"
     }
 
     static func strings(_ values: [String]) -> JSONValue {

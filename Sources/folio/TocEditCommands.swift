@@ -13,24 +13,7 @@ extension TocCommand {
     /// with the file untouched; a file that cannot be read or written exits 1.
     static func edit<T>(_ command: String, _ options: EditFileOptions,
                         change: (inout PDFOutlineEditor) throws -> T) throws -> T {
-        do {
-            return try PDFSaver.update(path: options.file, output: options.output, password: options.password) {
-                document in
-                try document.editOutline { outline in
-                    do {
-                        return try change(&outline)
-                    } catch let error as PDFError where error.code == .invalidArgument {
-                        throw ValidationError(error.message)
-                    }
-                }
-            }
-        } catch let error as ValidationError {
-            printError("folio toc \(command): \(error.message)")
-            throw ExitCode.validationFailure
-        } catch {
-            printError("folio toc \(command): \(options.file): \(ScoreUpdate.describe(error))")
-            throw ExitCode(1)
-        }
+        try options.update("toc \(command)") { document in try document.editOutline { try change(&$0) } }
     }
 }
 

@@ -50,7 +50,14 @@ public struct PDFColor: Sendable, Equatable, Hashable {
 
     /// `#rrggbb`, lower case.
     public var hex: String {
-        components.map { String(format: "%02x", Int(($0 * 255).rounded())) }.joined().reduce("#") { $0 + String($1) }
+        let digits = Array("0123456789abcdef")
+        var text = "#"
+        for component in components {
+            let byte = Int((component * 255).rounded())
+            text.append(digits[byte >> 4])
+            text.append(digits[byte & 15])
+        }
+        return text
     }
 
     public static let black = PDFColor(red: 0, green: 0, blue: 0)

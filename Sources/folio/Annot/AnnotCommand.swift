@@ -18,28 +18,10 @@ struct AnnotCommand: ParsableCommand {
         defaultSubcommand: AnnotListCommand.self
     )
 
-    /// Opens `options.file`, lets `change` edit it, and saves incrementally (in place under
-    /// the lock, or to --output). Invalid values exit 64 and a file that cannot be read,
-    /// written or annotated (permissions) exits 1; either way the file is untouched.
+    /// Edits `options.file` through ``EditFileOptions/update(_:change:)``: invalid values
+    /// exit 64, a file that cannot be read, written or annotated (permissions) exits 1.
     static func edit<T>(_ command: String, _ options: EditFileOptions, change: (PDFDocument) throws -> T) throws -> T {
-        do {
-            return try PDFSaver.update(path: options.file, output: options.output, password: options.password) {
-                document in
-                do {
-                    return try change(document)
-                } catch let error as PDFError where error.code == .invalidArgument {
-                    throw ValidationError(error.message)
-                } catch let error as ScoreError {
-                    throw ValidationError(error.description)
-                }
-            }
-        } catch let error as ValidationError {
-            printError("folio annot \(command): \(error.message)")
-            throw ExitCode.validationFailure
-        } catch {
-            printError("folio annot \(command): \(options.file): \(ScoreUpdate.describe(error))")
-            throw ExitCode(1)
-        }
+        try options.update("annot \(command)", change: change)
     }
 
     /// The user's name for `/T` when no --author is given.
