@@ -29,7 +29,7 @@ extension PDFDocument {
     func page(at pageIndex: Int) throws -> PDFPage {
         let pages = pages()
         guard pages.indices.contains(pageIndex) else {
-            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+            throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)
         }
         return pages[pageIndex]
     }
@@ -185,7 +185,7 @@ extension PDFDocument {
         var targets: [Int: [PDFAnnotation]] = [:]
         let pages = pages()
         if let pageIndex, !pages.indices.contains(pageIndex) {
-            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+            throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)
         }
         for (index, page) in pages.enumerated() where pageIndex == nil || pageIndex == index {
             let chosen = annotations(of: page, pageIndex: index).filter {
@@ -231,7 +231,7 @@ extension PDFDocument {
     public func locateAnnotation(id: String, onPage pageIndex: Int? = nil) throws -> (PDFPage, PDFAnnotation) {
         let pages = pages()
         if let pageIndex, !pages.indices.contains(pageIndex) {
-            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+            throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)
         }
         var matches: [(PDFPage, PDFAnnotation)] = []
         for (index, page) in pages.enumerated() where pageIndex == nil || pageIndex == index {

@@ -9,7 +9,7 @@ extension PDFDocument {
     public func annotations(onPage pageIndex: Int) throws -> [PDFAnnotation] {
         let pages = pages()
         guard pages.indices.contains(pageIndex) else {
-            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+            throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)
         }
         return annotations(of: pages[pageIndex], pageIndex: pageIndex)
     }

@@ -11,7 +11,7 @@ extension PDFDocument {
         try checkMayAnnotate()
         let pages = pages()
         if let pageIndex, !pages.indices.contains(pageIndex) {
-            throw PDFError(.invalidArgument, "page \(pageIndex + 1) is out of range (valid: 1 to \(pages.count))")
+            throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)
         }
         var targets: [Int: [PDFAnnotation]] = [:]
         for (index, page) in pages.enumerated() where pageIndex == nil || pageIndex == index {

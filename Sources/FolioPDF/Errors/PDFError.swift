@@ -72,3 +72,11 @@ public struct PDFError: Error, CustomStringConvertible, Sendable, Equatable {
             && lhs.object == rhs.object
     }
 }
+
+extension PDFError {
+    /// A 1-based page number the document does not have, with the valid range.
+    public static func pageOutOfRange(_ page: Int, count: Int, file: String = #fileID, line: Int = #line) -> PDFError {
+        PDFError(.invalidArgument, count == 0 ? "page \(page) is out of range: the document has no pages"
+                 : "page \(page) is out of range (valid: 1 to \(count))", file: file, line: line)
+    }
+}

@@ -157,7 +157,7 @@ struct AnnotAddCommand: ParsableCommand {
             let pageIndex = page - 1
             let pages = document.pages()
             guard pages.indices.contains(pageIndex) else {
-                throw PDFError(.invalidArgument, "page \(page) is out of range (valid: 1 to \(pages.count))")
+                throw PDFError.pageOutOfRange(page, count: pages.count)
             }
             let geometry = PDFPageGeometry(page: pages[pageIndex])
             var draft = PDFAnnotationDraft(kind: type)

@@ -64,7 +64,7 @@ struct AnnotListCommand: ParsableCommand {
             let document = try PDFDocument(path: path, password: password)
             let pages = document.pages()
             if let page, page > pages.count {
-                throw PDFError(.invalidArgument, "page \(page) is out of range (valid: 1 to \(pages.count))")
+                throw PDFError.pageOutOfRange(page, count: pages.count)
             }
             var listed: [(PDFAnnotation, PDFPageGeometry)] = []
             for (pageIndex, item) in pages.enumerated() where page == nil || page == pageIndex + 1 {
