@@ -244,6 +244,7 @@ final class AnnotationCommandTests: XCTestCase {
             (["add", file, "--page", "1", "--type", "freetext", "--rect", "1,1,100,20", "--text", "Dvořák"], "WinAnsi"),
             (["add", file, "--page", "1", "--type", "note", "--points", "10,10", "--icon", "Bell"], "valid: Comment"),
             (["add", file, "--page", "1", "--type", "line", "--points", "10,10,10,10"], "the same"),
+            (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--name", id], "already on page 1"),
             (["edit", file, "--id", "no-such-id", "--color", "#000000"], "no annotation has the id"),
             (["edit", file, "--id", id], "nothing to change"),
             (["edit", file, "--id", id, "--rect", "590,800,100,100"], "not inside the page"),

@@ -45,6 +45,9 @@ extension PDFDocument {
         guard let pageReference = page.reference else {
             throw PDFError(.damaged, "page \(pageIndex + 1) is not an indirect object; annotations cannot point to it")
         }
+        if let name = draft.name, annotations(of: page, pageIndex: pageIndex).contains(where: { $0.name == name }) {
+            throw PDFError(.invalidArgument, "an annotation named \(name) is already on page \(pageIndex + 1) (names are unique on a page)")
+        }
         let geometry = PDFPageGeometry(page: page)
         var dictionary = try annotationDictionary(for: draft, geometry: geometry, date: date)
         dictionary["P"] = .reference(pageReference)
@@ -56,8 +59,8 @@ extension PDFDocument {
             // The note's text shows in a popup beside the icon; viewers draw popups themselves.
             let size = geometry.displaySize
             let shown = geometry.toDisplay(added.rect, noRotate: true)
-            let popupRect = geometry.toUser(x: min(shown.x + shown.width + 4, max(0, size.width - 180)), y: shown.y,
-                                            width: 180, height: 120)
+            let popupRect = geometry.toUser(x: min(shown.x + shown.width + 4, max(0, size.width - 180)),
+                                            y: min(shown.y, max(0, size.height - 120)), width: 180, height: 120)
             let popup: PDFDictionary = [
                 "Type": .name("Annot"), "Subtype": .name("Popup"), "Rect": AnnotationAppearance.numbers(popupRect.array),
                 "Parent": .reference(reference), "Open": .boolean(false), "F": .integer(PDFAnnotationFlags.print.rawValue),
