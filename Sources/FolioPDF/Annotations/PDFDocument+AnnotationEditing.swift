@@ -138,7 +138,7 @@ extension PDFDocument {
             dictionary["Border"] = nil
         }
         if let size = change.fontSize {
-            guard isFreeText else { throw PDFError(.invalidArgument, "--size applies to FreeText annotations only") }
+            guard isFreeText else { throw PDFError(.invalidArgument, "a font size applies to FreeText annotations only") }
             try PDFDocument.checkFontSize(size)
         }
         if isFreeText, change.fontSize != nil || change.color != nil {
