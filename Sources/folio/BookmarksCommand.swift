@@ -21,15 +21,16 @@ struct BookmarksCommand: ParsableCommand {
     static func update<T>(_ command: String, _ options: EditFileOptions, _ store: BookmarkStoreOptions,
                           change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         try update(command, file: options.file, output: options.output, password: options.password, store: store,
-                   change: change)
+                   saving: options.saving, change: change)
     }
 
     @discardableResult
     static func update<T>(_ command: String, file: String, output: String?, password: String?,
-                          store: BookmarkStoreOptions, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+                          store: BookmarkStoreOptions, saving: SaveFlags, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         let indexPath = store.indexPath(for: file)
         do {
-            return try PDFSaver.update(path: file, output: output, password: password) { document in
+            return try PDFSaver.update(path: file, output: output, password: password,
+                                       save: saving.options(command: "bookmarks \(command)", file: file)) { document in
                 let chain = try BookmarkChain(document: document, pdf: file, index: indexPath, command: command)
                 var manager = chain.manager
                 let result = try change(&manager, document)
@@ -402,6 +403,7 @@ struct BookmarksFromTocCommand: ParsableCommand {
     var save = false
     @Option(help: "Password for encrypted files.") var password: String?
     @OptionGroup var store: BookmarkStoreOptions
+    @OptionGroup var saving: SaveFlags
     @Argument(help: "PDF files.") var files: [String]
 
     func validate() throws {
@@ -412,7 +414,8 @@ struct BookmarksFromTocCommand: ParsableCommand {
         let (json, password) = (self.json, self.password)
         if save {
             for file in files {
-                try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store) {
+                try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store,
+                                                 saving: saving) {
                     manager, document in
                     let existing = Set(manager.bookmarks.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
                     for piece in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)

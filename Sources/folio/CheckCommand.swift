@@ -6,7 +6,11 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the structure of PDF files (xref, objects, stream lengths and filters, page tree).",
-        discussion: "Exit codes: 0 no problems; 2 errors (in any file); 3 warnings only."
+        discussion: """
+            A save journal left beside a file by an interrupted save is reported, then settled by opening the file \
+            (see README, "How saves work").
+            Exit codes: 0 no problems; 2 errors (in any file); 3 warnings only.
+            """
     )
 
     @Option(name: .long, help: "Password for encrypted files.")
@@ -21,8 +25,17 @@ struct CheckCommand: ParsableCommand {
         for (index, path) in files.enumerated() {
             if index > 0 { print() }
             print("checking \(path)")
+            // Opening settles an interrupted save; say what was found before it is gone.
+            if let journal = SaveJournal.pending(for: path) {
+                print("WARNING: pending save journal \(SaveJournal.path(for: path)): \(journal)")
+                sawWarning = true
+            }
             do {
                 let document = try PDFDocument(path: path, password: password)
+                if let outcome = document.source.settledJournal {
+                    print("WARNING: \(outcome)")
+                    sawWarning = true
+                }
                 print("PDF version: \(document.version)")
                 print("encrypted: \(document.encryption?.description ?? "no")")
                 let report = document.checkStructure()

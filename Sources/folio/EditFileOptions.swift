@@ -8,6 +8,7 @@ struct EditFileOptions: ParsableArguments {
     @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDF.") var file: String
+    @OptionGroup var saving: SaveFlags
 }
 
 extension EditFileOptions {
@@ -16,7 +17,8 @@ extension EditFileOptions {
     /// ``ScoreError``) exit 64, any other failure exits 1; either way the file is untouched.
     func update<T>(_ command: String, change: (PDFDocument) throws -> T) throws -> T {
         do {
-            return try PDFSaver.update(path: file, output: output, password: password) { document in
+            return try PDFSaver.update(path: file, output: output, password: password,
+                                       save: saving.options(command: command, file: file)) { document in
                 do {
                     return try change(document)
                 } catch let error as PDFError where error.code == .invalidArgument {

@@ -20,6 +20,7 @@ struct MetaApplyCommand: ParsableCommand {
     @Option(help: "The dictionary file (.json or .plist).") var from: String
     @Flag(help: "Keep values containing commas (forScore reads them as several values).") var allowComma = false
     @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
+    @OptionGroup var saving: SaveFlags
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDFs to change.") var files: [String]
 
@@ -45,7 +46,7 @@ struct MetaApplyCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         for warning in warnings { printError("folio meta apply: \(from): warning: \(warning)") }
-        let ok = ScoreUpdate.run(command: "meta apply", files: files, output: output, password: password,
+        let ok = ScoreUpdate.run(command: "meta apply", files: files, output: output, password: password, saving: saving,
                                  allowComma: allowComma) { path, current in
             var fileEdit = edit
             if fileEdit.title == nil, current.title == nil {

@@ -31,6 +31,7 @@ struct MetaSetCommand: ParsableCommand {
     var cleared: [String] = []
     @Flag(help: "Keep values containing commas (forScore reads them as several values).") var allowComma = false
     @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
+    @OptionGroup var saving: SaveFlags
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDFs to change.") var files: [String]
 
@@ -71,7 +72,7 @@ struct MetaSetCommand: ParsableCommand {
 
     func run() throws {
         let edit = try makeEdit()
-        let ok = ScoreUpdate.run(command: "meta set", files: files, output: output, password: password,
+        let ok = ScoreUpdate.run(command: "meta set", files: files, output: output, password: password, saving: saving,
                                  allowComma: allowComma) { _, _ in (edit, []) }
         if !ok { throw ExitCode(1) }
     }

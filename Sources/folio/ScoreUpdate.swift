@@ -8,7 +8,8 @@ import Foundation
 enum ScoreUpdate {
     /// Returns true when every file was saved. `edit` builds the change for one file
     /// from its path and its current metadata.
-    static func run(command: String, files: [String], output: String?, password: String?, allowComma: Bool,
+    static func run(command: String, files: [String], output: String?, password: String?, saving: SaveFlags,
+                    allowComma: Bool,
                     edit: (String, ScoreMetadata) throws -> (ScoreEdit, [String])) -> Bool {
         var succeeded = true
         for file in files {
@@ -18,7 +19,8 @@ enum ScoreUpdate {
                     let (scoreEdit, notes) = try edit(file, current)
                     return notes + (try ScoreWriter.write(scoreEdit, to: document, options: .init(allowComma: allowComma)))
                 }
-                let warnings = try PDFSaver.update(path: file, output: output, password: password, edit: change)
+                let warnings = try PDFSaver.update(path: file, output: output, password: password,
+                                                   save: saving.options(command: command, file: file), edit: change)
                 for warning in warnings { printError("folio \(command): \(file): warning: \(warning)") }
             } catch {
                 printError("folio \(command): \(file): \(describe(error))")

@@ -28,6 +28,8 @@ struct SetInfoCommand: ParsableCommand {
     @Argument(help: "The PDFs to change.")
     var files: [String]
 
+    @OptionGroup var saving: SaveFlags
+
     func validate() throws {
         for item in entry where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--entry takes KEY=VALUE with a non-empty KEY, got '\(item)'")
@@ -47,7 +49,8 @@ struct SetInfoCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                try PDFSaver.update(path: file, output: output, password: password, edit: edit)
+                try PDFSaver.update(path: file, output: output, password: password,
+                                    save: saving.options(command: "set-info", file: file), edit: edit)
             } catch let error as PDFError {
                 printError("folio set-info: \(file): \(error)")
                 failed = true

@@ -63,6 +63,7 @@ struct TocSetCommand: ParsableCommand {
     @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDF.") var file: String
+    @OptionGroup var saving: SaveFlags
 
     func run() throws {
         let data: Data
@@ -86,7 +87,8 @@ struct TocSetCommand: ParsableCommand {
                     })
                 }
             }
-            try PDFSaver.update(path: file, output: output, password: password, edit: edit)
+            try PDFSaver.update(path: file, output: output, password: password,
+                                save: saving.options(command: "toc set", file: file), edit: edit)
         } catch let error as ScoreError {
             printError("folio toc set: \(from): \(error.message)")
             throw ExitCode.validationFailure

@@ -187,17 +187,21 @@ final class WriterTests: XCTestCase {
     func testFailureAtEveryStageLeavesTheFileUntouched() throws {
         let original = PDFBuilder.minimal(info: "<< /Title (Old) >>").classic(trailer: "/Root 1 0 R /Info 4 0 R")
         let path = try file("f.pdf", original)
-        let stages: [SafeFile.Stage] = [.created, .wrotePart(0), .wrotePart(1), .synced]
-        for (index, stage) in stages.enumerated() {
-            struct Injected: Error {}
-            let document = try PDFDocument(path: path)
-            try document.setInfo("Title", to: "New")
-            XCTAssertThrowsError(try PDFSaver.saveIncrementally(document, to: nil, fault: { current in
-                if "\(current)" == "\(stage)" { throw Injected() }
-            }), "stage \(index)")
-            XCTAssertEqual(try bytes(path), original, "stage \(index): original must be byte-identical")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
-            XCTAssertEqual(leftovers, [], "stage \(index): temporary file removed")
+        let paths: [(SaveMethod, [SaveStage])] = [
+            (.copy, [.created, .copied, .appendedHalf, .appended, .synced]),
+            (.journal, [.journalWritten, .appendedHalf, .appended, .synced]),
+        ]
+        for (method, stages) in paths {
+            for stage in stages {
+                struct Injected: Error {}
+                var options = SaveOptions(method: method)
+                options.stageHook = { if $0 == stage { throw Injected() } }
+                XCTAssertThrowsError(try PDFSaver.update(path: path, save: options) { try $0.setInfo("Title", to: "New") },
+                                     "\(method) \(stage)")
+                XCTAssertEqual(try bytes(path), original, "\(method) \(stage): original must be byte-identical")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "f.pdf" }
+                XCTAssertEqual(leftovers, [], "\(method) \(stage): temporary file and journal removed")
+            }
         }
     }
 

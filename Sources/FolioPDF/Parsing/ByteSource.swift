@@ -25,6 +25,11 @@ public final class ByteSource: @unchecked Sendable {
     /// The open file behind the mapping (-1 for memory): writers copy from it in the
     /// kernel instead of through the mapping.
     let fileDescriptor: Int32
+    /// The file's identity when opened, so a save can tell it is still the same file.
+    private let device: UInt64
+    private let inode: UInt64
+    /// What opening did about an interrupted save's journal, if one lay beside the file.
+    public let settledJournal: SaveJournal.Outcome?
 
     public var count: Int { bytes.count }
 
@@ -44,7 +49,10 @@ public final class ByteSource: @unchecked Sendable {
             throw PDFError(.io, "\(path) is not a regular file")
         }
         fileDescriptor = fd
-        let size = Int(info.st_size)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        var size = Int(info.st_size)
+        (settledJournal, size) = Self.settleInterruptedSave(path: path, fd: fd, size: size)
         self.path = path
         if size == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -69,6 +77,35 @@ public final class ByteSource: @unchecked Sendable {
         isMapped = false
         self.path = path
         fileDescriptor = -1
+        device = 0
+        inode = 0
+        settledJournal = nil
+    }
+
+    /// When an interrupted save left a journal beside the file: settles it if no writer
+    /// holds the lock (and the file can be written), and returns the length to map — the
+    /// original's while a journal stands, so a reader never sees a half-written update.
+    private static func settleInterruptedSave(path: String, fd: Int32, size: Int) -> (SaveJournal.Outcome?, Int) {
+        guard SaveJournal.exists(for: path) || TemporaryFile.leftoverExists(beside: path) else { return (nil, size) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            return (nil, SaveJournal.visibleLength(for: path, currentLength: size))
+        }
+        defer { flock(fd, LOCK_UN) }
+        let outcome = try? SafeFile.settleLeftovers(of: path)
+        var info = stat()
+        let settled = fstat(fd, &info) == 0 ? Int(info.st_size) : size
+        return (outcome, SaveJournal.visibleLength(for: path, currentLength: settled))
+    }
+
+    /// Whether `path` names the file these bytes were read from.
+    func isFile(at path: String) -> Bool {
+        var info = stat()
+        return fileDescriptor >= 0 && stat(path, &info) == 0 && isFile(info)
+    }
+
+    /// Whether `info` describes the file these bytes were read from.
+    func isFile(_ info: stat) -> Bool {
+        fileDescriptor >= 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
     deinit {

@@ -14,12 +14,22 @@ import Foundation
 /// file it locked, and otherwise locks the new one. It then reads what the first writer
 /// wrote, so both edits land, one after the other.
 ///
+/// Whoever holds the lock is the only writer, so taking it is also when what a killed
+/// save left beside the file (a journal, a temporary file) is settled.
+///
 /// ```swift
 /// try FileLock.withExclusiveLock(on: "score.pdf") { /* open, edit, save */ }
 /// ```
 public enum FileLock {
     public static func withExclusiveLock<T>(on path: String, timeout: TimeInterval = 10,
                                             _ body: () throws -> T) throws -> T {
+        try withExclusiveLock(on: path, timeout: timeout) { _ in try body() }
+    }
+
+    /// Locks `path`, settles what an interrupted save left beside it (see
+    /// ``SaveJournal``) and runs `body` with what that did.
+    static func withExclusiveLock<T>(on path: String, timeout: TimeInterval,
+                                     _ body: (SaveJournal.Outcome?) throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -42,7 +52,7 @@ public enum FileLock {
                 throw PDFError(.io, "cannot stat \(path): \(String(cString: strerror(errno)))")
             }
             if locked.st_ino == current.st_ino && locked.st_dev == current.st_dev {
-                return try body()
+                return try body(try SafeFile.settleLeftovers(of: path))
             }
             // Replaced while we waited: lock the new file.
         }

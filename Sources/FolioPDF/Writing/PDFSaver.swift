@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Saving edited documents: incrementally (the original bytes stay an exact prefix) or
 /// as a full rewrite, always through ``SafeFile`` so a failure leaves the target as it was.
 ///
@@ -8,61 +16,81 @@
 /// ```
 public enum PDFSaver {
     /// Appends the document's changes after its original bytes and writes the result to
-    /// `path` (by default the file it was opened from). Without changes nothing is written.
-    public static func saveIncrementally(_ document: PDFDocument, to path: String? = nil) throws {
-        try saveIncrementally(document, to: path, fault: nil)
-    }
-
-    static func saveIncrementally(_ document: PDFDocument, to path: String?, fault: ((SafeFile.Stage) throws -> Void)?)
-        throws
-    {
+    /// `path` (by default the file it was opened from, under its lock; a file that changed
+    /// since the document was opened is refused). Without changes nothing is written.
+    @discardableResult
+    public static func saveIncrementally(_ document: PDFDocument, to path: String? = nil,
+                                         options: SaveOptions = SaveOptions()) throws -> SaveReport {
         guard let target = path ?? document.source.path else {
             throw PDFError(.invalidArgument, "the document was not read from a file; give an output path")
         }
-        guard document.hasChanges else {
-            if target != document.source.path {
-                try SafeFile.write(to: target, parts: [document.source.bytes], fault: fault)
+        guard target == document.source.path || document.source.isFile(at: target) else {
+            return try save(document, to: target, options: options, holdingLock: false)
+        }
+        return try FileLock.withExclusiveLock(on: target, timeout: 10) { settled in
+            guard settled == nil, document.source.isFile(at: target), fileSize(target) == document.source.count else {
+                throw PDFError(.io, "\(target) changed since it was opened; nothing was written")
             }
-            return
+            return try save(document, to: target, options: options, holdingLock: true)
         }
-        let update = try IncrementalWriter.update(for: document)
-        try update.withUnsafeBytes { tail in
-            try SafeFile.write(to: target, source: document.source, tail: tail, fault: fault)
+    }
+
+    /// Saves `document` to `target`; `holdingLock` says the caller holds `target`'s lock
+    /// and opened the document under it.
+    static func save(_ document: PDFDocument, to target: String, options: SaveOptions, holdingLock: Bool,
+                     settled: SaveJournal.Outcome? = nil) throws -> SaveReport {
+        let report: SaveReport
+        if document.hasChanges {
+            let update = try IncrementalWriter.update(for: document)
+            report = try update.withUnsafeBytes { tail in
+                try SafeFile.append(to: target, source: document.source, tail: tail, options: options,
+                                    holdingLock: holdingLock)
+            }
+        } else if target != document.source.path && !document.source.isFile(at: target) {
+            try SafeFile.write(to: target, parts: [document.source.bytes], fault: options.stageHook)
+            report = SaveReport(method: .copy, fallbackReason: "no changes: the original copied", appendedBytes: 0)
+        } else {
+            report = SaveReport(method: nil, fallbackReason: "no changes: nothing written", appendedBytes: 0)
         }
+        let full = SaveReport(method: report.method, fallbackReason: report.fallbackReason,
+                              appendedBytes: report.appendedBytes, settled: settled)
+        options.onSave?(full)
+        return full
     }
 
     /// Writes the document as a new file: reachable objects only, renumbered.
-    public static func rewrite(_ document: PDFDocument, to path: String, options: RewriteOptions = RewriteOptions())
-        throws
-    {
-        try rewrite(document, to: path, options: options, fault: nil)
-    }
-
-    static func rewrite(_ document: PDFDocument, to path: String, options: RewriteOptions,
-                        fault: ((SafeFile.Stage) throws -> Void)?) throws {
+    public static func rewrite(_ document: PDFDocument, to path: String, options: RewriteOptions = RewriteOptions(),
+                               save: SaveOptions = SaveOptions()) throws {
         let bytes = try FullWriter.rewrite(document, options: options)
-        try bytes.withUnsafeBytes { try SafeFile.write(to: path, parts: [$0], fault: fault) }
+        try bytes.withUnsafeBytes { try SafeFile.write(to: path, parts: [$0], fault: save.stageHook) }
     }
 
     /// The whole read–edit–save cycle under an advisory lock, so concurrent writers
-    /// apply their edits one after the other: opens `path`, lets `edit` change the
-    /// document, and saves incrementally. With an `output` other than `path`, the update
-    /// goes there and `path` is only read. Returns what `edit` returns.
+    /// apply their edits one after the other: opens `path` (settling what an interrupted
+    /// save left), lets `edit` change the document, and saves incrementally as `save`
+    /// says. With an `output` other than `path`, the update goes there and `path` is only
+    /// read. Returns what `edit` returns.
     @discardableResult
     public static func update<T>(path: String, output: String? = nil, password: String? = nil,
                                  options: PDFReadOptions = PDFReadOptions(), lockTimeout: Double = 10,
+                                 save saveOptions: SaveOptions = SaveOptions(),
                                  edit: (PDFDocument) throws -> T) throws -> T {
         if let output, output != path {
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)
-            try saveIncrementally(document, to: output)
+            try save(document, to: output, options: saveOptions, holdingLock: false)
             return result
         }
-        return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) {
+        return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { settled in
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)
-            try saveIncrementally(document, to: path)
+            try save(document, to: path, options: saveOptions, holdingLock: true, settled: settled)
             return result
         }
+    }
+
+    private static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 }

@@ -6,18 +6,20 @@ import Darwin
 import Musl
 #endif
 
-/// Writes files so that nothing is ever lost: a temporary file in the same folder,
-/// fsync, rename over the target, fsync of the folder. On any error the target is left
-/// as it was and the temporary file is removed. The target's permissions are kept.
+/// Writes files so that nothing is ever lost.
+///
+/// A whole file goes to a temporary file in the same folder, fsync, rename over the
+/// target, fsync of the folder: on any error the target is left as it was and the
+/// temporary file is removed; the target's permissions are kept. An incremental update
+/// (``append(to:source:tail:options:holdingLock:)``) goes the cheapest safe way: a clone
+/// of the original where the filesystem shares blocks, a journaled append in place, or
+/// the same copy and rename.
 ///
 /// ```swift
-/// try SafeFile.write(to: "score.pdf", parts: [originalBytes, appendedBytes])
+/// try SafeFile.write(to: "score.pdf", bytes: newBytes)
 /// ```
 public enum SafeFile {
-    /// Points at which tests inject failures.
-    enum Stage: Sendable {
-        case created, wrotePart(Int), synced
-    }
+    typealias Fault = (SaveStage) throws -> Void
 
     /// Writes the concatenation of `parts` to `path` atomically.
     public static func write(to path: String, parts: [UnsafeRawBufferPointer]) throws {
@@ -29,80 +31,168 @@ public enum SafeFile {
         try bytes.withUnsafeBytes { try write(to: path, parts: [$0], fault: nil) }
     }
 
-    /// Writes `source`'s bytes followed by `tail`, copying the source inside the kernel
-    /// where the system allows (no trip through the mapping).
-    static func write(to path: String, source: ByteSource, tail: UnsafeRawBufferPointer,
-                      fault: ((Stage) throws -> Void)?) throws {
-        try write(to: path, parts: [source.bytes, tail], copySource: source, fault: fault)
-    }
-
-    static func write(to path: String, parts: [UnsafeRawBufferPointer], copySource: ByteSource? = nil,
-                      fault: ((Stage) throws -> Void)?) throws {
-        let directory = parentDirectory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        // An existing target's permissions are copied onto the new file; a new one gets
-        // 0666 less the umask from open() itself (reading the umask means changing it,
-        // which races with other threads).
-        var existing = stat()
-        let existingMode: mode_t? = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
-        var temporary = ""
-        var fd: Int32 = -1
-        for _ in 0..<16 {
-            let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-            temporary = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).folio-\(suffix).tmp"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, existingMode == nil ? 0o666 : 0o600)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else {
-            throw PDFError(.io, "cannot create a temporary file in \(directory): \(lastError())")
-        }
-        var committed = false
-        defer {
-            if fd >= 0 { close(fd) }
-            if !committed { unlink(temporary) }
-        }
+    static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?) throws {
+        let temporary = try TemporaryFile(beside: path, fixedName: false)
+        defer { temporary.discard() }
         try fault?(.created)
-        for (index, part) in parts.enumerated() {
-            if index == 0, let copySource, copyInKernel(from: copySource, to: fd) {
-                // copied
-            } else {
-                try writeAll(fd, part, path: temporary)
+        for part in parts { try writeAll(temporary.fd, part, path: temporary.path) }
+        try fault?(.appended)
+        try temporary.commit(fault: fault)
+    }
+
+    /// Appends `tail` to the bytes of `source` and puts the result at `path`, by the
+    /// method `options` asks for. `holdingLock` says the caller holds `path`'s lock and
+    /// opened `source` from it under that lock: only then may the file change in place.
+    static func append(to path: String, source: ByteSource, tail: UnsafeRawBufferPointer, options: SaveOptions,
+                       holdingLock: Bool) throws -> SaveReport {
+        let fault = options.stageHook
+        let inPlace = holdingLock && source.isFile(at: path)
+        switch options.method {
+        case .copy:
+            return try replace(path, source: source, tail: tail, clone: false, holdingLock: holdingLock, fault: fault)
+        case .clone:
+            return try replace(path, source: source, tail: tail, clone: true, holdingLock: holdingLock, fault: fault)
+        case .journal:
+            guard inPlace else {
+                throw PDFError(.invalidArgument, "a journaled save appends to the file it opened, in place: \(path) is another file")
             }
-            try fault?(.wrotePart(index))
-        }
-        if let existingMode {
-            guard fchmod(fd, existingMode) == 0 else {
-                throw PDFError(.io, "cannot set permissions of \(temporary): \(lastError())")
+            return try journaledAppend(path, source: source, tail: tail, fault: fault, reason: nil)
+        case .automatic:
+            let large = inPlace && source.count >= options.journalThreshold
+            let temporary = try TemporaryFile(beside: path, fixedName: holdingLock)
+            var discardTemporary = true
+            defer { if discardTemporary { temporary.discard() } }
+            if let refusal = FileClone.clone(from: source, to: temporary) {
+                let reason = "no block sharing here: \(refusal)"
+                guard large else {
+                    discardTemporary = false
+                    return try fill(temporary, at: path, source: source, tail: tail, cloned: false, fault: fault,
+                                    reason: reason + (inPlace ? "; below the journal threshold" : ""))
+                }
+                temporary.discard()
+                do {
+                    return try journaledAppend(path, source: source, tail: tail, fault: fault, reason: reason)
+                } catch let refused as JournalRefused {
+                    return try replace(path, source: source, tail: tail, clone: false, holdingLock: holdingLock,
+                                       fault: fault, reason: reason + "; " + refused.reason)
+                }
             }
-            // Keep the owner where we may (root, or the same user); failure is harmless.
-            _ = fchown(fd, existing.st_uid, existing.st_gid)
-        }
-        guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(temporary): \(lastError())") }
-        try fault?(.synced)
-        close(fd)
-        fd = -1
-        guard rename(temporary, path) == 0 else {
-            throw PDFError(.io, "cannot replace \(path): \(lastError())")
-        }
-        committed = true
-        // Make the rename itself durable.
-        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
+            discardTemporary = false
+            return try fill(temporary, at: path, source: source, tail: tail, cloned: true, fault: fault, reason: nil)
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
+    /// Copy (or clone) and rename.
+    private static func replace(_ path: String, source: ByteSource, tail: UnsafeRawBufferPointer, clone: Bool,
+                                holdingLock: Bool, fault: Fault?, reason: String? = nil) throws -> SaveReport {
+        let temporary = try TemporaryFile(beside: path, fixedName: holdingLock)
+        if clone, let refusal = FileClone.clone(from: source, to: temporary) {
+            temporary.discard()
+            throw PDFError(.io, "cannot clone \(path) here: \(refusal); save with method auto or copy")
+        }
+        return try fill(temporary, at: path, source: source, tail: tail, cloned: clone, fault: fault, reason: reason)
+    }
+
+    /// Puts the original (unless cloned) and the update into `temporary`, then commits it.
+    private static func fill(_ temporary: TemporaryFile, at path: String, source: ByteSource,
+                             tail: UnsafeRawBufferPointer, cloned: Bool, fault: Fault?, reason: String?) throws
+        -> SaveReport
+    {
+        defer { temporary.discard() }
+        try fault?(.created)
+        if cloned {
+            // The clone is of the file as it is now; keep exactly the bytes we read.
+            guard ftruncate(temporary.fd, off_t(source.count)) == 0, lseek(temporary.fd, 0, SEEK_END) >= 0 else {
+                throw PDFError(.io, "cannot size \(temporary.path): \(lastError())")
+            }
+        } else if !copyInKernel(from: source, to: temporary.fd) {
+            try writeAll(temporary.fd, source.bytes, path: temporary.path)
+        }
+        try fault?(.copied)
+        let half = tail.count / 2
+        try writeAll(temporary.fd, UnsafeRawBufferPointer(rebasing: tail[..<half]), path: temporary.path)
+        try fault?(.appendedHalf)
+        try writeAll(temporary.fd, UnsafeRawBufferPointer(rebasing: tail[half...]), path: temporary.path)
+        try fault?(.appended)
+        try temporary.commit(fault: fault)
+        return SaveReport(method: cloned ? .clone : .copy, fallbackReason: reason, appendedBytes: tail.count)
+    }
+
+    /// Why the journal could not be started; the file is untouched.
+    struct JournalRefused: Error {
+        let reason: String
+    }
+
+    /// Appends in place behind a journal. Before the journal exists, a problem is
+    /// `JournalRefused` (the caller may copy instead); after, any failure cuts the file
+    /// back to its original length before the error is thrown.
+    private static func journaledAppend(_ path: String, source: ByteSource, tail: UnsafeRawBufferPointer,
+                                        fault: Fault?, reason: String?) throws -> SaveReport {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw JournalRefused(reason: "cannot write \(path) in place: \(lastError())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw PDFError(.io, "cannot stat \(path): \(lastError())") }
+        guard source.isFile(info), Int(info.st_size) == source.count else {
+            throw PDFError(.io, "\(path) changed since it was opened; nothing was written")
+        }
+        let journal = SaveJournal(originalLength: source.count, updateLength: tail.count,
+                                  device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                                  original: source.bytes, update: tail)
+        do {
+            try journal.write(beside: path)
+        } catch let error as PDFError {
+            throw JournalRefused(reason: error.message)
+        }
+        do {
+            try fault?(.journalWritten)
+            let half = tail.count / 2
+            try writeAll(fd, UnsafeRawBufferPointer(rebasing: tail[..<half]), at: source.count, path: path)
+            try fault?(.appendedHalf)
+            try writeAll(fd, UnsafeRawBufferPointer(rebasing: tail[half...]), at: source.count + half, path: path)
+            try fault?(.appended)
+            guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(path): \(lastError())") }
+            try fault?(.synced)
+        } catch {
+            // Undo what was appended; the journal goes only when the cut is on disk.
+            if ftruncate(fd, off_t(source.count)) == 0 && fsync(fd) == 0 { SaveJournal.remove(beside: path) }
+            throw error
+        }
+        SaveJournal.remove(beside: path)
+        try fault?(.journalRemoved)
+        return SaveReport(method: .journal, fallbackReason: reason, appendedBytes: tail.count)
+    }
+
+    /// Settles what an interrupted save left beside `path`: its journal (see
+    /// ``SaveJournal/settle(path:)``) and a temporary file of a locked save. The caller
+    /// holds the lock.
+    static func settleLeftovers(of path: String) throws -> SaveJournal.Outcome? {
+        unlink(TemporaryFile.fixedPath(beside: path))
+        return try SaveJournal.settle(path: path)
+    }
+
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
         guard let base = buffer.baseAddress else { return }
         var written = 0
         while written < buffer.count {
-            let result = posixWrite(fd, base + written, buffer.count - written)
+            let result = offset.map { pwrite(fd, base + written, buffer.count - written, off_t($0 + written)) }
+                ?? posixWrite(fd, base + written, buffer.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw PDFError(.io, "cannot write \(path): \(lastError())")
             }
             written += result
+        }
+    }
+
+    /// Makes a rename or a new directory entry in `path`'s folder durable.
+    static func syncDirectory(of path: String) throws {
+        let directoryFD = open(parentDirectory(of: path), O_RDONLY | O_CLOEXEC)
+        guard directoryFD >= 0 else { return }
+        defer { close(directoryFD) }
+        // Some filesystems refuse fsync on a folder (EINVAL); they order entries anyway.
+        guard fsync(directoryFD) == 0 || errno == EINVAL else {
+            throw PDFError(.io, "cannot sync the folder of \(path): \(lastError())")
         }
     }
 
@@ -138,6 +228,106 @@ public enum SafeFile {
     static func lastError() -> String {
         String(cString: strerror(errno))
     }
+}
+
+/// A temporary file beside a target, removed unless committed (renamed over the target).
+/// A save under the target's lock uses a fixed name, so that what a killed save left is
+/// found and removed by the next one; other saves a random name.
+final class TemporaryFile {
+    let path: String
+    let target: String
+    private(set) var fd: Int32
+    private var committed = false
+    /// The mode to give the new file: the target's, when it exists.
+    private let existing: stat?
+
+    static func fixedPath(beside target: String) -> String {
+        prefix(beside: target) + "folio-save.tmp"
+    }
+
+    static func leftoverExists(beside target: String) -> Bool {
+        var info = stat()
+        return lstat(fixedPath(beside: target), &info) == 0
+    }
+
+    private static func prefix(beside target: String) -> String {
+        let directory = SafeFile.parentDirectory(of: target)
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        return (directory == "." && !target.hasPrefix("./") ? "" : directory + "/") + ".\(name)."
+    }
+
+    init(beside target: String, fixedName: Bool) throws {
+        self.target = target
+        var info = stat()
+        existing = stat(target, &info) == 0 ? info : nil
+        // A new file gets 0666 less the umask from open() itself (reading the umask
+        // means changing it, which races with other threads).
+        let mode: mode_t = existing == nil ? 0o666 : 0o600
+        var candidate = Self.fixedPath(beside: target)
+        var descriptor: Int32 = -1
+        if fixedName {
+            // Under the lock a file of this name is what a killed save left.
+            unlink(candidate)
+            descriptor = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        } else {
+            for _ in 0..<16 {
+                let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+                candidate = Self.prefix(beside: target) + "folio-\(suffix).tmp"
+                descriptor = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+                if descriptor >= 0 || errno != EEXIST { break }
+            }
+        }
+        guard descriptor >= 0 else {
+            throw PDFError(.io, "cannot create a temporary file in \(SafeFile.parentDirectory(of: target)): \(SafeFile.lastError())")
+        }
+        path = candidate
+        fd = descriptor
+    }
+
+    /// Gives the file the target's permissions, syncs it, renames it over the target and
+    /// syncs the folder.
+    func commit(fault: SafeFile.Fault?) throws {
+        if let existing {
+            guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
+                throw PDFError(.io, "cannot set permissions of \(path): \(SafeFile.lastError())")
+            }
+            // Keep the owner where we may (root, or the same user); failure is harmless.
+            _ = fchown(fd, existing.st_uid, existing.st_gid)
+        }
+        guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(path): \(SafeFile.lastError())") }
+        try fault?(.synced)
+        close(fd)
+        fd = -1
+        guard rename(path, target) == 0 else {
+            throw PDFError(.io, "cannot replace \(target): \(SafeFile.lastError())")
+        }
+        committed = true
+        try fault?(.renamed)
+        try SafeFile.syncDirectory(of: target)
+    }
+
+    #if canImport(Darwin)
+    /// Opens the file again under its name (after `fclonefileat` made it anew).
+    func reopen(create: Bool) -> Bool {
+        if fd >= 0 { close(fd) }
+        fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0o600)
+        return fd >= 0
+    }
+    #endif
+
+    /// Closes and, unless committed, removes the file. Safe to call more than once.
+    func discard() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        if !committed {
+            unlink(path)
+            committed = true
+        }
+    }
+
+    deinit { discard() }
 }
 
 @inline(__always) private func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {

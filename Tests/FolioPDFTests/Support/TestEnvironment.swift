@@ -51,7 +51,8 @@ enum TestEnvironment {
     /// Runs a program, returning exit status and output. Output goes through files so a
     /// large output cannot block the child.
     @discardableResult
-    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600) throws
+    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600,
+                    environment: [String: String] = [:]) throws
         -> (status: Int32, stdout: Data, stderr: Data)
     {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
@@ -64,6 +65,9 @@ enum TestEnvironment {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()
