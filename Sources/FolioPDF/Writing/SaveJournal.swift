@@ -87,7 +87,9 @@ public struct SaveJournal: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a journal; nil for anything torn, foreign or out of range.
     static func parse(_ bytes: [UInt8]) -> SaveJournal? {
-        guard bytes.count <= maximumSize, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        // Journals are ASCII; anything else is not one of ours.
+        guard bytes.count <= maximumSize, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let marker = text.range(of: "journal-sha256: ") else { return nil }
         let body = String(text[..<marker.lowerBound])
         guard hex(SHA256.hash(data: Array(body.utf8))) + "\n" == text[marker.upperBound...] else { return nil }
