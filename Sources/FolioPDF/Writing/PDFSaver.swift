@@ -37,6 +37,7 @@ public enum PDFSaver {
 
     /// Saves `document` to `target`; `holdingLock` says the caller holds `target`'s lock
     /// and opened the document under it.
+    @discardableResult
     static func save(_ document: PDFDocument, to target: String, options: SaveOptions, holdingLock: Bool,
                      settled: SaveJournal.Outcome? = nil) throws -> SaveReport {
         let report: SaveReport

@@ -56,7 +56,11 @@ public enum SafeFile {
             guard inPlace else {
                 throw PDFError(.invalidArgument, "a journaled save appends to the file it opened, in place: \(path) is another file")
             }
-            return try journaledAppend(path, source: source, tail: tail, fault: fault, reason: nil)
+            do {
+                return try journaledAppend(path, source: source, tail: tail, fault: fault, reason: nil)
+            } catch let refused as JournalRefused {
+                throw PDFError(.io, refused.reason)
+            }
         case .automatic:
             let large = inPlace && source.count >= options.journalThreshold
             let temporary = try TemporaryFile(beside: path, fixedName: holdingLock)
