@@ -16,6 +16,12 @@ extension EditFileOptions {
     /// lock, or to --output). Invalid values (an engine `invalidArgument` or a
     /// ``ScoreError``) exit 64, any other failure exits 1; either way the file is untouched.
     func update<T>(_ command: String, change: (PDFDocument) throws -> T) throws -> T {
+        try Self.update(command, file: file, output: output, password: password, saving: saving, change: change)
+    }
+
+    /// ``update(_:change:)`` for one of several files a command takes.
+    static func update<T>(_ command: String, file: String, output: String?, password: String?, saving: SaveFlags,
+                          change: (PDFDocument) throws -> T) throws -> T {
         do {
             return try PDFSaver.update(path: file, output: output, password: password,
                                        save: saving.options(command: command, file: file)) { document in

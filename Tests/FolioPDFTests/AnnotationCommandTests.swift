@@ -167,6 +167,16 @@ final class AnnotationCommandTests: XCTestCase {
         XCTAssertEqual(outOfRange.status, 64, outOfRange.err)
         XCTAssertTrue(outOfRange.err.contains("valid: 1 to 5"), outOfRange.err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: student)).count, size)
+        // Several copies in one call: each gets all six, its ids printed behind its name;
+        // one that cannot be read is reported and the others still saved.
+        let parts = try ["viola.pdf", "cello.pdf"].map { try copy(source, $0) }
+        let missing = directory.appendingPathComponent("missing.pdf").path
+        let several = try folio(["annot", "import", parts[0], missing, parts[1], "--from", marks.path])
+        XCTAssertEqual(several.status, 1, several.err)
+        XCTAssertTrue(several.err.contains("missing.pdf"), several.err)
+        let lines = several.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(lines.map { $0.first ?? "" }, Array(repeating: parts[0], count: 6) + Array(repeating: parts[1], count: 6))
+        for part in parts { XCTAssertEqual(try summary(part), try summary(teacher), part) }
     }
 
     func testOtherToolsAnnotationsEditedWhereFolioCanRedrawThem() throws {

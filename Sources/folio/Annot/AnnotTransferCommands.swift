@@ -61,18 +61,27 @@ struct AnnotExportCommand: ParsableCommand {
 struct AnnotImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add the annotations of a `folio annot export` file to a PDF (incremental update); prints new ids.",
+        abstract: "Add the annotations of a `folio annot export` file to PDFs (incremental updates); prints new ids.",
         discussion: """
             Each annotation is written anew with its appearance stream; one whose name (/NM) is already on its page
             is left out, so importing twice adds nothing. Kinds Folio does not write are reported and skipped.
+            With several files (the parts of a section, copies of a score), each gets the annotations in its own
+            save and the new ids are printed as FILE<tab>ID; a file that fails does not stop the rest.
             Example: folio annot import student.pdf --from marks.json
-            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 invalid
-            annotation file or a page out of range (untouched).
+            Exit codes: 0 saved; 1 a file could not be read, written or annotated (untouched); 64 invalid
+            annotation file, or a page out of range in a file (untouched).
             """
     )
 
-    @OptionGroup var options: EditFileOptions
+    @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
+    @Option(help: "Password for encrypted files.") var password: String?
     @Option(help: "The annotation file (JSON from `folio annot export`).") var from: String
+    @Argument(help: "The PDFs.") var files: [String]
+    @OptionGroup var saving: SaveFlags
+
+    func validate() throws {
+        if output != nil && files.count != 1 { throw ValidationError("--output takes exactly one FILE") }
+    }
 
     func run() throws {
         let exchange: AnnotationTransfer.Document
@@ -86,9 +95,21 @@ struct AnnotImportCommand: ParsableCommand {
             printError("folio annot import: \(from): \(ScoreUpdate.describe(error))")
             throw ExitCode.validationFailure
         }
-        let report = try AnnotCommand.edit("import", options) { try AnnotationTransfer.apply(exchange, to: $0) }
-        for id in report.added { print(id) }
-        for reason in report.skipped { printError("folio annot import: skipped \(reason)") }
-        if report.present > 0 { printError("folio annot import: \(report.present) already present, left as they are") }
+        var failure: ExitCode?
+        for file in files {
+            do {
+                let report = try EditFileOptions.update("annot import", file: file, output: output, password: password,
+                                                        saving: saving) { try AnnotationTransfer.apply(exchange, to: $0) }
+                for id in report.added { print(files.count > 1 ? "\(file)\t\(id)" : id) }
+                for reason in report.skipped { printError("folio annot import: \(file): skipped \(reason)") }
+                if report.present > 0 {
+                    printError("folio annot import: \(file): \(report.present) already present, left as they are")
+                }
+            } catch let code as ExitCode {
+                // An invalid value in any file outranks an I/O failure in another.
+                if failure != .validationFailure { failure = code }
+            }
+        }
+        if let failure { throw failure }
     }
 }
