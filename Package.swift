@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
         .library(name: "FolioScore", targets: ["FolioScore"]),
+        .library(name: "FolioLibrary", targets: ["FolioLibrary"]),
         .executable(name: "folio", targets: ["folio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,17 +36,28 @@ let package = Package(
                 "FolioPDF", .product(name: "SwiftCSV", package: "SwiftCSV"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "FolioLibrary",
+            dependencies: [
+                "FolioScore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "folio",
             dependencies: [
                 "FolioPDF",
                 "FolioScore",
+                "FolioLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "FolioScoreTests",
             dependencies: ["FolioScore"]
+        ),
+        .testTarget(
+            name: "FolioLibraryTests",
+            dependencies: ["FolioLibrary", "FolioScore", "FolioPDF"]
         ),
         .testTarget(
             name: "FolioPDFTests",

@@ -1,0 +1,74 @@
+import GRDB
+
+/// The catalog's tables, by GRDB migrations.
+///
+/// - `score`: one row per PDF — its path relative to the library, size, modification
+///   time, fingerprint, when it was added, page count, version, encryption, annotation
+///   counts, warnings and the read error. Its `id` is the score's identity: a file moved or
+///   renamed outside Folio keeps it.
+/// - `entry`: what searches return — one row for the score itself (`bookmark` NULL) and
+///   one per bookmark, with the fields in effect (a bookmark's own, else the score's).
+/// - `facet`: every value of the list fields (composer, genre, tag, label) of an entry,
+///   folded for case- and diacritic-insensitive equality.
+/// - `entry_text`: FTS5 over titles, people and words, diacritics removed (`unicode61
+///   remove_diacritics 2`), kept in step with `entry` by triggers.
+enum CatalogSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE score (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    path TEXT NOT NULL UNIQUE,
+                    size INTEGER NOT NULL,
+                    modified INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    added REAL NOT NULL,
+                    pages INTEGER,
+                    version TEXT,
+                    encrypted INTEGER NOT NULL DEFAULT 0,
+                    annotations TEXT NOT NULL DEFAULT '{}',
+                    annotationCount INTEGER NOT NULL DEFAULT 0,
+                    warnings TEXT NOT NULL DEFAULT '[]',
+                    error TEXT
+                );
+                CREATE INDEX score_fingerprint ON score(fingerprint);
+                CREATE TABLE entry (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    scoreId INTEGER NOT NULL REFERENCES score(id) ON DELETE CASCADE,
+                    bookmark INTEGER,
+                    source TEXT,
+                    startPage INTEGER,
+                    endPage INTEGER,
+                    title TEXT NOT NULL,
+                    composers TEXT NOT NULL DEFAULT '[]',
+                    genres TEXT NOT NULL DEFAULT '[]',
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    labels TEXT NOT NULL DEFAULT '[]',
+                    reference TEXT,
+                    rating INTEGER,
+                    difficulty INTEGER,
+                    duration INTEGER,
+                    keysf INTEGER,
+                    keymi INTEGER
+                );
+                CREATE INDEX entry_score ON entry(scoreId);
+                CREATE TABLE facet (
+                    entryId INTEGER NOT NULL REFERENCES entry(id) ON DELETE CASCADE,
+                    field TEXT NOT NULL,
+                    folded TEXT NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE INDEX facet_lookup ON facet(field, folded);
+                CREATE INDEX facet_entry ON facet(entryId);
+                CREATE VIRTUAL TABLE entry_text USING fts5(
+                    title, people, words, tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE TRIGGER entry_text_delete AFTER DELETE ON entry BEGIN
+                    DELETE FROM entry_text WHERE rowid = old.id;
+                END;
+                """)
+        }
+        return migrator
+    }
+}

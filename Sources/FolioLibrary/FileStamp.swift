@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+
+/// How the catalog recognises a file without opening it as a PDF: its path relative to the
+/// library, size and modification time (unchanged ⇒ not reopened), and a fingerprint of
+/// its content that follows it through a rename or a move.
+///
+/// ```swift
+/// let stamp = try FileStamp(relativePath: "Bach/BWV 1013.pdf", in: "/scores")
+/// ```
+public struct FileStamp: Sendable, Equatable {
+    /// Relative to the library folder, `/`-separated.
+    public var path: String
+    public var size: Int64
+    /// Nanoseconds since 1970.
+    public var modified: Int64
+    /// SHA-256 (hex) of the size, the first and the last 64 KiB: cheap to compute, and two
+    /// different scores practically never share it. Duplicates are confirmed by a full hash.
+    public var fingerprint: String
+
+    static let window = 64 << 10
+
+    /// Size and time only; the fingerprint is read by ``withFingerprint(in:)``.
+    init(path: String, size: Int64, modified: Int64) {
+        self.path = path
+        self.size = size
+        self.modified = modified
+        fingerprint = ""
+    }
+
+    /// Reads the fingerprint from the file at `absolutePath`.
+    func withFingerprint(absolutePath: String) throws -> FileStamp {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: absolutePath))
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        hasher.update(data: Array(String(size).utf8))
+        hasher.update(data: try handle.read(upToCount: Self.window) ?? Data())
+        if size > Int64(Self.window) {
+            try handle.seek(toOffset: UInt64(max(Int64(Self.window), size - Int64(Self.window))))
+            hasher.update(data: try handle.read(upToCount: Self.window) ?? Data())
+        }
+        var copy = self
+        copy.fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return copy
+    }
+}

@@ -1,0 +1,202 @@
+import FolioScore
+import Foundation
+import GRDB
+
+/// The catalog of a folder of scores: an SQLite database (WAL: one writer, readers in
+/// parallel), by default `.folio/library.sqlite` inside the folder.
+///
+/// ```swift
+/// let catalog = try LibraryCatalog(folder: "/scores")
+/// let summary = try LibraryScanner(catalog: catalog).scan()
+/// let songs = try catalog.search(LibraryQuery(text: "dvorak", includeBookmarks: true))
+/// ```
+public final class LibraryCatalog: Sendable {
+    /// The library folder (absolute, standardized).
+    public let folder: String
+    /// The database file.
+    public let databasePath: String
+    let pool: DatabasePool
+
+    /// The default database of a library folder.
+    public static func defaultDatabasePath(folder: String) -> String {
+        (folder as NSString).appendingPathComponent(".folio/library.sqlite")
+    }
+
+    /// Opens (creating or migrating when `create`) the catalog of `folder`.
+    public init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
+        var isDirectory: ObjCBool = false
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LibraryError(.notFound, "\(folder) is not a folder")
+        }
+        self.folder = absolute
+        let database = databasePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? Self.defaultDatabasePath(folder: absolute)
+        self.databasePath = database
+        if !FileManager.default.fileExists(atPath: database) {
+            guard create else {
+                throw LibraryError(.notFound, "no catalog at \(database): run `folio library scan` first")
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: (database as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+            } catch {
+                throw LibraryError(.io, "cannot create \(database): \(error.localizedDescription)")
+            }
+        }
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: database, configuration: configuration)
+            try CatalogSchema.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw LibraryError(.database, "\(database): \(error.message ?? error.description)")
+        }
+    }
+
+    // MARK: Writing (the scanner)
+
+    /// What the catalog knows of a file without reading it.
+    struct Known: Sendable {
+        let id: Int64
+        let stamp: FileStamp
+    }
+
+    /// Every catalogued file's stamp, by path: what an incremental scan compares with.
+    func knownFiles() throws -> [String: Known] {
+        try pool.read { db in
+            var known: [String: Known] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, modified, fingerprint FROM score")
+            while let row = try rows.next() {
+                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
+                stamp.fingerprint = row["fingerprint"]
+                known[stamp.path] = Known(id: row["id"], stamp: stamp)
+            }
+            return known
+        }
+    }
+
+    /// Stores `record` as score `id` (replacing what it held, keeping the id), or as a new
+    /// score. Returns the id.
+    @discardableResult
+    static func store(_ record: ScoreRecord, id: Int64?, in db: Database) throws -> Int64 {
+        let annotations = record.annotations.sorted { $0.key < $1.key }
+        let annotationJSON = "{" + annotations.map { "\(jsonString($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        let arguments: StatementArguments = [
+            record.stamp.path, record.stamp.size, record.stamp.modified, record.stamp.fingerprint, record.pageCount,
+            record.version, record.encrypted, annotationJSON, annotations.reduce(0) { $0 + $1.value },
+            jsonArray(record.warnings), record.error,
+        ]
+        let scoreID: Int64
+        if let id {
+            try db.execute(sql: """
+                UPDATE score SET path = ?, size = ?, modified = ?, fingerprint = ?, pages = ?, version = ?,
+                    encrypted = ?, annotations = ?, annotationCount = ?, warnings = ?, error = ? WHERE id = ?
+                """, arguments: arguments + [id])
+            try db.execute(sql: "DELETE FROM entry WHERE scoreId = ?", arguments: [id])
+            scoreID = id
+        } else {
+            try db.execute(sql: """
+                INSERT INTO score (path, size, modified, fingerprint, pages, version, encrypted, annotations,
+                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: arguments + [Date().timeIntervalSince1970])
+            scoreID = db.lastInsertedRowID
+        }
+        let score = record.metadata
+        let stem = ((record.stamp.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
+                        title: score.title ?? stem, metadata: score, in: db)
+        for (position, bookmark) in record.bookmarks.enumerated() {
+            // A bookmark's own fields, else the score's: what a musician means by "this piece".
+            var effective = bookmark.metadata
+            if effective.composers.isEmpty { effective.composers = score.composers }
+            if effective.genres.isEmpty { effective.genres = score.genres }
+            if effective.tags.isEmpty { effective.tags = score.tags }
+            if effective.labels.isEmpty { effective.labels = score.labels }
+            effective.key = effective.key ?? score.key
+            effective.reference = effective.reference ?? score.reference
+            try insertEntry(scoreID: scoreID, bookmark: position, source: bookmark.source, start: bookmark.start,
+                            end: bookmark.end, title: bookmark.title, metadata: effective, in: db)
+        }
+        return scoreID
+    }
+
+    private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
+                                    title: String, metadata: ScoreMetadata, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
+                reference, rating, difficulty, duration, keysf, keymi)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                scoreID, bookmark, source, start, end, title, jsonArray(metadata.composers), jsonArray(metadata.genres),
+                jsonArray(metadata.tags), jsonArray(metadata.labels), metadata.reference, metadata.rating,
+                metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
+            ])
+        let entryID = db.lastInsertedRowID
+        for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),
+                                ("label", metadata.labels)] {
+            for value in values {
+                try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)",
+                               arguments: [entryID, field, LibraryQuery.fold(value), value])
+            }
+        }
+        if let key = metadata.key {
+            try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)",
+                           arguments: [entryID, LibraryQuery.fold(key.name), key.name])
+        }
+        let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 }
+        try db.execute(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)",
+                       arguments: [entryID, title, metadata.composers.joined(separator: " ; "),
+                                   words.joined(separator: " ; ")])
+    }
+
+    /// Gives score `id` a new path and stamp (a file moved or renamed outside Folio).
+    static func move(id: Int64, to stamp: FileStamp, in db: Database) throws {
+        try db.execute(sql: "UPDATE score SET path = ?, size = ?, modified = ?, fingerprint = ? WHERE id = ?",
+                       arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, id])
+    }
+
+    static func remove(id: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM score WHERE id = ?", arguments: [id])
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as DatabaseError {
+            throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as DatabaseError {
+            throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
+        }
+    }
+
+    static func jsonArray(_ values: [String]) -> String {
+        "[" + values.map(jsonString).joined(separator: ",") + "]"
+    }
+
+    static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import GRDB
+
+/// Brings a catalog up to date with its folder, incrementally: a file whose size and
+/// modification time are unchanged is not opened; a new path whose content fingerprint is
+/// that of a path gone missing is the same score moved (it keeps its id); files gone
+/// leave the catalog. Files are read in parallel on all cores and written in batches, one
+/// transaction each, so an interrupted scan leaves a consistent catalog that the next
+/// scan continues.
+///
+/// Hidden files and folders (the catalog's own `.folio`, save journals) are skipped, and
+/// no symbolic link is followed, so a scan never leaves the folder.
+///
+/// ```swift
+/// let summary = try LibraryScanner(catalog: catalog).scan { progress in print(progress.done, progress.total) }
+/// print(summary.opened, summary.moved, summary.removed)
+/// ```
+public struct LibraryScanner: Sendable {
+    /// Where a scan is, for a progress bar.
+    public struct Progress: Sendable {
+        public let done: Int
+        public let total: Int
+        public let path: String
+    }
+
+    /// What a scan did.
+    public struct Summary: Sendable, Equatable {
+        /// PDFs found in the folder.
+        public var found = 0
+        /// Files opened and read (new or changed).
+        public var opened = 0
+        public var added = 0
+        public var updated = 0
+        /// Files recognised at a new path by their fingerprint.
+        public var moved = 0
+        public var removed = 0
+        /// Files that could not be read, with why (they stay in the catalog with the error).
+        public var unreadable: [String] = []
+    }
+
+    public let catalog: LibraryCatalog
+    /// Files read per transaction.
+    public var batchSize = 64
+
+    public init(catalog: LibraryCatalog) {
+        self.catalog = catalog
+    }
+
+    public func scan(progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        var summary = Summary()
+        let found = try Self.files(in: catalog.folder)
+        summary.found = found.count
+        var known = try catalog.knownFiles()
+        var toRead: [FileStamp] = []
+        var seen = Set<String>()
+        for stamp in found {
+            seen.insert(stamp.path)
+            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified { continue }
+            toRead.append(stamp)
+        }
+        // What is catalogued but gone from its path: candidates for moves, else removed.
+        var missing: [String: [Int64]] = [:]
+        for (path, entry) in known where !seen.contains(path) {
+            missing[entry.stamp.fingerprint, default: []].append(entry.id)
+        }
+        var done = 0
+        for start in stride(from: 0, to: toRead.count, by: batchSize) {
+            let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
+            let records = read(batch)
+            try catalog.write { db in
+                for record in records {
+                    if let old = known[record.stamp.path] {
+                        try LibraryCatalog.store(record, id: old.id, in: db)
+                        summary.updated += 1
+                    } else if var ids = missing[record.stamp.fingerprint], let id = ids.popLast() {
+                        missing[record.stamp.fingerprint] = ids
+                        try LibraryCatalog.store(record, id: id, in: db)
+                        summary.moved += 1
+                    } else {
+                        let id = try LibraryCatalog.store(record, id: nil, in: db)
+                        known[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
+                        summary.added += 1
+                    }
+                    if let error = record.error { summary.unreadable.append("\(record.stamp.path): \(error)") }
+                }
+            }
+            summary.opened += records.count
+            for record in records {
+                done += 1
+                progress(Progress(done: done, total: toRead.count, path: record.stamp.path))
+            }
+        }
+        let gone = missing.values.flatMap { $0 }
+        if !gone.isEmpty {
+            try catalog.write { db in
+                for id in gone { try LibraryCatalog.remove(id: id, in: db) }
+            }
+        }
+        summary.removed = gone.count
+        return summary
+    }
+
+    /// Reads `stamps` in parallel; the order is kept.
+    private func read(_ stamps: [FileStamp]) -> [ScoreRecord] {
+        final class Slots: @unchecked Sendable {
+            // Each index is written by exactly one iteration; the array is read after all end.
+            var records: [ScoreRecord?]
+            init(count: Int) { records = Array(repeating: nil, count: count) }
+        }
+        let slots = Slots(count: stamps.count)
+        let folder = catalog.folder
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: stamps.count) { index in
+            let stamp = stamps[index]
+            let absolute = folder + "/" + stamp.path
+            var record: ScoreRecord
+            do {
+                record = ScoreRecord.read(try stamp.withFingerprint(absolutePath: absolute), absolutePath: absolute)
+            } catch {
+                record = ScoreRecord.read(stamp, absolutePath: absolute)
+                record.error = record.error ?? "cannot read: \(error.localizedDescription)"
+            }
+            lock.lock()
+            slots.records[index] = record
+            lock.unlock()
+        }
+        return slots.records.compactMap { $0 }
+    }
+
+    /// Every PDF below `folder` (not hidden, no symbolic links), with size and time,
+    /// sorted by path.
+    static func files(in folder: String) throws -> [FileStamp] {
+        var result: [FileStamp] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let directory = relative.isEmpty ? folder : folder + "/" + relative
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                if relative.isEmpty { throw LibraryError(.io, "cannot list \(folder): \(error.localizedDescription)") }
+                continue
+            }
+            for name in names where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(folder + "/" + path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    pending.append(path)
+                case S_IFREG where name.lowercased().hasSuffix(".pdf"):
+                    #if canImport(Darwin)
+                    let time = info.st_mtimespec
+                    #else
+                    let time = info.st_mtim
+                    #endif
+                    result.append(FileStamp(path: path, size: Int64(info.st_size),
+                                            modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)))
+                default:
+                    continue
+                }
+            }
+        }
+        return result.sorted { $0.path < $1.path }
+    }
+}

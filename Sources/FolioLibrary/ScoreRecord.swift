@@ -1,0 +1,77 @@
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// What the catalog keeps of one PDF: where it is, how to tell it changed or moved, and
+/// everything a musician searches by — the score's fields, its bookmarks, its annotations.
+///
+/// ```swift
+/// let record = ScoreRecord.read(file: FileStamp(path: "Songs/Summertime.pdf", in: library))
+/// record.metadata.composers   // ["George Gershwin"]
+/// ```
+public struct ScoreRecord: Sendable, Equatable {
+    /// One bookmark of the score, with its 1-based page range.
+    public struct BookmarkEntry: Sendable, Equatable {
+        public var title: String
+        public var start: Int?
+        public var end: Int?
+        /// Where it comes from: `toc` (derived from the outline) or `xmp` (stored bookmarks).
+        public var source: String
+        /// The bookmark's own fields (empty where it inherits the score's).
+        public var metadata: ScoreMetadata
+    }
+
+    public var stamp: FileStamp
+    public var pageCount: Int?
+    public var version: String?
+    public var encrypted: Bool
+    public var metadata: ScoreMetadata
+    public var bookmarks: [BookmarkEntry]
+    /// Annotation counts by subtype ("Ink": 3).
+    public var annotations: [String: Int]
+    public var warnings: [String]
+    /// Why the file could not be read; nil when it was.
+    public var error: String?
+
+    /// Reads the PDF `stamp` names. Never throws: a file that cannot be read gives a record
+    /// with its error, so a scan lists it and goes on.
+    public static func read(_ stamp: FileStamp, absolutePath: String) -> ScoreRecord {
+        var record = ScoreRecord(stamp: stamp, pageCount: nil, version: nil, encrypted: false, metadata: ScoreMetadata(),
+                                 bookmarks: [], annotations: [:], warnings: [], error: nil)
+        let document: PDFDocument
+        do {
+            document = try PDFDocument(path: absolutePath)
+        } catch let error as PDFError {
+            record.error = error.description
+            record.encrypted = error.code == .passwordRequired
+            return record
+        } catch {
+            record.error = "\(error)"
+            return record
+        }
+        record.version = document.version
+        record.encrypted = document.encryption != nil
+        record.pageCount = document.pageCount
+        let (metadata, warnings) = ScoreMetadata.read(from: document)
+        record.metadata = metadata
+        record.warnings = warnings
+        let pageCount = document.pageCount
+        for bookmark in TableOfContents.bookmarks(from: document.outline(), pageCount: pageCount) {
+            record.bookmarks.append(BookmarkEntry(title: bookmark.title, start: bookmark.start, end: bookmark.end,
+                                                  source: "toc", metadata: ScoreMetadata()))
+        }
+        let stored = XMPBookmarkProvider(document: document)
+        record.warnings += stored.warnings
+        for bookmark in stored.bookmarks {
+            let start = bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 }
+            let end = bookmark.pages?.upperBound ?? start
+            record.bookmarks.append(BookmarkEntry(title: bookmark.name ?? "", start: start, end: end, source: "xmp",
+                                                  metadata: bookmark.metadata))
+        }
+        for annotation in document.annotations() {
+            record.annotations[annotation.subtype, default: 0] += 1
+        }
+        record.warnings += document.warnings.map(\.description)
+        return record
+    }
+}

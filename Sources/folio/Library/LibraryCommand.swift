@@ -1,0 +1,45 @@
+import ArgumentParser
+import FolioLibrary
+import FolioScore
+import Foundation
+
+/// `folio library`: the catalog of a folder of scores.
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Catalog a folder of scores and search it.",
+        discussion: """
+            The catalog is an SQLite database, by default .folio/library.sqlite inside the folder.
+            Example: folio library scan ~/Scores && folio library search ~/Scores --text dvorak
+            """,
+        subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
+                      LibraryShowCommand.self, LibraryFacetsCommand.self]
+    )
+
+    /// Runs `body`, turning library errors into messages and exit codes: 64 for invalid
+    /// values, 1 for anything else.
+    static func run<T>(_ command: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LibraryError {
+            printError("folio library \(command): \(error.message)")
+            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
+        } catch let error as ScoreError {
+            printError("folio library \(command): \(error.description)")
+            throw ExitCode.validationFailure
+        }
+    }
+}
+
+/// Which library and which database: the folder (a positional DIR or --library, else the
+/// current folder) and --db.
+struct LibraryLocation: ParsableArguments {
+    @Option(name: .customLong("library"), help: "The library folder (default: the current folder).")
+    var library: String?
+    @Option(help: "The catalog database (default: LIBRARY/.folio/library.sqlite).") var db: String?
+
+    func catalog(folder: String? = nil, create: Bool) throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder ?? library ?? FileManager.default.currentDirectoryPath, databasePath: db,
+                           create: create)
+    }
+}

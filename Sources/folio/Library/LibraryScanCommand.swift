@@ -1,0 +1,74 @@
+import ArgumentParser
+import FolioLibrary
+import Foundation
+
+/// `folio library scan`.
+struct LibraryScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Catalog every PDF below a folder, reading only new and changed files.",
+        discussion: """
+            A file whose size and modification time are unchanged is not opened; a file moved or renamed (same
+            content) keeps its id; files gone leave the catalog. Hidden files and symbolic links are skipped.
+            Files that cannot be read are listed (and kept in the catalog with their error) without stopping the
+            scan. Progress goes to standard error on a terminal; a summary at the end.
+            Example: folio library scan ~/Scores
+            Exit codes: 0 every file read; 1 a file could not be read, or the catalog could not be written;
+            64 usage error.
+            """
+    )
+
+    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @OptionGroup var location: LibraryLocation
+    @Flag(help: "No progress and no summary.") var quiet = false
+
+    func run() throws {
+        let summary = try LibraryCommand.run("scan") {
+            let catalog = try location.catalog(folder: directory, create: true)
+            let bar = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+            defer { bar.finish() }
+            return try LibraryScanner(catalog: catalog).scan { bar.show($0.done, of: $0.total, $0.path) }
+        }
+        for line in summary.unreadable { printError("folio library scan: cannot read \(line)") }
+        if !quiet {
+            printError("""
+                \(summary.found) PDFs: \(summary.opened) read (\(summary.added) new, \(summary.updated) changed, \
+                \(summary.moved) moved), \(summary.removed) removed, \(summary.unreadable.count) unreadable
+                """)
+        }
+        if !summary.unreadable.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// A one-line progress bar on standard error: count, rate and time left.
+final class ProgressLine {
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func show(_ done: Int, of total: Int, _ item: String) {
+        guard enabled, total > 0 else { return }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        let width = 24
+        let filled = width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let name = item.count > 40 ? "…" + item.suffix(39) : item
+        let line = "\r\u{1B}[K[\(bar)] \(done)/\(total)  \(Int(rate.rounded())) files/s  ETA \(Int(left.rounded())) s  \(name)"
+        FileHandle.standardError.write(Data(line.utf8))
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

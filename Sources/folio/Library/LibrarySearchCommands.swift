@@ -1,0 +1,155 @@
+import ArgumentParser
+import FolioLibrary
+import FolioScore
+import Foundation
+
+/// The filters `library list` and `library search` take, combined with AND.
+struct LibraryFilterOptions: ParsableArguments {
+    @Option(help: "Words to find (prefixes match, case and accents ignored) in titles, composers, genres, tags, labels, references and bookmark titles.")
+    var text: String?
+    @Option(help: "A composer (one value of the field, case and accents ignored; repeatable).") var composer: [String] = []
+    @Option(help: "A genre (repeatable).") var genre: [String] = []
+    @Option(help: "A tag (repeatable).") var tag: [String] = []
+    @Option(help: "A label (repeatable).") var label: [String] = []
+    @Option(help: "A key, as \"F# minor\" or \"Eb\".") var key: String?
+    @Option(help: "Rating 0-5, with an optional <, <=, >, >= (\">=4\").") var rating: String?
+    @Option(help: "Difficulty 0-3, with an optional comparison.") var difficulty: String?
+    @Option(help: "Duration in seconds or m:ss, with an optional comparison (\"<5:00\").") var duration: String?
+    @Option(help: "Page count, with an optional comparison (\">10\").") var pages: String?
+    @Option(help: "title, composer, added, rating or duration (default: relevance with --text, else title).")
+    var sort: LibraryQuery.Sort?
+    @Flag(help: "One JSON object per line.") var json = false
+    @Flag(help: "CSV with a header row.") var csv = false
+
+    func validate() throws {
+        if json && csv { throw ValidationError("--json and --csv cannot be combined") }
+    }
+
+    func query(includeBookmarks: Bool) throws -> LibraryQuery {
+        var query = LibraryQuery(text: text, includeBookmarks: includeBookmarks)
+        query.composers = composer
+        query.genres = genre
+        query.tags = tag
+        query.labels = label
+        query.key = try key.map { try MusicalKey(parsing: $0) }
+        query.rating = try rating.map { try .init(parsing: $0, field: "rating", valid: ScoreMetadata.ratingRange) }
+        query.difficulty = try difficulty.map {
+            try .init(parsing: $0, field: "difficulty", valid: ScoreMetadata.difficultyRange)
+        }
+        query.duration = try duration.map { try .init(parsing: $0, field: "duration", valid: 0...Int(Int32.max), duration: true) }
+        query.pages = try pages.map { try .init(parsing: $0, field: "pages", valid: 0...Int(Int32.max)) }
+        query.sort = sort
+        return query
+    }
+
+    func print(_ entries: [LibraryEntry]) {
+        if csv { Swift.print(LibraryOutput.csvHeader) }
+        for entry in entries {
+            Swift.print(json ? LibraryOutput.json(entry) : csv ? LibraryOutput.csvRow(entry) : LibraryOutput.text(entry))
+        }
+    }
+}
+
+extension LibraryQuery.Sort: ExpressibleByArgument {}
+
+/// `folio library list`.
+struct LibraryListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the catalogued scores, filtered and sorted.",
+        discussion: """
+            Scores only; `folio library search` also returns bookmarks as results of their own.
+            --json prints one line per result: {"id","path","title","composers","genres","tags","labels","reference",
+            "rating","difficulty","duration","key","pages","bookmark"} (path relative to the library; bookmark null
+            for a whole score, else {"title","start","end"} with 1-based pages).
+            Example: folio library list ~/Scores --composer brahms --rating ">=4" --sort title
+            Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error or invalid filter.
+            """
+    )
+
+    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @OptionGroup var location: LibraryLocation
+    @OptionGroup var filters: LibraryFilterOptions
+
+    func run() throws {
+        let entries = try LibraryCommand.run("list") {
+            try location.catalog(folder: directory, create: false).search(try filters.query(includeBookmarks: false))
+        }
+        filters.print(entries)
+    }
+}
+
+/// `folio library search`.
+struct LibrarySearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search scores and the bookmarks inside them (a song in a fake book is found by its title).",
+        discussion: """
+            Full-text search with SQLite FTS5: case and accents ignored ("dvorak" finds "Dvořák"), prefixes match,
+            results ranked. A bookmark result carries its own fields, or the score's where it has none; its
+            "bookmark" is {"title","start","end"}. Output as for `folio library list`.
+            Example: folio library search ~/Scores --text "autumn leaves"
+            Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error or invalid filter.
+            """
+    )
+
+    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @OptionGroup var location: LibraryLocation
+    @OptionGroup var filters: LibraryFilterOptions
+
+    func run() throws {
+        let entries = try LibraryCommand.run("search") {
+            try location.catalog(folder: directory, create: false).search(try filters.query(includeBookmarks: true))
+        }
+        filters.print(entries)
+    }
+}
+
+/// `folio library show`.
+struct LibraryShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one catalogued score (by id or path) with its bookmarks.",
+        discussion: """
+            Example: folio library show 12 --library ~/Scores
+            Exit codes: 0 shown; 1 no such score or no catalog; 64 usage error.
+            """
+    )
+
+    @Argument(help: "The score's id, or its path (relative to the library, or absolute).") var score: String
+    @OptionGroup var location: LibraryLocation
+    @Flag(help: "One JSON object per line: the score, then its bookmarks.") var json = false
+
+    func run() throws {
+        let entries = try LibraryCommand.run("show") { try location.catalog(create: false).show(score) }
+        for entry in entries { print(json ? LibraryOutput.json(entry) : LibraryOutput.text(entry)) }
+    }
+}
+
+/// `folio library facets`.
+struct LibraryFacetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "facets",
+        abstract: "List composers, genres, tags, labels and keys with how many scores carry each.",
+        discussion: """
+            --json prints one line per value: {"field","value","count"}.
+            Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error.
+            """
+    )
+
+    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @OptionGroup var location: LibraryLocation
+    @Flag(help: "One JSON object per line.") var json = false
+
+    func run() throws {
+        let facets = try LibraryCommand.run("facets") { try location.catalog(folder: directory, create: false).facets() }
+        for facet in facets {
+            if json {
+                print(JSONValue.object([("field", .string(facet.field)), ("value", .string(facet.value)),
+                                        ("count", .int(facet.count))]).encoded)
+            } else {
+                print("\(facet.field)\t\(facet.count)\t\(facet.value)")
+            }
+        }
+    }
+}

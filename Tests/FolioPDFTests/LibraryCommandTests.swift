@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// `folio library` end to end on the bundled samples: scan, list and search as JSON Lines,
+/// a rescan that opens nothing, and the exit codes of a missing catalog and a bad filter.
+final class LibraryCommandTests: XCTestCase {
+    func testScanListSearchAndErrors() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-libcli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = TestEnvironment.repositoryRoot.appendingPathComponent("Samples")
+        let pdfs = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0.hasSuffix(".pdf") }.sorted()
+        XCTAssertFalse(pdfs.isEmpty)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Nested/Deeper"), withIntermediateDirectories: true)
+        for (index, name) in pdfs.enumerated() {
+            let target = index == 0 ? "Nested/Deeper/\(name)" : name
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(target))
+        }
+        let folio = try TestEnvironment.folioBinary()
+        func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+            let result = try TestEnvironment.run(folio, arguments)
+            return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
+        }
+        let missing = try run(["library", "list", folder.path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.contains("library scan"), missing.err)
+
+        let scan = try run(["library", "scan", folder.path])
+        XCTAssertEqual(scan.status, 0, scan.err)
+        XCTAssertTrue(scan.err.contains("\(pdfs.count) PDFs: \(pdfs.count) read"), scan.err)
+        let again = try run(["library", "scan", "--library", folder.path])
+        XCTAssertTrue(again.err.contains("\(pdfs.count) PDFs: 0 read"), again.err)
+
+        let listed = try run(["library", "list", folder.path, "--json", "--sort", "title"])
+        XCTAssertEqual(listed.status, 0, listed.err)
+        let objects = try listed.out.split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(objects.count, pdfs.count)
+        let keys = ["id", "path", "title", "composers", "genres", "tags", "labels", "reference", "rating", "difficulty",
+                    "duration", "key", "pages", "bookmark"]
+        for object in objects { XCTAssertEqual(Set(object.keys), Set(keys)) }
+        XCTAssertEqual(Set(objects.compactMap { $0["path"] as? String }),
+                       Set(pdfs.enumerated().map { $0.offset == 0 ? "Nested/Deeper/\($0.element)" : $0.element }))
+        let titles = objects.compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles, titles.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending })
+        for object in objects {
+            let path = folder.appendingPathComponent(try XCTUnwrap(object["path"] as? String)).path
+            let info = String(decoding: try TestEnvironment.runTool("pdfinfo", [path]).stdout, as: UTF8.self)
+            let pages = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }?.split(separator: " ").last
+            XCTAssertEqual(pages.flatMap { Int($0) }, object["pages"] as? Int, "pages as Poppler counts them")
+        }
+
+        let found = try run(["library", "search", folder.path, "--text", "CLAIR de lu", "--json"])
+        XCTAssertEqual(found.status, 0, found.err)
+        XCTAssertTrue(found.out.contains("Clair de Lune"), found.out)
+
+        let invalid = try run(["library", "list", folder.path, "--rating", ">=9"])
+        XCTAssertEqual(invalid.status, 64)
+        XCTAssertTrue(invalid.err.contains("valid: 0 to 5"), invalid.err)
+    }
+}
