@@ -80,12 +80,10 @@ public final class LibraryCatalog: Sendable {
     /// score. Returns the id.
     @discardableResult
     static func store(_ record: ScoreRecord, id: Int64?, in db: Database) throws -> Int64 {
-        let annotations = record.annotations.sorted { $0.key < $1.key }
-        let annotationJSON = "{" + annotations.map { "\(jsonString($0.key)):\($0.value)" }.joined(separator: ",") + "}"
         let arguments: StatementArguments = [
             record.stamp.path, record.stamp.size, record.stamp.modified, record.stamp.fingerprint, record.pageCount,
-            record.version, record.encrypted, annotationJSON, annotations.reduce(0) { $0 + $1.value },
-            jsonArray(record.warnings), record.error,
+            record.version, record.encrypted, json(record.annotations), record.annotations.values.reduce(0, +),
+            json(record.warnings), record.error,
         ]
         let scoreID: Int64
         if let id {
@@ -128,8 +126,8 @@ public final class LibraryCatalog: Sendable {
                 reference, rating, difficulty, duration, keysf, keymi)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
-                scoreID, bookmark, source, start, end, title, jsonArray(metadata.composers), jsonArray(metadata.genres),
-                jsonArray(metadata.tags), jsonArray(metadata.labels), metadata.reference, metadata.rating,
+                scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
+                json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
             ])
         let entryID = db.lastInsertedRowID
@@ -176,27 +174,10 @@ public final class LibraryCatalog: Sendable {
         }
     }
 
-    static func jsonArray(_ values: [String]) -> String {
-        "[" + values.map(jsonString).joined(separator: ",") + "]"
-    }
-
-    static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+    /// Lists and counts are stored as JSON text.
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }
