@@ -55,8 +55,7 @@ public struct ScoreRecord: Sendable, Equatable {
         let (metadata, warnings) = ScoreMetadata.read(from: document)
         record.metadata = metadata
         record.warnings = warnings
-        let pageCount = document.pageCount
-        for bookmark in TableOfContents.bookmarks(from: document.outline(), pageCount: pageCount) {
+        for bookmark in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount) {
             record.bookmarks.append(BookmarkEntry(title: bookmark.title, start: bookmark.start, end: bookmark.end,
                                                   source: "toc", metadata: ScoreMetadata()))
         }

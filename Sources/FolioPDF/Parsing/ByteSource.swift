@@ -93,11 +93,7 @@ public final class ByteSource: @unchecked Sendable {
         defer { flock(fd, LOCK_UN) }
         // The lock only counts if the path still names the file we hold: a writer may
         // have renamed a new file over it, and hold that one's lock.
-        var opened = stat()
-        var current = stat()
-        guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
-            opened.st_dev == current.st_dev, opened.st_ino == current.st_ino
-        else { return (nil, size) }
+        guard SafeFile.pathNamesFile(path, fd) else { return (nil, size) }
         let outcome = try? SafeFile.settleLeftovers(of: path)
         var info = stat()
         let settled = fstat(fd, &info) == 0 ? Int(info.st_size) : size

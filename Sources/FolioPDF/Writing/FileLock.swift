@@ -46,12 +46,7 @@ public enum FileLock {
                 }
                 usleep(10_000)
             }
-            var locked = stat()
-            var current = stat()
-            guard fstat(fd, &locked) == 0, stat(path, &current) == 0 else {
-                throw PDFError(.io, "cannot stat \(path): \(String(cString: strerror(errno)))")
-            }
-            if locked.st_ino == current.st_ino && locked.st_dev == current.st_dev {
+            if SafeFile.pathNamesFile(path, fd) {
                 return try body(try SafeFile.settleLeftovers(of: path))
             }
             // Replaced while we waited: lock the new file.

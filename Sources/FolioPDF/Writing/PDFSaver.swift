@@ -40,7 +40,7 @@ public enum PDFSaver {
     @discardableResult
     static func save(_ document: PDFDocument, to target: String, options: SaveOptions, holdingLock: Bool,
                      settled: SaveJournal.Outcome? = nil) throws -> SaveReport {
-        let report: SaveReport
+        var report: SaveReport
         if document.hasChanges {
             let update = try IncrementalWriter.update(for: document)
             report = try update.withUnsafeBytes { tail in
@@ -53,10 +53,9 @@ public enum PDFSaver {
         } else {
             report = SaveReport(method: nil, fallbackReason: "no changes: nothing written", appendedBytes: 0)
         }
-        let full = SaveReport(method: report.method, fallbackReason: report.fallbackReason,
-                              appendedBytes: report.appendedBytes, settled: settled)
-        options.onSave?(full)
-        return full
+        report.settled = settled
+        options.onSave?(report)
+        return report
     }
 
     /// Writes the document as a new file: reachable objects only, renumbered.

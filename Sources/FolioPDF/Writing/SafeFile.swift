@@ -223,6 +223,22 @@ public enum SafeFile {
         #endif
     }
 
+    /// A hidden file beside `path` in the same folder: `.NAME.suffix`.
+    static func hiddenSibling(of path: String, suffix: String) -> String {
+        let directory = parentDirectory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).\(suffix)"
+    }
+
+    /// Whether `path` still names the file open as `fd` (it may have been replaced by a
+    /// rename since it was opened).
+    static func pathNamesFile(_ path: String, _ fd: Int32) -> Bool {
+        var opened = stat()
+        var current = stat()
+        return fstat(fd, &opened) == 0 && stat(path, &current) == 0
+            && opened.st_dev == current.st_dev && opened.st_ino == current.st_ino
+    }
+
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = String(path[..<slash])
@@ -246,18 +262,12 @@ final class TemporaryFile {
     private let existing: stat?
 
     static func fixedPath(beside target: String) -> String {
-        prefix(beside: target) + "folio-save.tmp"
+        SafeFile.hiddenSibling(of: target, suffix: "folio-save.tmp")
     }
 
     static func leftoverExists(beside target: String) -> Bool {
         var info = stat()
         return lstat(fixedPath(beside: target), &info) == 0
-    }
-
-    private static func prefix(beside target: String) -> String {
-        let directory = SafeFile.parentDirectory(of: target)
-        let name = target.split(separator: "/").last.map(String.init) ?? target
-        return (directory == "." && !target.hasPrefix("./") ? "" : directory + "/") + ".\(name)."
     }
 
     init(beside target: String, fixedName: Bool) throws {
@@ -276,7 +286,7 @@ final class TemporaryFile {
         } else {
             for _ in 0..<16 {
                 let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-                candidate = Self.prefix(beside: target) + "folio-\(suffix).tmp"
+                candidate = SafeFile.hiddenSibling(of: target, suffix: "folio-\(suffix).tmp")
                 descriptor = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
                 if descriptor >= 0 || errno != EEXIST { break }
             }

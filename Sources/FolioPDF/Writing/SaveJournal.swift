@@ -44,9 +44,7 @@ public struct SaveJournal: Sendable, Equatable, CustomStringConvertible {
 
     /// The journal's path for `path`: a hidden file in the same folder.
     public static func path(for path: String) -> String {
-        let directory = SafeFile.parentDirectory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).folio-journal"
+        SafeFile.hiddenSibling(of: path, suffix: "folio-journal")
     }
 
     init(originalLength: Int, updateLength: Int, device: UInt64, inode: UInt64,

@@ -65,7 +65,7 @@ public struct SaveReport: Sendable, CustomStringConvertible {
     /// Bytes written after the original (0 for a save without changes).
     public let appendedBytes: Int
     /// What taking the file's lock found of an earlier, interrupted save and did about it.
-    public let settled: SaveJournal.Outcome?
+    public internal(set) var settled: SaveJournal.Outcome?
 
     public init(method: SaveMethod?, fallbackReason: String?, appendedBytes: Int, settled: SaveJournal.Outcome? = nil) {
         self.method = method
