@@ -12,6 +12,7 @@ import GRDB
 ///   folded for case- and diacritic-insensitive equality.
 /// - `entry_text`: FTS5 over titles, people and words, diacritics removed (`unicode61
 ///   remove_diacritics 2`), kept in step with `entry` by triggers.
+/// - v2 adds `entry.own`: the entry's own fields as JSON (``StoredFields``).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -67,6 +68,14 @@ enum CatalogSchema {
                 CREATE TRIGGER entry_text_delete AFTER DELETE ON entry BEGIN
                     DELETE FROM entry_text WHERE rowid = old.id;
                 END;
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            // Each entry's own fields (CSV export). Catalogued files are read again on the
+            // next scan to fill them: a size no file has makes every stamp differ.
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN own TEXT;
+                UPDATE score SET size = -1;
                 """)
         }
         return migrator

@@ -103,7 +103,7 @@ public final class LibraryCatalog: Sendable {
         let score = record.metadata
         let stem = ((record.stamp.path as NSString).lastPathComponent as NSString).deletingPathExtension
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
-                        title: score.title ?? stem, metadata: score, in: db)
+                        title: score.title ?? stem, metadata: score, own: score, in: db)
         for (position, bookmark) in record.bookmarks.enumerated() {
             // A bookmark's own fields, else the score's: what a musician means by "this piece".
             var effective = bookmark.metadata
@@ -114,21 +114,24 @@ public final class LibraryCatalog: Sendable {
             effective.key = effective.key ?? score.key
             effective.reference = effective.reference ?? score.reference
             try insertEntry(scoreID: scoreID, bookmark: position, source: bookmark.source, start: bookmark.start,
-                            end: bookmark.end, title: bookmark.title, metadata: effective, in: db)
+                            end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
+                            in: db)
         }
         return scoreID
     }
 
     private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
-                                    title: String, metadata: ScoreMetadata, in db: Database) throws {
+                                    title: String, metadata: ScoreMetadata, own: ScoreMetadata,
+                                    in db: Database) throws {
         try db.execute(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
-                reference, rating, difficulty, duration, keysf, keymi)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                reference, rating, difficulty, duration, keysf, keymi, own)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
+                json(StoredFields(own)),
             ])
         let entryID = db.lastInsertedRowID
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),

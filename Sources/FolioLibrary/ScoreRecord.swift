@@ -55,18 +55,23 @@ public struct ScoreRecord: Sendable, Equatable {
         let (metadata, warnings) = ScoreMetadata.read(from: document)
         record.metadata = metadata
         record.warnings = warnings
-        for bookmark in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount) {
-            record.bookmarks.append(BookmarkEntry(title: bookmark.title, start: bookmark.start, end: bookmark.end,
-                                                  source: "toc", metadata: ScoreMetadata()))
-        }
         let stored = XMPBookmarkProvider(document: document)
         record.warnings += stored.warnings
+        var storedEntries: [BookmarkEntry] = []
         for bookmark in stored.bookmarks {
             let start = bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 }
             let end = bookmark.pages?.upperBound ?? start
-            record.bookmarks.append(BookmarkEntry(title: bookmark.name ?? "", start: start, end: end, source: "xmp",
-                                                  metadata: bookmark.metadata))
+            storedEntries.append(BookmarkEntry(title: bookmark.name ?? "", start: start, end: end, source: "xmp",
+                                               metadata: bookmark.metadata))
         }
+        // A stored bookmark with a TOC entry's title and pages is that piece with its fields: one result, not two.
+        for bookmark in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
+        where !storedEntries.contains(where: { $0.title == bookmark.title && $0.start == bookmark.start
+                                                  && $0.end == bookmark.end }) {
+            record.bookmarks.append(BookmarkEntry(title: bookmark.title, start: bookmark.start, end: bookmark.end,
+                                                  source: "toc", metadata: ScoreMetadata()))
+        }
+        record.bookmarks += storedEntries
         for annotation in document.annotations() {
             record.annotations[annotation.subtype, default: 0] += 1
         }

@@ -97,15 +97,7 @@ public enum CSVIndex {
         guard text.utf8.count <= maxBytes else {
             throw ScoreError(.invalidValue, "the index has \(text.utf8.count) bytes; at most \(maxBytes) are read")
         }
-        var body = text
-        if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
-        let records: [[String]]
-        do {
-            let csv = try EnumeratedCSV(string: body, delimiter: delimiter(of: body), loadColumns: false)
-            records = ([csv.header] + csv.rows).map { $0.map { $0.trimmingCharacters(in: .whitespaces) } }
-        } catch {
-            throw ScoreError(.invalidValue, "the index is not valid CSV: \(error)")
-        }
+        let records = try self.records(text)
         // The header is the last of the rows skipped (a title line may sit above it), or the first row.
         let headerIndex = max((options.headerRows ?? 1) - 1, 0)
         let first = headerIndex < records.count ? records[headerIndex] : []
@@ -206,6 +198,18 @@ public enum CSVIndex {
         return Contents(bookmarks: bookmarks, score: score, problems: problems)
     }
 
+    /// The rows of `text`, cells trimmed: BOM dropped, delimiter detected.
+    static func records(_ text: String) throws -> [[String]] {
+        var body = text
+        if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
+        do {
+            let csv = try EnumeratedCSV(string: body, delimiter: delimiter(of: body), loadColumns: false)
+            return ([csv.header] + csv.rows).map { $0.map { $0.trimmingCharacters(in: .whitespaces) } }
+        } catch {
+            throw ScoreError(.invalidValue, "not valid CSV: \(error)")
+        }
+    }
+
     /// The delimiter the first lines (up to 20, so a title line above the header does not
     /// decide) use most outside quotes; comma when there is none.
     static func delimiter(of text: String) -> CSVDelimiter {
@@ -239,7 +243,7 @@ public enum CSVIndex {
         return page
     }
 
-    private static func rowMetadata(_ cell: (Field) -> String) throws -> ScoreMetadata {
+    static func rowMetadata(_ cell: (Field) -> String) throws -> ScoreMetadata {
         var metadata = ScoreMetadata()
         metadata.composers = ForScoreInfo.split(cell(.composers))
         metadata.genres = ForScoreInfo.split(cell(.genres))
@@ -289,7 +293,7 @@ public enum CSVIndex {
     }
 
     /// One row in forScore's column order.
-    private static func row(fileName: String, title: String?, pages: ClosedRange<Int>?, _ metadata: ScoreMetadata)
+    static func row(fileName: String, title: String?, pages: ClosedRange<Int>?, _ metadata: ScoreMetadata)
         -> [String]
     {
         var cells = [guarded(fileName), guarded(title ?? "")]
@@ -329,7 +333,7 @@ public enum CSVIndex {
         return String(text.dropFirst())
     }
 
-    private static func quoted(_ cell: String, _ delimiter: Character) -> String {
+    static func quoted(_ cell: String, _ delimiter: Character) -> String {
         // Any of the delimiters readers guess between is quoted, so the guess cannot go wrong.
         guard cell.contains(where: { $0 == delimiter || ",;\t\"\n\r".contains($0) })
             || cell.hasPrefix(" ") || cell.hasSuffix(" ")

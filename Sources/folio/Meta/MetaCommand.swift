@@ -9,7 +9,8 @@ struct MetaCommand: ParsableCommand {
         commandName: "meta",
         abstract: "Read and write score metadata (title, composers, genres, tags, labels, rating, difficulty, "
             + "duration, key) in forScore's conventions.",
-        subcommands: [MetaGetCommand.self, MetaSetCommand.self, MetaApplyCommand.self, MetaExportCommand.self]
+        subcommands: [MetaGetCommand.self, MetaSetCommand.self, MetaApplyCommand.self, MetaExportCommand.self,
+                      MetaAdoptCommand.self, MetaFromNamesCommand.self]
     )
 }
 

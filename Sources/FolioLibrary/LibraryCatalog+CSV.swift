@@ -1,0 +1,82 @@
+import FolioScore
+import Foundation
+import GRDB
+
+extension LibraryCatalog {
+    /// The catalog as one forScore library CSV, handed to `write` a piece at a time (the
+    /// header, then each score's rows) so a large library is never held in memory: every
+    /// readable score by path, its own fields, and its bookmarks with their own fields.
+    /// Returns the number of scores written.
+    ///
+    /// ```swift
+    /// var text = ""
+    /// try catalog.exportCSV { text += $0 }
+    /// ```
+    @discardableResult
+    public func exportCSV(_ write: (String) throws -> Void) throws -> Int {
+        try write(LibraryCSV.header)
+        return try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT s.id, s.path, e.bookmark, e.startPage, e.endPage, e.title, e.own
+                FROM score s JOIN entry e ON e.scoreId = s.id WHERE s.error IS NULL
+                ORDER BY s.path, s.id, e.bookmark IS NOT NULL, e.bookmark
+                """)
+            var count = 0
+            var current: (id: Int64, path: String, score: ScoreMetadata, bookmarks: [Bookmark])?
+            func flush() throws {
+                guard let current else { return }
+                try write(LibraryCSV.rows(fileName: current.path, score: current.score, bookmarks: current.bookmarks))
+                count += 1
+            }
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                let ownText: String = row["own"] ?? "{}"
+                let own = (try? JSONDecoder().decode(StoredFields.self, from: Data(ownText.utf8)))?.metadata
+                    ?? ScoreMetadata()
+                if current?.id != id {
+                    try flush()
+                    current = (id, row["path"], own, [])
+                    continue
+                }
+                guard let start: Int = row["startPage"] else { continue }
+                let end: Int = row["endPage"] ?? start
+                current?.bookmarks.append(Bookmark(name: row["title"], action: .page(index: start - 1),
+                                                   pages: start...max(start, end), metadata: own))
+            }
+            try flush()
+            return count
+        }
+    }
+
+    /// The library file a CSV row's Filename names, relative to the folder: the path
+    /// itself when it exists, else — for a bare name, as forScore exports — the one
+    /// catalogued file with that name. Never guesses between several, never leaves the folder.
+    public func resolve(fileName: String) throws -> String {
+        let parts = fileName.split(separator: "/", omittingEmptySubsequences: false)
+        guard !fileName.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+            throw LibraryError(.invalidArgument, "'\(fileName)' is not a path inside the library")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder + "/" + fileName, isDirectory: &isDirectory),
+           !isDirectory.boolValue {
+            return fileName
+        }
+        guard parts.count == 1 else { throw LibraryError(.notFound, "no file \(fileName) in the library") }
+        let matches = try read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM score WHERE substr(path, -length(?1)) = ?1 ORDER BY path",
+                                arguments: ["/" + fileName])
+        }.filter { ($0 as NSString).lastPathComponent == fileName }
+        switch matches.count {
+        case 0: throw LibraryError(.notFound, "no file \(fileName) in the library")
+        case 1: return matches[0]
+        default:
+            throw LibraryError(.invalidArgument, "\(fileName) names \(matches.count) files (\(matches.prefix(3).joined(separator: ", "))"
+                + "\(matches.count > 3 ? ", …" : "")); give the path relative to the library")
+        }
+    }
+
+    /// Every readable catalogued file, relative paths sorted.
+    public func paths() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT path FROM score WHERE error IS NULL ORDER BY path") }
+    }
+}

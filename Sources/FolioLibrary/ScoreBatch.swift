@@ -1,0 +1,84 @@
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// Runs one change over many PDFs — CSV import, `meta adopt`, `meta from-names`,
+/// `lint --fix`: each file opened under its lock, the change computed from what it holds
+/// then, applied and saved incrementally (nothing written when there is nothing to change),
+/// each failure reported and the next file taken. A dry run opens files read-only and
+/// writes nothing.
+///
+/// ```swift
+/// let batch = ScoreBatch(dryRun: true)
+/// batch.run(files: ["Faure.pdf"]) { document, path in ProducerConventions.change(for: document) } report: { outcome in
+///     for row in outcome.rows { print(outcome.path, row.field, row.before, "→", row.after) }
+/// }
+/// ```
+public struct ScoreBatch: Sendable {
+    /// What happened to one file.
+    public struct Outcome: Sendable {
+        /// As given to ``run(files:change:report:)``.
+        public let path: String
+        /// The before → after table; empty when nothing changes.
+        public var rows: [FieldChange] = []
+        public var warnings: [String] = []
+        /// Why the file was not changed; nil when it was (or had nothing to change).
+        public var error: String?
+        /// Whether the file was written.
+        public var saved = false
+    }
+
+    public var dryRun: Bool
+    public var password: String?
+    /// How each file is saved.
+    public var saveOptions: @Sendable (String) -> SaveOptions
+
+    public init(dryRun: Bool, password: String? = nil,
+                saveOptions: @escaping @Sendable (String) -> SaveOptions = { _ in SaveOptions() }) {
+        self.dryRun = dryRun
+        self.password = password
+        self.saveOptions = saveOptions
+    }
+
+    /// Applies `change` to each file in turn; `report` hears of each. Returns whether every
+    /// file was read (and, unless a dry run, saved).
+    @discardableResult
+    public func run(files: [String], change: (PDFDocument, String) throws -> ScoreChange,
+                    report: (Outcome) -> Void) -> Bool {
+        var succeeded = true
+        for path in files {
+            var outcome = Outcome(path: path)
+            do {
+                if dryRun {
+                    let document = try PDFDocument(path: path, password: password)
+                    let planned = try change(document, path)
+                    outcome.rows = planned.describe(current: ScoreMetadata.read(from: document).0)
+                } else {
+                    outcome = try PDFSaver.update(path: path, password: password, save: saveOptions(path)) { document in
+                        var result = Outcome(path: path)
+                        let planned = try change(document, path)
+                        guard !planned.isEmpty else { return result }
+                        result.rows = planned.describe(current: ScoreMetadata.read(from: document).0)
+                        result.warnings = try planned.apply(to: document)
+                        result.saved = document.hasChanges
+                        return result
+                    }
+                }
+            } catch {
+                outcome.error = Self.describe(error)
+                succeeded = false
+            }
+            report(outcome)
+        }
+        return succeeded
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case let error as PDFError: error.description
+        case let error as ScoreError: error.description
+        case let error as LibraryError: error.description
+        default: "\(error)"
+        }
+    }
+}

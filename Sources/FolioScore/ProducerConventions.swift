@@ -1,0 +1,164 @@
+import FolioPDF
+import Foundation
+
+/// Notation programs' own metadata conventions, taken into forScore's fields
+/// (`folio meta adopt`). A field that already has a value is never changed, so adopting
+/// twice changes nothing. The rules, in order:
+///
+/// - `composer`: LilyPond writes the composer to a custom `/Composer` Info entry and never
+///   to Author. With no composers, `/Composer` becomes the composer: life dates in
+///   parentheses ("(1833-1897)") are dropped, and what follows them or a comma before
+///   "Op."/"Opus"/a catalogue number ("M. Clementi, Opus 36 No. 1") becomes the reference
+///   when there is none; text after a semicolon ("Traditional; 16th Century English
+///   melody") is left in `/Composer` only.
+/// - `arranger`, `poet`: `/Arranger` and `/Poet` (lyricist) join the composers, after the
+///   composer, their "arr. by", "Arreglo por", "Poésie de", "words by"… prefix dropped.
+/// - `subtitle`: `/Subtitle` that is a catalogue number ("KV 397 (385g)", "D 899-3",
+///   "Op. 28 No. 15") becomes the reference; any other subtitle is added to the title in
+///   parentheses ("Prelude (Raindrop)"), TeX quotes removed.
+/// - `opus`: `/Opus` becomes the reference.
+/// - `title-extension`: a title that is a notation file's name (MuseScore `.mscz`/`.mscx`,
+///   Sibelius `.sib`, Finale `.mus`/`.musx`, Dorico `.dorico`, LilyPond `.ly`, MusicXML
+///   `.mxl`/`.musicxml`/`.xml`, LibreOffice `.odt`, Word `.doc`/`.docx`) loses the extension.
+/// - `title-whitespace`: white space around a title taken from a notation program is trimmed.
+///
+/// ```swift
+/// let change = ProducerConventions.change(for: try PDFDocument(path: "Faure-Apres_un_Reve_Op_7.pdf"))
+/// change.edit.composers   // ["Gabriel Fauré", "Romain Bussine"]
+/// ```
+public enum ProducerConventions {
+    /// The change adopting `document`'s conventions; empty when there is nothing to take.
+    public static func change(for document: PDFDocument) -> ScoreChange {
+        let entries = document.info.entries
+        return change(entries: entries, current: ScoreMetadata.read(from: document).0)
+    }
+
+    /// The same, from the Info entries and the score as forScore reads it.
+    public static func change(entries: [String: String], current: ScoreMetadata) -> ScoreChange {
+        var change = ScoreChange()
+        var reference = current.reference
+        var referenceReason: String?
+        func offerReference(_ text: String, _ rule: String) {
+            guard reference == nil, !text.isEmpty else { return }
+            reference = text
+            referenceReason = rule
+        }
+        if current.composers.isEmpty {
+            var people: [String] = []
+            var reasons: [String] = []
+            if let composer = entries["Composer"].map(clean), !composer.isEmpty {
+                let (name, rest) = splitComposer(composer)
+                if !name.isEmpty {
+                    people.append(name)
+                    reasons.append("composer")
+                }
+                if let rest { offerReference(rest, "composer") }
+            }
+            for (key, rule) in [("Arranger", "arranger"), ("Poet", "poet")] {
+                guard let value = entries[key].map(clean), !value.isEmpty else { continue }
+                let name = withoutRolePrefix(value)
+                if !name.isEmpty, !people.contains(name) {
+                    people.append(name)
+                    reasons.append(rule)
+                }
+            }
+            // forScore splits composers on commas: a name with one is not taken.
+            people = people.filter { !$0.contains(",") }
+            if !people.isEmpty {
+                change.edit.composers = people
+                change.reasons[.composers] = reasons.joined(separator: "+")
+            }
+        }
+        var title = current.title
+        if let current = title, let extensionless = withoutNotationExtension(current) {
+            title = extensionless
+            change.reasons[.title] = "title-extension"
+        }
+        if let subtitle = entries["Subtitle"].map(clean).map(withoutTeXQuotes), !subtitle.isEmpty {
+            if isCatalogueNumber(subtitle) {
+                offerReference(subtitle, "subtitle")
+            } else if let base = title.map(clean), !base.isEmpty, !base.contains(subtitle) {
+                title = "\(base) (\(subtitle))"
+                change.reasons[.title] = "subtitle"
+            }
+        }
+        if let opus = entries["Opus"].map(clean), !opus.isEmpty { offerReference(opus, "opus") }
+        if let original = current.title, let new = title.map(clean), !new.isEmpty, new != original {
+            change.edit.title = new
+            change.reasons[.title] = change.reasons[.title] ?? "title-whitespace"
+        }
+        if current.reference == nil, let reference {
+            change.edit.reference = reference
+            change.reasons[.reference] = referenceReason
+        }
+        return change
+    }
+
+    /// Trims and collapses runs of white space.
+    static func clean(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// "Johannes Brahms (1833-1897)" → ("Johannes Brahms", nil); "Franz Schubert (1797-1828)
+    /// D 899 (Op. 90 No3., 1827)" → ("Franz Schubert", "D 899 (Op. 90 No3., 1827)");
+    /// "M. Clementi, Opus 36 No. 1" → ("M. Clementi", "Opus 36 No. 1").
+    static func splitComposer(_ text: String) -> (name: String, rest: String?) {
+        var name = text
+        if let semicolon = name.firstIndex(of: ";") { name = String(name[..<semicolon]) }
+        if let dates = name.range(of: #"\(\s*(c\.\s*)?\d{3,4}\s*[-–—]\s*(c\.\s*)?\d{0,4}\s*\)"#, options: .regularExpression) {
+            let rest = clean(String(name[dates.upperBound...]))
+            return (clean(String(name[..<dates.lowerBound])), rest.isEmpty ? nil : rest)
+        }
+        if let comma = name.firstIndex(of: ","), isCatalogueNumber(clean(String(name[name.index(after: comma)...]))) {
+            return (clean(String(name[..<comma])), clean(String(name[name.index(after: comma)...])))
+        }
+        return (clean(name), nil)
+    }
+
+    /// Catalogue numbers: Op./Opus, BWV, KV/K., D, L, Hob., WoO, RV, HWV, S., TWV, Sz, M. followed by a number.
+    static func isCatalogueNumber(_ text: String) -> Bool {
+        text.range(of: #"^(op\.?|opus|bwv|kv|k\.|d|l|hob\.?|woo|rv|hwv|s\.|twv|sz|m\.)\s*[0-9IVX]"#,
+                   options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// "Arreglo por Diego F. Guillen" → "Diego F. Guillen"; "Poésie de Romain Bussine." → "Romain Bussine".
+    static func withoutRolePrefix(_ text: String) -> String {
+        var value = text
+        let pattern = #"^(arr\.?|arranged|arrangement|arreglo|arrangiert|bearbeitet|bearb\.|transcribed|transcr\.?|"#
+            + #"words|text|lyrics|poem|poésie|poesie|poème|paroles|poesía|letra|texte?|dichtung|worte)"#
+            + #"(\s+(by|de|por|von|from|par))?\s*:?\s+"#
+        if let prefix = value.range(of: pattern, options: [.regularExpression, .caseInsensitive]) {
+            value.removeSubrange(prefix)
+        }
+        if let dates = value.range(of: #"\s*\(\s*\d{3,4}\s*[-–—]\s*\d{0,4}\s*\)"#, options: .regularExpression) {
+            value.removeSubrange(dates)
+        }
+        value = clean(value)
+        // A sentence's full stop goes; an initial's ("Diego F.") stays.
+        if value.hasSuffix("."), let last = value.split(separator: " ").last, last.count > 2 { value.removeLast() }
+        return value
+    }
+
+    /// LilyPond's TeX-style quotes: "`Raindrop'" → "Raindrop".
+    static func withoutTeXQuotes(_ text: String) -> String {
+        var value = text
+        for (open, close) in [("``", "''"), ("`", "'")] where value.hasPrefix(open) && value.hasSuffix(close)
+            && value.count > open.count + close.count {
+            value = String(value.dropFirst(open.count).dropLast(close.count))
+            break
+        }
+        return value
+    }
+
+    static let notationExtensions = ["mscz", "mscx", "sib", "mus", "musx", "dorico", "ly", "mxl", "musicxml", "xml",
+                                     "odt", "doc", "docx"]
+
+    /// The title without a notation program's file extension; nil when it has none.
+    static func withoutNotationExtension(_ title: String) -> String? {
+        let trimmed = clean(title)
+        guard let dot = trimmed.lastIndex(of: "."), dot != trimmed.startIndex else { return nil }
+        let ext = trimmed[trimmed.index(after: dot)...].lowercased()
+        guard notationExtensions.contains(ext) else { return nil }
+        return clean(String(trimmed[..<dot]))
+    }
+}
