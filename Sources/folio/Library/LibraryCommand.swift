@@ -13,7 +13,8 @@ struct LibraryCommand: ParsableCommand {
             Example: folio library scan ~/Scores && folio library search ~/Scores --text dvorak
             """,
         subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
-                      LibraryShowCommand.self, LibraryFacetsCommand.self]
+                      LibraryShowCommand.self, LibraryFacetsCommand.self,
+                      LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryDuplicatesCommand.self]
     )
 
     /// Runs `body`, turning library errors into messages and exit codes: 64 for invalid

@@ -1,0 +1,85 @@
+import Crypto
+import FolioScore
+import Foundation
+import GRDB
+
+/// Files that are the same score twice.
+///
+/// ```swift
+/// for group in try catalog.duplicates() where group.kind == .identical {
+///     print(group.paths.joined(separator: " = "))
+/// }
+/// ```
+public struct DuplicateGroup: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// The same bytes: fingerprints equal and confirmed by a SHA-256 of the whole files.
+        case identical
+        /// Different files with the same title and composers (case and accents ignored).
+        case sameWork = "same-work"
+    }
+
+    public let kind: Kind
+    /// Relative paths, sorted.
+    public let paths: [String]
+    /// The full hash for identical files; for the same work, "title — composers".
+    public let key: String
+}
+
+extension LibraryCatalog {
+    /// Identical files first, then different files of the same work. A file that vanished
+    /// since the scan is left out of its group.
+    public func duplicates() throws -> [DuplicateGroup] {
+        var groups: [DuplicateGroup] = []
+        let candidates = try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT fingerprint, path FROM score WHERE fingerprint IN
+                    (SELECT fingerprint FROM score GROUP BY fingerprint HAVING COUNT(*) > 1)
+                ORDER BY fingerprint, path
+                """).map { (fingerprint: $0["fingerprint"] as String, path: $0["path"] as String) }
+        }
+        // Same fingerprint: confirmed by hashing the whole files.
+        var identicalPaths = Set<String>()
+        for (_, members) in Dictionary(grouping: candidates, by: \.fingerprint).sorted(by: { $0.key < $1.key }) {
+            var byHash: [String: [String]] = [:]
+            for member in members {
+                guard let hash = try? Self.fullHash(folder + "/" + member.path) else { continue }
+                byHash[hash, default: []].append(member.path)
+            }
+            for (hash, paths) in byHash.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
+                groups.append(DuplicateGroup(kind: .identical, paths: paths.sorted(), key: hash))
+                identicalPaths.formUnion(paths.dropFirst())
+            }
+        }
+        // Same title and composers, different files: one representative per identical group.
+        var works: [String: (label: String, paths: [String])] = [:]
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT s.path, e.own FROM score s JOIN entry e ON e.scoreId = s.id
+                WHERE e.bookmark IS NULL AND s.error IS NULL ORDER BY s.path
+                """)
+            while let row = try rows.next() {
+                let path: String = row["path"]
+                guard !identicalPaths.contains(path) else { continue }
+                let own: String = row["own"] ?? "{}"
+                guard let fields = try? JSONDecoder().decode(StoredFields.self, from: Data(own.utf8)),
+                      let title = fields.title, !title.isEmpty, !fields.composers.isEmpty else { continue }
+                let key = LibraryQuery.fold(title) + "\u{1F}" + fields.composers.map(LibraryQuery.fold).sorted()
+                    .joined(separator: "\u{1F}")
+                works[key, default: ("\(title) — \(fields.composers.joined(separator: ", "))", [])].paths.append(path)
+            }
+        }
+        for (_, work) in works.sorted(by: { $0.value.label < $1.value.label }) where work.paths.count > 1 {
+            groups.append(DuplicateGroup(kind: .sameWork, paths: work.paths.sorted(), key: work.label))
+        }
+        return groups
+    }
+
+    /// SHA-256 of a whole file, read in 1 MiB pieces.
+    static func fullHash(_ path: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
