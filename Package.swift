@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioLibraryTests",
-            dependencies: ["FolioLibrary", "FolioScore", "FolioPDF"]
+            dependencies: ["FolioLibrary", "FolioScore", "FolioPDF", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FolioPDFTests",

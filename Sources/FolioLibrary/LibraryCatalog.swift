@@ -123,6 +123,8 @@ public final class LibraryCatalog: Sendable {
     private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
                                     title: String, metadata: ScoreMetadata, own: ScoreMetadata,
                                     in db: Database) throws {
+        // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
+        let title = title.replacingOccurrences(of: "\0", with: "")
         try db.execute(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own)

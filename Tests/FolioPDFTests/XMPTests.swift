@@ -36,6 +36,29 @@ final class XMPTests: XCTestCase {
         XCTAssertThrowsError(try XMPPacket(bytes: Array("<x:xmpmeta><unclosed>".utf8)))
     }
 
+    /// pikepdf declares a property's namespace on the property itself; replacing the
+    /// property keeps the declaration, so the packet stays well-formed for other readers.
+    func testReplacedPropertyKeepsItsOwnNamespaceDeclaration() throws {
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about=""><dc:title xmlns:dc="http://purl.org/dc/elements/1.1/"><rdf:Alt>\
+            <rdf:li xml:lang="x-default">Green Sleeves</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        var xmp = try XMPPacket(bytes: Array(packet.utf8))
+        try xmp.update([XMPPacket.Edit(name(XMPPacket.dc, "title"), prefix: "dc", .languageAlternative("Greensleeves"))])
+        let written = try XMPPacket(bytes: xmp.serialized())
+        XCTAssertEqual(written.text(XMPPacket.dc, "title"), "Greensleeves")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("folio-xmp-\(UUID().uuidString).xml")
+        try Data(xmp.serialized()).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let python = try TestEnvironment.runTool("python3", ["-c", """
+            import sys, xml.etree.ElementTree as ET
+            root = ET.parse(sys.argv[1]).getroot()
+            print(root.find('.//{http://purl.org/dc/elements/1.1/}title') is not None)
+            """, file.path])
+        XCTAssertEqual(String(decoding: python.stdout, as: UTF8.self), "True\n", String(decoding: python.stderr, as: UTF8.self))
+    }
+
     private func name(_ namespace: String, _ local: String) -> XMPPacket.Name {
         XMPPacket.Name(namespace: namespace, local: local)
     }

@@ -300,7 +300,14 @@ public struct XMPPacket: Sendable {
                     let name = Name(namespace: property.namespace, local: property.local)
                     if let value = edit.value, !placed.contains(name) {
                         placed.insert(name)
-                        kept.append(XMPPacket.property(property.prefix, name, value, rdfPrefix: rdfPrefix))
+                        var replacement = XMPPacket.property(property.prefix, name, value, rdfPrefix: rdfPrefix)
+                        // A property may declare its own namespace (pikepdf writes <dc:title xmlns:dc=…>):
+                        // the declaration goes with it, or the prefix would be unbound.
+                        if case .element(var element) = replacement, !property.declarations.isEmpty {
+                            element.declarations = property.declarations
+                            replacement = .element(element)
+                        }
+                        kept.append(replacement)
                     } else if case .text(let text)? = kept.last, text.allSatisfy(\.isWhitespace) {
                         // The line break before a removed property goes with it.
                         kept.removeLast()
