@@ -59,4 +59,49 @@ final class LibraryCommandTests: XCTestCase {
         XCTAssertEqual(invalid.status, 64)
         XCTAssertTrue(invalid.err.contains("valid: 0 to 5"), invalid.err)
     }
+
+    /// Ctrl-C during a scan: the batches written so far stay, the catalog is consistent,
+    /// and the next scan reads only what the interrupted one did not store.
+    func testInterruptedScanLeavesAConsistentCatalogAndTheNextOneContinues() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-sigint-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        let names = try FileManager.default.contentsOfDirectory(atPath: scores.path).filter { $0.hasSuffix(".pdf") }.sorted()
+        let total = 3000
+        for index in 0..<total {
+            let shelf = folder.appendingPathComponent("Shelf \(index % 12)")
+            if index < 12 { try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true) }
+            try FileManager.default.linkItem(at: scores.appendingPathComponent(names[index % names.count]),
+                                             to: shelf.appendingPathComponent("score \(index).pdf"))
+        }
+        let process = Process()
+        process.executableURL = try TestEnvironment.folioBinary()
+        process.arguments = ["library", "scan", folder.path, "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        let database = folder.appendingPathComponent(".folio/library.sqlite").path
+        try process.run()
+        // Interrupt once the first batches are stored.
+        let deadline = Date().addingTimeInterval(60)
+        func stored() -> Int {
+            let count = try? TestEnvironment.runTool("sqlite3", [database, "SELECT COUNT(*) FROM score"])
+            return count.flatMap { Int(String(decoding: $0.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        }
+        while process.isRunning, stored() < 64, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertTrue(process.isRunning, "the scan is still running when interrupted")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+
+        let integrity = try TestEnvironment.runTool("sqlite3", [database, "PRAGMA integrity_check"])
+        XCTAssertEqual(String(decoding: integrity.stdout, as: UTF8.self), "ok\n")
+        let kept = stored()
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertLessThan(kept, total, "interrupted before the end")
+        XCTAssertEqual(kept % 64, 0, "whole batches only")
+        let result = try TestEnvironment.run(try TestEnvironment.folioBinary(), ["library", "scan", folder.path])
+        XCTAssertEqual(result.status, 0)
+        let summary = String(decoding: result.stderr, as: UTF8.self)
+        XCTAssertTrue(summary.contains("\(total) PDFs: \(total - kept) read (\(total - kept) new"), summary)
+        XCTAssertEqual(stored(), total)
+    }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+
+/// `folio meta adopt`, `folio meta from-names` and `folio lint` end to end on the shared
+/// scores and on copies carrying the junk real collections have. Expected values come
+/// from the files' Info as pikepdf reads it; results are read back by pikepdf; a second
+/// run changes nothing.
+final class MetadataShapeCommandTests: XCTestCase {
+    private var root: URL!
+    private var folio: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-shape-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folio = try TestEnvironment.folioBinary()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String], status expected: Int32 = 0) throws -> (out: String, err: String) {
+        let result = try TestEnvironment.run(folio, arguments)
+        let err = String(decoding: result.stderr, as: UTF8.self)
+        XCTAssertEqual(result.status, expected, "folio \(arguments.joined(separator: " ")): \(err)")
+        return (String(decoding: result.stdout, as: UTF8.self), err)
+    }
+
+    private func pikepdf(_ folder: URL) throws -> [String: [String: Any]] {
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/library_meta.py").path
+        let result = try TestEnvironment.runTool("python3", [script, folder.path])
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: [String: Any]])
+    }
+
+    private func bytes(_ folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".pdf") {
+            result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return result
+    }
+
+    private func copyScores(to name: String) throws -> URL {
+        let folder = root.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
+        return folder
+    }
+
+    func testAdoptTakesLilyPondFieldsOnceAndDryRunWritesNothing() throws {
+        let folder = try copyScores(to: "adopt")
+        let original = try pikepdf(folder)
+        let untouched = try bytes(folder)
+        let planned = try run(["meta", "adopt", "--library", folder.path, "--dry-run", "--json"])
+        XCTAssertEqual(try bytes(folder), untouched, "a dry run writes no PDF")
+        XCTAssertFalse(planned.out.isEmpty)
+        try run(["meta", "adopt", "--library", folder.path])
+        let adopted = try pikepdf(folder)
+        for (name, entry) in original {
+            let info = try XCTUnwrap(entry["info"] as? [String: String])
+            let after = try XCTUnwrap(adopted[name]?["info"] as? [String: String])
+            let creators = (adopted[name]?["xmp"] as? [String: Any])?["creator"] as? [String]
+            guard let composer = info["Composer"] else { continue }
+            // The composer's name: the /Composer text before life dates, a comma or a semicolon.
+            let name0 = composer.split(whereSeparator: { "(,;".contains($0) }).first
+                .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } ?? ""
+            let authors = (after["Author"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            XCTAssertEqual(authors.first, name0, name)
+            // Arranger and poet follow, by their surname (the last word before any dates).
+            let people = ["Arranger", "Poet"].compactMap { info[$0] }
+            XCTAssertEqual(authors.count, 1 + people.count, name)
+            for (person, author) in zip(people, authors.dropFirst()) {
+                let surname = person.split(separator: "(").first?.split(separator: " ").last?
+                    .trimmingCharacters(in: CharacterSet(charactersIn: ".")) ?? ""
+                XCTAssertTrue(author.hasSuffix(surname), "\(name): \(author) for \(person)")
+            }
+            XCTAssertEqual(creators, authors, "\(name): XMP agrees")
+            if let subtitle = info["Subtitle"] {
+                let reference = (adopted[name]?["xmp"] as? [String: Any])?["reference"] as? String
+                let title = after["Title"] ?? ""
+                XCTAssertTrue(title.contains(subtitle.trimmingCharacters(in: CharacterSet(charactersIn: "`'")))
+                              || reference != nil, "\(name): subtitle in the title or a reference")
+            }
+            XCTAssertEqual(after["Composer"], composer, "\(name): the custom entry is kept")
+        }
+        let settled = try bytes(folder)
+        let again = try run(["meta", "adopt", "--library", folder.path])
+        XCTAssertEqual(again.out, "", "adopting twice changes nothing")
+        XCTAssertEqual(try bytes(folder), settled)
+        for name in settled.keys {
+            let check = try TestEnvironment.runTool("qpdf", ["--check", folder.appendingPathComponent(name).path])
+            XCTAssertEqual(check.status, 0, name)
+        }
+    }
+
+    func testFromNamesFillsOnlyEmptyFieldsUnlessOverwrite() throws {
+        let folder = root.appendingPathComponent("names")
+        let shelves = ["Gabriel_Fauré/Après un rêve.pdf", "Frédéric Chopin/Prélude_in_D-flat_major.pdf",
+                       "Traditional/Greensleeves.pdf"]
+        let scores = try FileManager.default.contentsOfDirectory(
+            atPath: TestEnvironment.corpus.appendingPathComponent("scores").path).filter { $0.hasSuffix(".pdf") }.sorted()
+        for (index, relative) in shelves.enumerated() {
+            let target = folder.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
+                                             to: target)
+        }
+        let before = try pikepdf(folder)
+        let refused = try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{titel}.pdf"],
+                              status: 64)
+        XCTAssertTrue(refused.err.contains("unknown placeholder {titel}"), refused.err)
+        try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{title}.pdf"])
+        let after = try pikepdf(folder)
+        for relative in shelves {
+            let parts = relative.split(separator: "/")
+            let composer = parts[0].replacingOccurrences(of: "_", with: " ")
+            let info = try XCTUnwrap(after[relative]?["info"] as? [String: String])
+            XCTAssertEqual(info["Author"], composer, relative)
+            XCTAssertEqual(info["Title"], (before[relative]?["info"] as? [String: String])?["Title"],
+                           "\(relative): a title already there is kept")
+        }
+        try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{title}", "--overwrite"])
+        let overwritten = try pikepdf(folder)
+        for relative in shelves {
+            let title = String(relative.split(separator: "/")[1].dropLast(4)).replacingOccurrences(of: "_", with: " ")
+            XCTAssertEqual((overwritten[relative]?["info"] as? [String: String])?["Title"], title, relative)
+            XCTAssertEqual((overwritten[relative]?["xmp"] as? [String: Any])?["title"] as? [String], [title], relative)
+        }
+        let again = try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{title}", "--overwrite"])
+        XCTAssertEqual(again.out, "", "the names give nothing new")
+    }
+
+    func testLintFindsJunkFixesItAndFindsNothingAfter() throws {
+        let folder = root.appendingPathComponent("junk")
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/junk_metadata.py").path
+        let made = try TestEnvironment.runTool("python3", [script, folder.path,
+                                                           TestEnvironment.corpusFile("scores/Carcassi-Etude_3_Op_60_No_3.pdf")])
+        XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
+        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: made.stdout) as? [String: [String]])
+        let files = expected.keys.sorted().map { folder.appendingPathComponent($0).path }
+        let untouched = try bytes(folder)
+        let report = try run(["lint", "--json"] + files, status: 2)
+        XCTAssertEqual(try bytes(folder), untouched, "lint without --fix writes nothing")
+        var found: [String: [String]] = [:]
+        for line in report.out.split(separator: "\n") {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let path = try XCTUnwrap(object["path"] as? String)
+            found[(path as NSString).lastPathComponent, default: []].append(try XCTUnwrap(object["rule"] as? String))
+            XCTAssertNotNil(object["severity"] as? String)
+            XCTAssertNotNil(object["fix"] as? String, "every finding proposes a fix")
+        }
+        for (name, rules) in expected {
+            XCTAssertEqual((found[name] ?? []).sorted(), rules.sorted(), name)
+        }
+
+        try run(["lint", "--fix"] + files)
+        let fixed = try pikepdf(folder)
+        func info(_ name: String) -> [String: String] { fixed[name]?["info"] as? [String: String] ?? [:] }
+        XCTAssertEqual(info("word.pdf")["Title"], "Etude 3")
+        XCTAssertNil(info("word.pdf")["Author"], "a user name is no composer")
+        XCTAssertNil(info("scan.pdf")["Title"])
+        XCTAssertEqual(info("scan.pdf")["Author"], "Johannes Brahms, Clara Schumann")
+        XCTAssertEqual(info("scan.pdf")["Keywords"], "Piano, rating:4")
+        XCTAssertEqual(info("markup.pdf")["Title"], "Tom & Jerry Rag")
+        XCTAssertEqual(info("markup.pdf")["Author"], "Gabriel Fauré")
+        XCTAssertEqual(info("markup.pdf")["Subject"], "Lied")
+        XCTAssertEqual(info("markup.pdf")["Keywords"], "difficulty:3")
+        XCTAssertEqual((fixed["mismatch.pdf"]?["xmp"] as? [String: Any])?["title"] as? [String], ["Greensleeves"])
+        XCTAssertEqual(info("Etude_in_C.pdf")["Title"], "Etude in C")
+        XCTAssertEqual(try bytes(folder)["clean.pdf"], untouched["clean.pdf"], "a clean file is not written")
+        for name in expected.keys {
+            XCTAssertNil(fixed[name]?["error"], "\(name): pikepdf reads the fixed XMP")
+            let check = try TestEnvironment.runTool("qpdf", ["--check", folder.appendingPathComponent(name).path])
+            XCTAssertEqual(check.status, 0, name)
+        }
+        let settled = try bytes(folder)
+        let again = try run(["lint", "--fix"] + files)
+        XCTAssertEqual(again.out, "", "a fixed file has nothing left to fix")
+        XCTAssertEqual(try bytes(folder), settled)
+    }
+}
