@@ -87,6 +87,10 @@ extension LibraryCatalog {
         case nil: order = match != nil ? "bm25(entry_text)" : "e.title COLLATE NOCASE"
         }
         sql += " ORDER BY \(order), s.path, e.bookmark IS NOT NULL, e.bookmark"
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments += [max(0, limit)]
+        }
         return try read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.entry)
         }

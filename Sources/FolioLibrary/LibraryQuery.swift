@@ -61,6 +61,8 @@ public struct LibraryQuery: Sendable, Equatable {
     /// Bookmarks as results of their own (a song inside a fake book).
     public var includeBookmarks = false
     public var sort: Sort?
+    /// At most this many results (the best first), as a page of a UI asks; nil for all.
+    public var limit: Int?
 
     public init(text: String? = nil, includeBookmarks: Bool = false) {
         self.text = text

@@ -14,7 +14,8 @@ struct LibraryCommand: ParsableCommand {
             """,
         subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
                       LibraryShowCommand.self, LibraryFacetsCommand.self,
-                      LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryDuplicatesCommand.self]
+                      LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryDuplicatesCommand.self,
+                      LibraryBenchSearchCommand.self]
     )
 
     /// Runs `body`, turning library errors into messages and exit codes: 64 for invalid

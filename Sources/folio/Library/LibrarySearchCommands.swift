@@ -18,11 +18,13 @@ struct LibraryFilterOptions: ParsableArguments {
     @Option(help: "Page count, with an optional comparison (\">10\").") var pages: String?
     @Option(help: "title, composer, added, rating or duration (default: relevance with --text, else title).")
     var sort: LibraryQuery.Sort?
+    @Option(help: "At most N results, the best first.") var limit: Int?
     @Flag(help: "One JSON object per line.") var json = false
     @Flag(help: "CSV with a header row.") var csv = false
 
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv cannot be combined") }
+        if let limit, limit < 1 { throw ValidationError("--limit \(limit) is out of range (valid: 1 or more)") }
     }
 
     func query(includeBookmarks: Bool) throws -> LibraryQuery {
@@ -39,6 +41,7 @@ struct LibraryFilterOptions: ParsableArguments {
         query.duration = try duration.map { try .init(parsing: $0, field: "duration", valid: 0...Int(Int32.max), duration: true) }
         query.pages = try pages.map { try .init(parsing: $0, field: "pages", valid: 0...Int(Int32.max)) }
         query.sort = sort
+        query.limit = limit
         return query
     }
 

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Benchmark: catalog a library of COUNT PDFs (hard-linked copies of the corpus in nested
+# folders; default 10000): first scan, rescan with nothing changed, search latency over
+# 1,000 queries in one process; compared in the same run with `exiftool -r -json` and a
+# Python loop (pikepdf) writing the same fields into SQLite. Wall time, files/s, peak memory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product folio >/dev/null
+python3 Benchmarks/library_bench.py "$(swift build -c release --show-bin-path)/folio" \
+    "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}"

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Library catalog speed, in one run (not a test).
+
+Builds a library of COUNT PDFs (hard links to the corpus's files in 100 nested folders, so
+every path is a file of its own), then measures:
+1. Folio: `folio library scan` (first scan: every file opened, read in parallel, stored in
+   SQLite with FTS), the rescan with nothing changed, and 1,000 searches in one process
+   (`folio library bench-search`: words from the catalogued titles, prefixes, composers).
+2. exiftool: `exiftool -json -fast2` (Info and XMP of every file; no catalog) over at most
+   1,000 of the files, its time scaled to COUNT (it reads about 8 files/s here).
+3. pikepdf: a Python loop (two processes, one per core) reading the same fields (Info, page
+   count, outline titles) and writing them into SQLite.
+Wall time (median of REPEAT), files/s and peak resident memory (ru_maxrss of the child).
+
+Usage: library_bench.py FOLIO_BINARY CORPUS_DIR [COUNT] [REPEAT]
+"""
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PIKEPDF_LOOP = r"""
+import sqlite3, sys, pikepdf
+db = sqlite3.connect(sys.argv[1], timeout=60)
+db.execute("CREATE TABLE IF NOT EXISTS score (path TEXT PRIMARY KEY, title, author, subject, keywords, pages, bookmarks)")
+rows = []
+for path in sys.argv[2:]:
+    try:
+        with pikepdf.open(path) as pdf:
+            info = pdf.docinfo
+            with pdf.open_outline() as outline:
+                titles = [item.title for item in outline.root]
+            rows.append((path, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
+                         str(info.get("/Keywords", "")), len(pdf.pages), "\n".join(titles)))
+    except Exception:
+        rows.append((path, None, None, None, None, None, None))
+    if len(rows) == 64:
+        db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        db.commit()
+        rows = []
+db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+db.commit()
+"""
+
+
+def pdfs(corpus):
+    found = []
+    for base, _, files in os.walk(corpus):
+        found += [os.path.join(base, name) for name in files if name.lower().endswith(".pdf")]
+    return sorted(found)
+
+
+def build(folder, sources, count):
+    paths = []
+    for index in range(count):
+        shelf = os.path.join(folder, f"Shelf {index % 100:02d}", f"Box {index % 7}")
+        os.makedirs(shelf, exist_ok=True)
+        target = os.path.join(shelf, f"score {index:05d}.pdf")
+        os.link(sources[index % len(sources)], target)
+        paths.append(target)
+    return paths
+
+
+def run(command):
+    """Wall seconds and peak RSS (MiB) of one child process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    return elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def main():
+    folio, corpus = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
+    repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    work = tempfile.mkdtemp(prefix="folio-library-bench-")
+    try:
+        folder = os.path.join(work, "Library")
+        paths = build(folder, pdfs(corpus), count)
+        print(f"{count} PDFs ({len(pdfs(corpus))} distinct corpus files, hard-linked) in {folder}; 2 cores")
+        results = {}
+
+        scans, rescans, peaks = [], [], []
+        for _ in range(repeat):
+            shutil.rmtree(os.path.join(folder, ".folio"), ignore_errors=True)
+            elapsed, peak, _ = run([folio, "library", "scan", folder, "--quiet"])
+            scans.append(elapsed)
+            peaks.append(peak)
+            rescans.append(run([folio, "library", "scan", folder, "--quiet"])[0])
+        results["folio scan"] = (statistics.median(scans), max(peaks))
+        results["folio rescan (nothing changed)"] = (statistics.median(rescans), None)
+
+        # 1,000 queries: words and prefixes of catalogued titles and composers.
+        db = sqlite3.connect(os.path.join(folder, ".folio", "library.sqlite"))
+        words = sorted({w for (t,) in db.execute("SELECT title FROM entry") for w in t.split() if w.isalpha() and len(w) > 3})
+        db.close()
+        rng = random.Random(7)
+        queries = [rng.choice(words)[: rng.choice([3, 4, 6, 20])] + (" " + rng.choice(words) if rng.random() < 0.3 else "")
+                   for _ in range(1000)]
+        query_file = os.path.join(work, "queries.txt")
+        with open(query_file, "w") as handle:
+            handle.write("\n".join(queries) + "\n")
+        timings = {}
+        for label, extra in (("all results", []), ("first 50 (a UI page)", ["--limit", "50"])):
+            timings[label] = json.loads(subprocess.run([folio, "library", "bench-search", folder, "--queries", query_file]
+                                                       + extra, check=True, capture_output=True, text=True).stdout)
+
+        # exiftool reads about 8 files/s here: a sample of at most 1,000 files, its time scaled to COUNT.
+        sample = paths[: min(count, 1000)]
+        listing = os.path.join(work, "exiftool-files.txt")
+        with open(listing, "w") as handle:
+            handle.write("\n".join(sample) + "\n")
+        seconds, peak, _ = run(["exiftool", "-json", "-fast2", "-q", "-q", "-@", listing])
+        label = "exiftool -json" + ("" if len(sample) == count else f" ({len(sample)} files, scaled)")
+        results[label] = (seconds * count / len(sample), peak)
+
+        pike = []
+        for _ in range(1):
+            database = os.path.join(work, "pikepdf.sqlite")
+            if os.path.exists(database):
+                os.remove(database)
+            half = len(paths) // 2
+            start = time.perf_counter()
+            children = [subprocess.Popen([sys.executable, "-c", PIKEPDF_LOOP, database] + chunk,
+                                         stderr=subprocess.DEVNULL) for chunk in (paths[:half], paths[half:])]
+            peak = 0
+            for child in children:
+                _, _, usage = os.wait4(child.pid, 0)
+                peak = max(peak, usage.ru_maxrss / 1024)
+            pike.append((time.perf_counter() - start, peak))
+        results["pikepdf loop into SQLite (2 processes)"] = pike[0]
+
+        base = results["folio scan"][0]
+        print(f"{'':40} {'wall s':>8} {'files/s':>9} {'peak MiB':>9} {'vs folio':>9}")
+        for name, (seconds, peak) in results.items():
+            ratio = "" if name.startswith("folio") else f"{seconds / base:8.1f}x"
+            peak_text = f"{peak:9.1f}" if peak is not None else f"{'':>9}"
+            print(f"{name:40} {seconds:8.2f} {count / seconds:9.0f} {peak_text} {ratio:>9}")
+        for label, timing in timings.items():
+            print(f"search over {count} scores, {label}: {timing['queries']} queries, median {timing['median_ms']:.3f} ms, "
+                  f"p99 {timing['p99_ms']:.3f} ms, max {timing['max_ms']:.3f} ms ({timing['results']} results)")
+        print("goals: first scan < 10 s, rescan < 0.5 s, peak memory < 200 MiB, search p99 < 5 ms")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
