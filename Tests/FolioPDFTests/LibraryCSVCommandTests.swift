@@ -45,24 +45,6 @@ final class LibraryCSVCommandTests: XCTestCase {
         return folder
     }
 
-    /// Every PDF's bytes, by relative path.
-    private func digests(_ folder: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder.path)
-        while let path = enumerator?.nextObject() as? String {
-            guard path.hasSuffix(".pdf"), !path.hasPrefix(".") else { continue }
-            result[path] = try Data(contentsOf: folder.appendingPathComponent(path))
-        }
-        return result
-    }
-
-    private func pikepdf(_ folder: URL) throws -> [String: Any] {
-        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/library_meta.py").path
-        let result = try TestEnvironment.runTool("python3", [script, folder.path])
-        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-    }
-
     private func exiftool(_ folder: URL) throws -> [String: [String: String]] {
         let result = try TestEnvironment.runTool("exiftool", ["-json", "-r", "-ext", "pdf", "-PDF:Title", "-PDF:Author",
                                                               "-PDF:Subject", "-PDF:Keywords", "-XMP-dc:Creator",
@@ -103,9 +85,9 @@ final class LibraryCSVCommandTests: XCTestCase {
         XCTAssertTrue(exported.contains("'=SUM(A1)"), "a formula is guarded")
 
         // A dry run writes nothing and says what it would do.
-        let before = try digests(pristine)
+        let before = try FolderOracle.bytes(pristine)
         let dry = try run(["library", "import-csv", csv, "--library", pristine.path, "--dry-run", "--json"])
-        XCTAssertEqual(try digests(pristine), before)
+        XCTAssertEqual(try FolderOracle.bytes(pristine), before)
         let planned = dry.out.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -114,19 +96,19 @@ final class LibraryCSVCommandTests: XCTestCase {
             dry.out)
 
         try run(["library", "import-csv", csv, "--library", pristine.path])
-        let (a, b) = (try pikepdf(shaped), try pikepdf(pristine))
+        let (a, b) = (try FolderOracle.metadata(shaped), try FolderOracle.metadata(pristine))
         XCTAssertEqual(Set(a.keys), Set(b.keys))
         for path in a.keys.sorted() {
-            let left = try XCTUnwrap(a[path] as? [String: Any]), right = try XCTUnwrap(b[path] as? [String: Any])
+            let left = try XCTUnwrap(a[path]), right = try XCTUnwrap(b[path])
             XCTAssertEqual(NSDictionary(dictionary: left), NSDictionary(dictionary: right), path)
         }
         XCTAssertEqual(try exiftool(shaped), try exiftool(pristine))
-        let chopin = try XCTUnwrap((b["Chopin-Prelude_Op_28_No_15.pdf"] as? [String: Any])?["info"] as? [String: String])
+        let chopin = try XCTUnwrap(b["Chopin-Prelude_Op_28_No_15.pdf"]?["info"] as? [String: String])
         XCTAssertEqual(chopin["Keywords"], "=SUM(A1), Klavier, rating:4, difficulty:2, duration:330, keysf:-5, keymi:0")
-        let fakeBook = try XCTUnwrap((b["Fake Book.pdf"] as? [String: Any])?["xmp"] as? [String: Any])
+        let fakeBook = try XCTUnwrap(b["Fake Book.pdf"]?["xmp"] as? [String: Any])
         XCTAssertEqual((fakeBook["bookmarks"] as? [[String: String]])?.map { $0["name"] ?? "" },
                        ["Isosicle 1.1.1.1", "Coda"], "TOC pieces without fields are not copied into XMP")
-        for path in try digests(pristine).keys {
+        for path in try FolderOracle.bytes(pristine).keys {
             let check = try TestEnvironment.runTool("qpdf", ["--check", pristine.appendingPathComponent(path).path])
             let original = try TestEnvironment.runTool("qpdf", ["--check", shaped.appendingPathComponent(path).path])
             XCTAssertEqual(check.status, original.status, path)
@@ -136,10 +118,10 @@ final class LibraryCSVCommandTests: XCTestCase {
         let again = root.appendingPathComponent("again.csv").path
         try run(["library", "export-csv", pristine.path, "--output", again])
         XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), exported)
-        let settled = try digests(pristine)
+        let settled = try FolderOracle.bytes(pristine)
         let second = try run(["library", "import-csv", csv, "--library", pristine.path])
         XCTAssertEqual(second.out, "", "nothing left to change")
-        XCTAssertEqual(try digests(pristine), settled)
+        XCTAssertEqual(try FolderOracle.bytes(pristine), settled)
 
         // Bad rows: reported with their line, never guessed; good rows applied; exit 1.
         for copy in ["Romantik/Band.pdf", "Romantik/Lieder/Band.pdf"] {
@@ -155,15 +137,15 @@ final class LibraryCSVCommandTests: XCTestCase {
             + "Band.pdf,Fake,,,,,,,,,,,,,\n"
             + "../B/Carcassi-Etude_3_Op_60_No_3.pdf,Escape,,,,,,,,,,,,,\n"
             + "Mozart-Fantasy_in_D_minor_KV_397.pdf,Allegro,99,100,,,,,,,,,,,\n").write(toFile: bad, atomically: true, encoding: .utf8)
-        let carcassi = try digests(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"]
+        let carcassi = try FolderOracle.bytes(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"]
         let reported = try run(["library", "import-csv", bad, "--library", pristine.path], status: 1)
         XCTAssertTrue(reported.err.contains("line 2: no file Nowhere.pdf"), reported.err)
         XCTAssertTrue(reported.err.contains("line 3: rating '9' is out of range (valid: 0 to 5)"), reported.err)
         XCTAssertTrue(reported.err.contains("line 5: Band.pdf names 2 files"), reported.err)
         XCTAssertTrue(reported.err.contains("line 6: '../B/Carcassi-Etude_3_Op_60_No_3.pdf' is not a path inside"), reported.err)
         XCTAssertTrue(reported.err.contains("line 7: pages 99–100 are out of range"), reported.err)
-        XCTAssertEqual(try digests(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"], carcassi, "a refused row changes nothing")
-        let lullaby = try XCTUnwrap(try pikepdf(pristine)["Romantik/Lieder/Canción de cuna.pdf"] as? [String: Any])
+        XCTAssertEqual(try FolderOracle.bytes(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"], carcassi, "a refused row changes nothing")
+        let lullaby = try XCTUnwrap(try FolderOracle.metadata(pristine)["Romantik/Lieder/Canción de cuna.pdf"])
         XCTAssertEqual((lullaby["info"] as? [String: String])?["Title"], "Wiegenlied", "a bare name found once is applied")
         XCTAssertEqual((lullaby["info"] as? [String: String])?["Subject"], "Lied", "a renamed category read by position")
 

@@ -27,21 +27,6 @@ final class MetadataShapeCommandTests: XCTestCase {
         return (String(decoding: result.stdout, as: UTF8.self), err)
     }
 
-    private func pikepdf(_ folder: URL) throws -> [String: [String: Any]] {
-        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/library_meta.py").path
-        let result = try TestEnvironment.runTool("python3", [script, folder.path])
-        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: [String: Any]])
-    }
-
-    private func bytes(_ folder: URL) throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".pdf") {
-            result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-        }
-        return result
-    }
-
     private func copyScores(to name: String) throws -> URL {
         let folder = root.appendingPathComponent(name)
         try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
@@ -50,13 +35,13 @@ final class MetadataShapeCommandTests: XCTestCase {
 
     func testAdoptTakesLilyPondFieldsOnceAndDryRunWritesNothing() throws {
         let folder = try copyScores(to: "adopt")
-        let original = try pikepdf(folder)
-        let untouched = try bytes(folder)
+        let original = try FolderOracle.metadata(folder)
+        let untouched = try FolderOracle.bytes(folder)
         let planned = try run(["meta", "adopt", "--library", folder.path, "--dry-run", "--json"])
-        XCTAssertEqual(try bytes(folder), untouched, "a dry run writes no PDF")
+        XCTAssertEqual(try FolderOracle.bytes(folder), untouched, "a dry run writes no PDF")
         XCTAssertFalse(planned.out.isEmpty)
         try run(["meta", "adopt", "--library", folder.path])
-        let adopted = try pikepdf(folder)
+        let adopted = try FolderOracle.metadata(folder)
         for (name, entry) in original {
             let info = try XCTUnwrap(entry["info"] as? [String: String])
             let after = try XCTUnwrap(adopted[name]?["info"] as? [String: String])
@@ -84,10 +69,10 @@ final class MetadataShapeCommandTests: XCTestCase {
             }
             XCTAssertEqual(after["Composer"], composer, "\(name): the custom entry is kept")
         }
-        let settled = try bytes(folder)
+        let settled = try FolderOracle.bytes(folder)
         let again = try run(["meta", "adopt", "--library", folder.path])
         XCTAssertEqual(again.out, "", "adopting twice changes nothing")
-        XCTAssertEqual(try bytes(folder), settled)
+        XCTAssertEqual(try FolderOracle.bytes(folder), settled)
         for name in settled.keys {
             let check = try TestEnvironment.runTool("qpdf", ["--check", folder.appendingPathComponent(name).path])
             XCTAssertEqual(check.status, 0, name)
@@ -106,12 +91,12 @@ final class MetadataShapeCommandTests: XCTestCase {
             try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
                                              to: target)
         }
-        let before = try pikepdf(folder)
+        let before = try FolderOracle.metadata(folder)
         let refused = try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{titel}.pdf"],
                               status: 64)
         XCTAssertTrue(refused.err.contains("unknown placeholder {titel}"), refused.err)
         try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{title}.pdf"])
-        let after = try pikepdf(folder)
+        let after = try FolderOracle.metadata(folder)
         for relative in shelves {
             let parts = relative.split(separator: "/")
             let composer = parts[0].replacingOccurrences(of: "_", with: " ")
@@ -121,7 +106,7 @@ final class MetadataShapeCommandTests: XCTestCase {
                            "\(relative): a title already there is kept")
         }
         try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{title}", "--overwrite"])
-        let overwritten = try pikepdf(folder)
+        let overwritten = try FolderOracle.metadata(folder)
         for relative in shelves {
             let title = String(relative.split(separator: "/")[1].dropLast(4)).replacingOccurrences(of: "_", with: " ")
             XCTAssertEqual((overwritten[relative]?["info"] as? [String: String])?["Title"], title, relative)
@@ -139,9 +124,9 @@ final class MetadataShapeCommandTests: XCTestCase {
         XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
         let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: made.stdout) as? [String: [String]])
         let files = expected.keys.sorted().map { folder.appendingPathComponent($0).path }
-        let untouched = try bytes(folder)
+        let untouched = try FolderOracle.bytes(folder)
         let report = try run(["lint", "--json"] + files, status: 2)
-        XCTAssertEqual(try bytes(folder), untouched, "lint without --fix writes nothing")
+        XCTAssertEqual(try FolderOracle.bytes(folder), untouched, "lint without --fix writes nothing")
         var found: [String: [String]] = [:]
         for line in report.out.split(separator: "\n") {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -155,7 +140,7 @@ final class MetadataShapeCommandTests: XCTestCase {
         }
 
         try run(["lint", "--fix"] + files)
-        let fixed = try pikepdf(folder)
+        let fixed = try FolderOracle.metadata(folder)
         func info(_ name: String) -> [String: String] { fixed[name]?["info"] as? [String: String] ?? [:] }
         XCTAssertEqual(info("word.pdf")["Title"], "Etude 3")
         XCTAssertNil(info("word.pdf")["Author"], "a user name is no composer")
@@ -168,15 +153,15 @@ final class MetadataShapeCommandTests: XCTestCase {
         XCTAssertEqual(info("markup.pdf")["Keywords"], "difficulty:3")
         XCTAssertEqual((fixed["mismatch.pdf"]?["xmp"] as? [String: Any])?["title"] as? [String], ["Greensleeves"])
         XCTAssertEqual(info("Etude_in_C.pdf")["Title"], "Etude in C")
-        XCTAssertEqual(try bytes(folder)["clean.pdf"], untouched["clean.pdf"], "a clean file is not written")
+        XCTAssertEqual(try FolderOracle.bytes(folder)["clean.pdf"], untouched["clean.pdf"], "a clean file is not written")
         for name in expected.keys {
             XCTAssertNil(fixed[name]?["error"], "\(name): pikepdf reads the fixed XMP")
             let check = try TestEnvironment.runTool("qpdf", ["--check", folder.appendingPathComponent(name).path])
             XCTAssertEqual(check.status, 0, name)
         }
-        let settled = try bytes(folder)
+        let settled = try FolderOracle.bytes(folder)
         let again = try run(["lint", "--fix"] + files)
         XCTAssertEqual(again.out, "", "a fixed file has nothing left to fix")
-        XCTAssertEqual(try bytes(folder), settled)
+        XCTAssertEqual(try FolderOracle.bytes(folder), settled)
     }
 }
