@@ -210,3 +210,40 @@ extension LibraryRobustnessTests {
         }
     }
 }
+
+extension LibraryRobustnessTests {
+    /// Identical files are grouped (confirmed by a full hash), a file differing only after the
+    /// fingerprinted windows is not; different files of the same work are grouped apart.
+    func testDuplicatesIdenticalAndSameWork() throws {
+        let scores = LibraryScanTests.corpus.appendingPathComponent("scores")
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder.appendingPathComponent("Copies"), withIntermediateDirectories: true)
+        let chopin = scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf")
+        try fm.copyItem(at: chopin, to: folder.appendingPathComponent("Chopin.pdf"))
+        try fm.copyItem(at: chopin, to: folder.appendingPathComponent("Copies/Chopin copy.pdf"))
+        // Same size and the same first and last 64 KiB, one byte different in the middle.
+        var bytes = try Data(contentsOf: chopin)
+        XCTAssertGreaterThan(bytes.count, 3 * 65_536)
+        let middle = bytes.count / 2
+        bytes[middle] = bytes[middle] == 0x20 ? 0x0A : 0x20
+        try bytes.write(to: folder.appendingPathComponent("Copies/Chopin altered.pdf"))
+        // Two different files with the same title and composers, in another case and spelling of accents.
+        for (name, title, composer) in [("Faure.pdf", "Après un rêve", "Gabriel Fauré"),
+                                        ("Faure 2.pdf", "APRES UN REVE", "gabriel faure")] {
+            let source = scores.appendingPathComponent(name == "Faure.pdf" ? "Faure-Apres_un_Reve_Op_7.pdf"
+                                                            : "Schumann-Widmung_Op_25_No_1.pdf")
+            let target = folder.appendingPathComponent(name)
+            try fm.copyItem(at: source, to: target)
+            var edit = ScoreEdit()
+            edit.title = title
+            edit.composers = [composer]
+            try PDFSaver.update(path: target.path) { _ = try ScoreWriter.write(edit, to: $0) }
+        }
+        let catalog = try LibraryCatalog(folder: folder.path)
+        _ = try LibraryScanner(catalog: catalog).scan()
+        let groups = try catalog.duplicates()
+        XCTAssertEqual(groups.filter { $0.kind == .identical }.map(\.paths), [["Chopin.pdf", "Copies/Chopin copy.pdf"]])
+        XCTAssertTrue(groups.contains { $0.kind == .sameWork && $0.paths == ["Faure 2.pdf", "Faure.pdf"] }, "\(groups)")
+        XCTAssertFalse(groups.contains { $0.paths.contains("Copies/Chopin altered.pdf") && $0.kind == .identical })
+    }
+}
