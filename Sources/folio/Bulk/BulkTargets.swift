@@ -28,7 +28,7 @@ struct BulkTargets: ParsableArguments {
     /// The files, as paths to open and paths to show; with --library the catalog is scanned first.
     func resolve(command: String) throws -> (catalog: LibraryCatalog?, files: [(open: String, show: String)]) {
         guard let library else { return (nil, files.map { ($0, $0) }) }
-        return try LibraryCommand.run(command) {
+        return try LibraryCommand.run(command, program: command) {
             let catalog = try LibraryCatalog(folder: library, databasePath: db, create: true)
             _ = try LibraryScanner(catalog: catalog).scan()
             return (catalog, try catalog.paths().map { (catalog.folder + "/" + $0, $0) })

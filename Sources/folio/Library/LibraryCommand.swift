@@ -19,15 +19,17 @@ struct LibraryCommand: ParsableCommand {
     )
 
     /// Runs `body`, turning library errors into messages and exit codes: 64 for invalid
-    /// values, 1 for anything else.
-    static func run<T>(_ command: String, _ body: () throws -> T) throws -> T {
+    /// values, 1 for anything else. `command` is the library subcommand; `program` the
+    /// whole name when another command uses the catalog ("meta adopt").
+    static func run<T>(_ command: String, program: String? = nil, _ body: () throws -> T) throws -> T {
+        let name = program ?? "library \(command)"
         do {
             return try body()
         } catch let error as LibraryError {
-            printError("folio library \(command): \(error.message)")
+            printError("folio \(name): \(error.message)")
             throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
         } catch let error as ScoreError {
-            printError("folio library \(command): \(error.description)")
+            printError("folio \(name): \(error.description)")
             throw ExitCode.validationFailure
         }
     }
