@@ -30,9 +30,7 @@ extension LibraryCatalog {
             }
             while let row = try rows.next() {
                 let id: Int64 = row["id"]
-                let ownText: String = row["own"] ?? "{}"
-                let own = (try? JSONDecoder().decode(StoredFields.self, from: Data(ownText.utf8)))?.metadata
-                    ?? ScoreMetadata()
+                let own = StoredFields(row: row)?.metadata ?? ScoreMetadata()
                 if current?.id != id {
                     try flush()
                     current = (id, row["path"], own, [])

@@ -60,8 +60,7 @@ extension LibraryCatalog {
             while let row = try rows.next() {
                 let path: String = row["path"]
                 guard !identicalPaths.contains(path) else { continue }
-                let own: String = row["own"] ?? "{}"
-                guard let fields = try? JSONDecoder().decode(StoredFields.self, from: Data(own.utf8)),
+                guard let fields = StoredFields(row: row),
                       let title = fields.title, !title.isEmpty, !fields.composers.isEmpty else { continue }
                 let key = LibraryQuery.fold(title) + "\u{1F}" + fields.composers.map(LibraryQuery.fold).sorted()
                     .joined(separator: "\u{1F}")

@@ -65,20 +65,12 @@ public struct ScoreBatch: Sendable {
                     }
                 }
             } catch {
-                outcome.error = Self.describe(error)
+                // PDFError, ScoreError and LibraryError describe themselves with offsets and ranges.
+                outcome.error = "\(error)"
                 succeeded = false
             }
             report(outcome)
         }
         return succeeded
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case let error as PDFError: error.description
-        case let error as ScoreError: error.description
-        case let error as LibraryError: error.description
-        default: "\(error)"
-        }
     }
 }

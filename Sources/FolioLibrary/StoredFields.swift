@@ -1,4 +1,6 @@
 import FolioScore
+import Foundation
+import GRDB
 
 /// A score's or a bookmark's own fields as the catalog keeps them (JSON in `entry.own`):
 /// what was written in the file, before a bookmark inherits the score's fields or a score
@@ -28,6 +30,14 @@ struct StoredFields: Codable, Sendable, Equatable {
         duration = score.duration
         keysf = score.key?.keysf
         keymi = score.key?.keymi
+    }
+
+    /// The fields stored in a row's `own` column; nil when it holds none (a catalog not yet
+    /// rescanned after migration v2) or cannot be read.
+    init?(row: Row) {
+        guard let text: String = row["own"],
+              let decoded = try? JSONDecoder().decode(StoredFields.self, from: Data(text.utf8)) else { return nil }
+        self = decoded
     }
 
     var metadata: ScoreMetadata {

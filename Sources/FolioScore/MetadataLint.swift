@@ -123,7 +123,7 @@ public enum MetadataLint {
                 value = name
             }
             if let text = value {
-                let cleaned = clean(text)
+                let cleaned = collapsingWhitespace(text)
                 if cleaned != text {
                     find("whitespace", .info, .title, "Title '\(text)' has stray white space", "title → '\(cleaned)'")
                     value = cleaned.isEmpty ? nil : cleaned
@@ -157,9 +157,7 @@ public enum MetadataLint {
         // Keywords: tags, then the special keywords.
         if let raw = fields.keywords {
             var rewrite = rawNeedsRewrite(raw)
-            if rewrite, !(raw.split(separator: ",", omittingEmptySubsequences: false).count > 1
-                          && raw.split(separator: ",", omittingEmptySubsequences: false)
-                              .contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            if rewrite, !hasEmptyItems(raw) {
                 find("whitespace", .info, .tags, "Keywords '\(raw)' has stray white space", "rewrite as forScore writes it")
             } else if rewrite {
                 find("doubled-separator", .info, .tags, "Keywords '\(raw)' has empty items between commas", "drop them")
@@ -200,9 +198,9 @@ public enum MetadataLint {
         let labels = cleanList(current.labels.joined(separator: ","), key: "labels", field: .labels, junk: false,
                                find: find)
         if labels != current.labels { if labels.isEmpty { edit.cleared.insert(.labels) } else { edit.labels = labels } }
-        if let reference = current.reference, clean(reference) != reference {
+        if let reference = current.reference, collapsingWhitespace(reference) != reference {
             find("whitespace", .info, .reference, "reference '\(reference)' has stray white space", "trim it")
-            if clean(reference).isEmpty { edit.cleared.insert(.reference) } else { edit.reference = clean(reference) }
+            if collapsingWhitespace(reference).isEmpty { edit.cleared.insert(.reference) } else { edit.reference = collapsingWhitespace(reference) }
         }
 
         // Info and XMP, for fields no other rule rewrites.
@@ -244,7 +242,7 @@ public enum MetadataLint {
     ]
 
     static func isJunk(_ text: String, names: [String]) -> Bool {
-        let value = clean(text).lowercased()
+        let value = collapsingWhitespace(text).lowercased()
         if names.contains(value) { return true }
         // Numbered placeholders and scanner file names: Document1, Untitled-2, Scan_20230101, IMG_0042, CamScanner 03-12-2023.
         return value.range(of: #"^(document|untitled|doc|scan|img|image|dsc|binder|camscanner|new document)[\s_-]*[0-9][0-9 ._:-]*$"#,
@@ -252,8 +250,11 @@ public enum MetadataLint {
             || value.hasPrefix("scanned with ") || value.hasPrefix("camscanner ")
     }
 
-    static func clean(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+
+    /// Whether the stored list text has empty items between commas (",,", a trailing comma).
+    static func hasEmptyItems(_ raw: String) -> Bool {
+        let items = raw.split(separator: ",", omittingEmptySubsequences: false)
+        return items.count > 1 && items.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
     /// Whether the stored list text has empty items or stray white space around items.
@@ -262,8 +263,8 @@ public enum MetadataLint {
         guard items.count > 1 || !raw.isEmpty else { return false }
         for (index, item) in items.enumerated() {
             if item.trimmingCharacters(in: .whitespaces).isEmpty { return true }
-            let expected = index == 0 ? clean(String(item)) : " " + clean(String(item))
-            if item != expected && item != clean(String(item)) { return true }
+            let expected = index == 0 ? collapsingWhitespace(String(item)) : " " + collapsingWhitespace(String(item))
+            if item != expected && item != collapsingWhitespace(String(item)) { return true }
         }
         return false
     }
@@ -272,7 +273,7 @@ public enum MetadataLint {
     static func cleanList(_ raw: String, key: String, field: ScoreField, junk: Bool,
                           find: (String, LintFinding.Severity, ScoreField?, String, String?) -> Void) -> [String] {
         let pieces = raw.split(separator: ",", omittingEmptySubsequences: false)
-        if pieces.count > 1, pieces.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if hasEmptyItems(raw) {
             find("doubled-separator", .info, field, "\(key) '\(raw)' has empty items between commas", "drop them")
         }
         var values: [String] = []
@@ -287,11 +288,11 @@ public enum MetadataLint {
                 var value = part
                 if value.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-                if clean(trimmed) != trimmed {
+                if collapsingWhitespace(trimmed) != trimmed {
                     find("whitespace", .info, field, "\(key) value '\(trimmed)' has doubled white space",
-                         "'\(clean(trimmed))'")
+                         "'\(collapsingWhitespace(trimmed))'")
                 }
-                value = clean(value)
+                value = collapsingWhitespace(value)
                 if junk, isJunk(value, names: junkAuthors) {
                     find("junk-value", .warning, field, "\(key) '\(value)' is a user or device name, not a composer",
                          "remove it")
@@ -342,7 +343,7 @@ public enum MetadataLint {
         if value.contains("\\") || value.contains("{") || value.contains("}") {
             value = value.replacingOccurrences(of: #"\\[A-Za-z]+\*?"#, with: "", options: .regularExpression)
             value = value.replacingOccurrences(of: #"[{}\\]"#, with: "", options: .regularExpression)
-            value = clean(value)
+            value = collapsingWhitespace(value)
         }
         value = ProducerConventions.withoutTeXQuotes(value)
         value = value.replacingOccurrences(of: "``", with: "“").replacingOccurrences(of: "''", with: "”")
@@ -361,7 +362,7 @@ public enum MetadataLint {
         } else if !(title == stem && title.contains("_")) {
             return nil
         }
-        let readable = clean(value.replacingOccurrences(of: "_", with: " "))
+        let readable = collapsingWhitespace(value.replacingOccurrences(of: "_", with: " "))
         return readable.isEmpty || readable == title ? nil : readable
     }
 }

@@ -83,8 +83,7 @@ public struct NamePattern: Sendable {
         var score = ScoreMetadata()
         for (index, placeholder) in placeholders.enumerated() {
             guard let captured = Range(result.range(at: index + 1), in: subject) else { continue }
-            let value = subject[captured].replacingOccurrences(of: "_", with: " ")
-                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let value = collapsingWhitespace(subject[captured].replacingOccurrences(of: "_", with: " "))
             guard !value.isEmpty else { continue }
             switch placeholder {
             // As forScore reads Author and Subject: commas separate values.

@@ -46,7 +46,7 @@ public enum ProducerConventions {
         if current.composers.isEmpty {
             var people: [String] = []
             var reasons: [String] = []
-            if let composer = entries["Composer"].map(clean), !composer.isEmpty {
+            if let composer = entries["Composer"].map(collapsingWhitespace), !composer.isEmpty {
                 let (name, rest) = splitComposer(composer)
                 if !name.isEmpty {
                     people.append(name)
@@ -55,7 +55,7 @@ public enum ProducerConventions {
                 if let rest { offerReference(rest, "composer") }
             }
             for (key, rule) in [("Arranger", "arranger"), ("Poet", "poet")] {
-                guard let value = entries[key].map(clean), !value.isEmpty else { continue }
+                guard let value = entries[key].map(collapsingWhitespace), !value.isEmpty else { continue }
                 let name = withoutRolePrefix(value)
                 if !name.isEmpty, !people.contains(name) {
                     people.append(name)
@@ -74,16 +74,16 @@ public enum ProducerConventions {
             title = extensionless
             change.reasons[.title] = "title-extension"
         }
-        if let subtitle = entries["Subtitle"].map(clean).map(withoutTeXQuotes), !subtitle.isEmpty {
+        if let subtitle = entries["Subtitle"].map(collapsingWhitespace).map(withoutTeXQuotes), !subtitle.isEmpty {
             if isCatalogueNumber(subtitle) {
                 offerReference(subtitle, "subtitle")
-            } else if let base = title.map(clean), !base.isEmpty, !base.contains(subtitle) {
+            } else if let base = title.map(collapsingWhitespace), !base.isEmpty, !base.contains(subtitle) {
                 title = "\(base) (\(subtitle))"
                 change.reasons[.title] = "subtitle"
             }
         }
-        if let opus = entries["Opus"].map(clean), !opus.isEmpty { offerReference(opus, "opus") }
-        if let original = current.title, let new = title.map(clean), !new.isEmpty, new != original {
+        if let opus = entries["Opus"].map(collapsingWhitespace), !opus.isEmpty { offerReference(opus, "opus") }
+        if let original = current.title, let new = title.map(collapsingWhitespace), !new.isEmpty, new != original {
             change.edit.title = new
             change.reasons[.title] = change.reasons[.title] ?? "title-whitespace"
         }
@@ -94,10 +94,6 @@ public enum ProducerConventions {
         return change
     }
 
-    /// Trims and collapses runs of white space.
-    static func clean(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
 
     /// "Johannes Brahms (1833-1897)" → ("Johannes Brahms", nil); "Franz Schubert (1797-1828)
     /// D 899 (Op. 90 No3., 1827)" → ("Franz Schubert", "D 899 (Op. 90 No3., 1827)");
@@ -106,13 +102,13 @@ public enum ProducerConventions {
         var name = text
         if let semicolon = name.firstIndex(of: ";") { name = String(name[..<semicolon]) }
         if let dates = name.range(of: #"\(\s*(c\.\s*)?\d{3,4}\s*[-–—]\s*(c\.\s*)?\d{0,4}\s*\)"#, options: .regularExpression) {
-            let rest = clean(String(name[dates.upperBound...]))
-            return (clean(String(name[..<dates.lowerBound])), rest.isEmpty ? nil : rest)
+            let rest = collapsingWhitespace(String(name[dates.upperBound...]))
+            return (collapsingWhitespace(String(name[..<dates.lowerBound])), rest.isEmpty ? nil : rest)
         }
-        if let comma = name.firstIndex(of: ","), isCatalogueNumber(clean(String(name[name.index(after: comma)...]))) {
-            return (clean(String(name[..<comma])), clean(String(name[name.index(after: comma)...])))
+        if let comma = name.firstIndex(of: ","), isCatalogueNumber(collapsingWhitespace(String(name[name.index(after: comma)...]))) {
+            return (collapsingWhitespace(String(name[..<comma])), collapsingWhitespace(String(name[name.index(after: comma)...])))
         }
-        return (clean(name), nil)
+        return (collapsingWhitespace(name), nil)
     }
 
     /// Catalogue numbers: Op./Opus, BWV, KV/K., D, L, Hob., WoO, RV, HWV, S., TWV, Sz, M. followed by a number.
@@ -133,7 +129,7 @@ public enum ProducerConventions {
         if let dates = value.range(of: #"\s*\(\s*\d{3,4}\s*[-–—]\s*\d{0,4}\s*\)"#, options: .regularExpression) {
             value.removeSubrange(dates)
         }
-        value = clean(value)
+        value = collapsingWhitespace(value)
         // A sentence's full stop goes; an initial's ("Diego F.") stays.
         if value.hasSuffix("."), let last = value.split(separator: " ").last, last.count > 2 { value.removeLast() }
         return value
@@ -155,10 +151,10 @@ public enum ProducerConventions {
 
     /// The title without a notation program's file extension; nil when it has none.
     static func withoutNotationExtension(_ title: String) -> String? {
-        let trimmed = clean(title)
+        let trimmed = collapsingWhitespace(title)
         guard let dot = trimmed.lastIndex(of: "."), dot != trimmed.startIndex else { return nil }
         let ext = trimmed[trimmed.index(after: dot)...].lowercased()
         guard notationExtensions.contains(ext) else { return nil }
-        return clean(String(trimmed[..<dot]))
+        return collapsingWhitespace(String(trimmed[..<dot]))
     }
 }

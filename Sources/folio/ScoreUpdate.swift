@@ -1,3 +1,4 @@
+import FolioLibrary
 import FolioPDF
 import FolioScore
 import Foundation
@@ -34,6 +35,7 @@ enum ScoreUpdate {
         switch error {
         case let error as PDFError: error.description
         case let error as ScoreError: error.description
+        case let error as LibraryError: error.message
         default: error.localizedDescription
         }
     }

@@ -38,7 +38,7 @@ struct BulkTargets: ParsableArguments {
     /// Runs `change` over the files as a ``ScoreBatch`` and prints each file's table.
     /// Returns whether every file succeeded.
     func run(command: String, dryRun: Bool,
-             change: @escaping (PDFDocument, _ show: String) throws -> ScoreChange) throws -> Bool {
+             change: (PDFDocument, _ show: String) throws -> ScoreChange) throws -> Bool {
         let (catalog, targets) = try resolve(command: command)
         let shown = Dictionary(targets.map { ($0.open, $0.show) }, uniquingKeysWith: { first, _ in first })
         let saving = self.saving
@@ -47,13 +47,8 @@ struct BulkTargets: ParsableArguments {
         let ok = batch.run(files: targets.map(\.open)) { document, path in
             try change(document, shown[path] ?? path)
         } report: { outcome in
-            let path = shown[outcome.path] ?? outcome.path
-            if let error = outcome.error {
-                printError("folio \(command): \(path): \(error)")
-                return
-            }
-            for warning in outcome.warnings { printError("folio \(command): \(path): warning: \(warning)") }
-            BulkOutput.print(path: path, rows: outcome.rows, json: json, applied: !dryRun)
+            BulkOutput.report(outcome, path: shown[outcome.path] ?? outcome.path, command: command, json: json,
+                              applied: !dryRun)
         }
         if let catalog, !dryRun { _ = try? LibraryScanner(catalog: catalog).scan() }
         return ok
@@ -62,6 +57,16 @@ struct BulkTargets: ParsableArguments {
 
 /// Before → after tables.
 enum BulkOutput {
+    /// One file's outcome: its error or warnings on standard error, its table on standard output.
+    static func report(_ outcome: ScoreBatch.Outcome, path: String, command: String, json: Bool, applied: Bool) {
+        if let error = outcome.error {
+            printError("folio \(command): \(path): \(error)")
+            return
+        }
+        for warning in outcome.warnings { printError("folio \(command): \(path): warning: \(warning)") }
+        print(path: path, rows: outcome.rows, json: json, applied: applied)
+    }
+
     static func print(path: String, rows: [FieldChange], json: Bool, applied: Bool) {
         guard !rows.isEmpty else { return }
         if json {

@@ -28,15 +28,14 @@ struct LibraryExportCSVCommand: ParsableCommand {
 
     func run() throws {
         try LibraryCommand.run("export-csv") {
-            let catalog = try location.catalog(folder: directory, create: !noScan)
-            if !noScan { _ = try LibraryScanner(catalog: catalog).scan() }
+            let catalog = try location.catalog(folder: directory, scanning: !noScan)
             if let output {
                 var text = ""
                 try catalog.exportCSV { text += $0 }
                 do {
                     try SafeFile.write(to: output, bytes: Array(text.utf8))
                 } catch {
-                    throw LibraryError(.io, "cannot write \(output): \(ScoreBatchText.describe(error))")
+                    throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
                 }
             } else {
                 try catalog.exportCSV { FileHandle.standardOutput.write(Data($0.utf8)) }
@@ -82,16 +81,12 @@ struct LibraryImportCSVCommand: ParsableCommand {
             printError("folio library import-csv: \(error.message)")
             throw ExitCode.validationFailure
         } catch {
-            printError("folio library import-csv: \(csv): \(ScoreBatchText.describe(error))")
+            printError("folio library import-csv: \(csv): \(ScoreUpdate.describe(error))")
             throw ExitCode.validationFailure
         }
         var complete = sheet.problems.isEmpty
         for problem in sheet.problems { printError("folio library import-csv: \(csv): \(problem); skipped") }
-        let catalog = try LibraryCommand.run("import-csv") {
-            let catalog = try location.catalog(create: true)
-            _ = try LibraryScanner(catalog: catalog).scan()
-            return catalog
-        }
+        let catalog = try LibraryCommand.run("import-csv") { try location.catalog(scanning: true) }
         var rowsByPath: [String: LibraryCSV.FileRows] = [:]
         var order: [String] = []
         for file in sheet.files {
@@ -104,13 +99,12 @@ struct LibraryImportCSVCommand: ParsableCommand {
                 rowsByPath[absolute] = file
                 order.append(absolute)
             } catch {
-                printError("folio library import-csv: \(csv): line \(file.line): \(ScoreBatchText.describe(error)); skipped")
+                printError("folio library import-csv: \(csv): line \(file.line): \(ScoreUpdate.describe(error)); skipped")
                 complete = false
             }
         }
         let saving = self.saving, columns = sheet.columns, json = self.json, dryRun = self.dryRun
-        final class Problems: @unchecked Sendable { var count = 0 }
-        let problems = Problems()
+        var problems = 0
         let batch = ScoreBatch(dryRun: dryRun, password: password) { saving.options(command: "library import-csv", file: $0) }
         let prefix = catalog.folder + "/"
         let saved = batch.run(files: order) { document, path in
@@ -119,28 +113,13 @@ struct LibraryImportCSVCommand: ParsableCommand {
             for problem in rowProblems {
                 printError("folio library import-csv: \(csv): \(problem) (\(rows.fileName)); skipped")
             }
-            problems.count += rowProblems.count
+            problems += rowProblems.count
             return change
         } report: { outcome in
             let path = outcome.path.hasPrefix(prefix) ? String(outcome.path.dropFirst(prefix.count)) : outcome.path
-            if let error = outcome.error {
-                printError("folio library import-csv: \(path): \(error)")
-                return
-            }
-            for warning in outcome.warnings { printError("folio library import-csv: \(path): warning: \(warning)") }
-            BulkOutput.print(path: path, rows: outcome.rows, json: json, applied: !dryRun)
+            BulkOutput.report(outcome, path: path, command: "library import-csv", json: json, applied: !dryRun)
         }
         if !dryRun { _ = try LibraryCommand.run("import-csv") { try LibraryScanner(catalog: catalog).scan() } }
-        if !saved || !complete || problems.count > 0 { throw ExitCode(1) }
-    }
-}
-
-/// Error text for the CLI's library commands.
-enum ScoreBatchText {
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case let error as LibraryError: error.message
-        default: ScoreUpdate.describe(error)
-        }
+        if !saved || !complete || problems > 0 { throw ExitCode(1) }
     }
 }

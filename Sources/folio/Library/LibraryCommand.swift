@@ -46,4 +46,12 @@ struct LibraryLocation: ParsableArguments {
         try LibraryCatalog(folder: folder ?? library ?? FileManager.default.currentDirectoryPath, databasePath: db,
                            create: create)
     }
+
+    /// The catalog brought up to date by an incremental scan first (created when missing);
+    /// without `scanning`, the catalog as it is.
+    func catalog(folder: String? = nil, scanning: Bool) throws -> LibraryCatalog {
+        let catalog = try catalog(folder: folder, create: scanning)
+        if scanning { _ = try LibraryScanner(catalog: catalog).scan() }
+        return catalog
+    }
 }

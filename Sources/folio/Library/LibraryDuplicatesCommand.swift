@@ -24,8 +24,7 @@ struct LibraryDuplicatesCommand: ParsableCommand {
 
     func run() throws {
         let groups = try LibraryCommand.run("duplicates") {
-            let catalog = try location.catalog(folder: directory, create: !noScan)
-            if !noScan { _ = try LibraryScanner(catalog: catalog).scan() }
+            let catalog = try location.catalog(folder: directory, scanning: !noScan)
             return try catalog.duplicates()
         }
         for group in groups {

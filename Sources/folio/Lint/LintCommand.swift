@@ -30,16 +30,15 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         let json = targets.json, fixing = fix
-        final class Count: @unchecked Sendable { var findings = 0 }
-        let count = Count()
+        var findings = 0
         let ok = try targets.run(command: "lint", dryRun: !fix) { document, path in
             let report = MetadataLint.check(document, fileName: path)
-            count.findings += report.findings.count
+            findings += report.findings.count
             for finding in report.findings { Swift.print(Self.line(path: path, finding, json: json)) }
             return fixing ? report.change : ScoreChange()
         }
         if !ok { throw ExitCode(1) }
-        if count.findings > 0 && !fix { throw ExitCode(2) }
+        if findings > 0 && !fix { throw ExitCode(2) }
     }
 
     static func line(path: String, _ finding: LintFinding, json: Bool) -> String {
