@@ -13,6 +13,9 @@ import GRDB
 /// - `entry_text`: FTS5 over titles, people and words, diacritics removed (`unicode61
 ///   remove_diacritics 2`), kept in step with `entry` by triggers.
 /// - v2 adds `entry.own`: the entry's own fields as JSON (``StoredFields``).
+/// - v3 adds setlists: `setlist` (unique name, optional folder path) and `setlist_entry`
+///   (ordered; a score or bookmark points to its score's id, so moves and rescans keep
+///   it; a deleted score leaves the entry with its title, shown as a placeholder).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -76,6 +79,27 @@ enum CatalogSchema {
             try db.execute(sql: """
                 ALTER TABLE entry ADD COLUMN own TEXT;
                 UPDATE score SET size = -1;
+                """)
+        }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE setlist (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    folder TEXT,
+                    modified REAL NOT NULL
+                );
+                CREATE TABLE setlist_entry (
+                    setlistId INTEGER NOT NULL REFERENCES setlist(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    scoreId INTEGER REFERENCES score(id) ON DELETE SET NULL,
+                    title TEXT NOT NULL,
+                    startPage INTEGER,
+                    endPage INTEGER,
+                    PRIMARY KEY (setlistId, position)
+                );
+                CREATE INDEX setlist_entry_score ON setlist_entry(scoreId);
                 """)
         }
         return migrator

@@ -15,6 +15,10 @@ public struct ScoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidDuration
         /// Anything else that is not a valid value.
         case invalidValue
+        /// A file in one of forScore's formats (4SS, 4SB, 4SC) that cannot be read.
+        case malformed
+        /// Input past a size bound (a decompression bomb, a huge attribute).
+        case limitExceeded
     }
 
     public let code: Code

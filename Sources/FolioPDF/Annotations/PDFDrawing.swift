@@ -18,6 +18,8 @@ public struct PDFDrawing: Sendable, Equatable {
     public private(set) var fonts: [String: StandardFont] = [:]
     /// Graphics states used, by resource name.
     public private(set) var graphicsStates: [String: PDFDictionary] = [:]
+    /// Image XObjects used, by resource name.
+    public private(set) var images: [String: PDFReference] = [:]
 
     public init() {}
 
@@ -110,6 +112,16 @@ public struct PDFDrawing: Sendable, Equatable {
         content += Array(" Tj\nET\n".utf8)
     }
 
+    /// Paints the image XObject `image` (see ``PDFDocument/addImage(_:)``) into `rect`.
+    public mutating func image(_ image: PDFReference, in rect: PDFRect) {
+        let name = images.first { $0.value == image }?.key ?? "Im\(images.count)"
+        images[name] = image
+        save()
+        emit([rect.width, 0, 0, rect.height, rect.x1, rect.y1], "cm")
+        content += Array("/\(name) Do\n".utf8)
+        restore()
+    }
+
     /// Draws another drawing, with its fonts and graphics states, in the current state.
     public mutating func append(_ other: PDFDrawing) {
         var renamed = other.content
@@ -117,6 +129,11 @@ public struct PDFDrawing: Sendable, Equatable {
             let newName = "GS\(graphicsStates.count)"
             graphicsStates[newName] = state
             if newName != name { renamed = PDFDrawing.replace("/\(name) gs", with: "/\(newName) gs", in: renamed) }
+        }
+        for (name, image) in other.images.sorted(by: { $0.key < $1.key }) {
+            let newName = images.first { $0.value == image }?.key ?? "Im\(images.count)"
+            images[newName] = image
+            if newName != name { renamed = PDFDrawing.replace("/\(name) Do", with: "/\(newName) Do", in: renamed) }
         }
         fonts.merge(other.fonts) { current, _ in current }
         content += renamed
@@ -139,6 +156,11 @@ public struct PDFDrawing: Sendable, Equatable {
             var states = PDFDictionary()
             for (name, state) in graphicsStates.sorted(by: { $0.key < $1.key }) { states[name] = .dictionary(state) }
             resources["ExtGState"] = .dictionary(states)
+        }
+        if !images.isEmpty {
+            var objects = PDFDictionary()
+            for (name, image) in images.sorted(by: { $0.key < $1.key }) { objects[name] = .reference(image) }
+            resources["XObject"] = .dictionary(objects)
         }
         return resources
     }

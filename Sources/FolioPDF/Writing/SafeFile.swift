@@ -31,6 +31,15 @@ public enum SafeFile {
         try bytes.withUnsafeBytes { try write(to: path, parts: [$0], fault: nil) }
     }
 
+    /// Writes `bytes` to a new file `path`, durably; fails, leaving everything as it was,
+    /// when `path` exists.
+    public static func create(at path: String, bytes: [UInt8]) throws {
+        let temporary = try TemporaryFile(beside: path, fixedName: false)
+        defer { temporary.discard() }
+        try bytes.withUnsafeBytes { try writeAll(temporary.fd, $0, path: temporary.path) }
+        try temporary.commit(fault: nil, exclusive: true)
+    }
+
     static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?) throws {
         let temporary = try TemporaryFile(beside: path, fixedName: false)
         defer { temporary.discard() }
@@ -300,7 +309,7 @@ final class TemporaryFile {
 
     /// Gives the file the target's permissions, syncs it, renames it over the target and
     /// syncs the folder.
-    func commit(fault: SafeFile.Fault?) throws {
+    func commit(fault: SafeFile.Fault?, exclusive: Bool = false) throws {
         if let existing {
             guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
                 throw PDFError(.io, "cannot set permissions of \(path): \(SafeFile.lastError())")
@@ -312,8 +321,16 @@ final class TemporaryFile {
         try fault?(.synced)
         close(fd)
         fd = -1
-        guard rename(path, target) == 0 else {
-            throw PDFError(.io, "cannot replace \(target): \(SafeFile.lastError())")
+        if exclusive {
+            // link() fails when the name exists: a file that appeared meanwhile is kept.
+            guard link(path, target) == 0 else {
+                throw PDFError(.io, "cannot create \(target): \(SafeFile.lastError())")
+            }
+            unlink(path)
+        } else {
+            guard rename(path, target) == 0 else {
+                throw PDFError(.io, "cannot replace \(target): \(SafeFile.lastError())")
+            }
         }
         committed = true
         try fault?(.renamed)

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Names for files Folio brings into a folder: only the last component of whatever path
+/// came with them (never a folder, `..` or an absolute path), made a PDF name, and made
+/// free ("Name 2.pdf") beside what exists and what is already planned.
+///
+/// ```swift
+/// var names = LibraryFileName(folder: "/scores")
+/// names.claim("../../etc/Autumn Leaves")   // "Autumn Leaves.pdf" (or "Autumn Leaves 2.pdf")
+/// ```
+public struct LibraryFileName: Sendable {
+    public let folder: String
+    /// Names in use, lowercased: the folder may be on a case-insensitive filesystem.
+    private var taken: Set<String>
+
+    public init(folder: String) {
+        self.folder = folder
+        taken = Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map {
+            $0.precomposedStringWithCanonicalMapping.lowercased()
+        })
+    }
+
+    /// The file name `path` reduces to, with a `.pdf` extension.
+    public static func sanitized(_ path: String, extension wanted: String = "pdf") -> String {
+        let last = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var name = String(String.UnicodeScalarView(last.unicodeScalars.filter {
+            $0.properties.generalCategory != .control && $0 != ":"
+        })).precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+        while name.hasPrefix(".") { name.removeFirst() }
+        if name.isEmpty { name = "Imported score" }
+        if (name as NSString).pathExtension.lowercased() != wanted { name += "." + wanted }
+        // Keep within the 255-byte limit of common filesystems.
+        while name.utf8.count > 240 {
+            let stem = (name as NSString).deletingPathExtension
+            name = String(stem.dropLast()) + "." + wanted
+        }
+        return name
+    }
+
+    /// A free name for `path` in the folder, reserved for this import.
+    public mutating func claim(_ path: String, extension wanted: String = "pdf") -> String {
+        let name = Self.sanitized(path, extension: wanted)
+        let stem = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        var candidate = name
+        var number = 2
+        while isTaken(candidate) {
+            candidate = "\(stem) \(number).\(ext)"
+            number += 1
+        }
+        taken.insert(candidate.lowercased())
+        return candidate
+    }
+
+    private func isTaken(_ name: String) -> Bool {
+        taken.contains(name.lowercased())
+            || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,61 @@
+import FolioPDF
+import FolioScore
+import Foundation
+
+extension LibraryCatalog {
+    /// What a setlist's merged PDF holds and what it left out.
+    public struct SetlistPDF: Sendable {
+        public var bytes: [UInt8]
+        public var pieces: Int
+        public var pages: Int
+        /// Placeholders (no file) and entries whose file could not be read, with why.
+        public var skipped: [String]
+    }
+
+    /// The setlist's scores and bookmark page ranges, in order, as one PDF with an outline
+    /// entry per piece. Each file is opened once however often it appears.
+    public func setlistPDF(named name: String) throws -> SetlistPDF {
+        let setlist = try setlist(named: name)
+        var documents: [String: PDFDocument] = [:]
+        var parts: [PDFMergePart] = []
+        var skipped: [String] = []
+        for (index, entry) in setlist.entries.enumerated() {
+            guard let path = entry.path else {
+                skipped.append("\(index + 1). \(entry.title): a placeholder, no file")
+                continue
+            }
+            let document: PDFDocument
+            if let open = documents[path] {
+                document = open
+            } else {
+                do {
+                    document = try PDFDocument(path: (folder as NSString).appendingPathComponent(path))
+                } catch {
+                    skipped.append("\(index + 1). \(entry.title): \(path) cannot be read (\(error))")
+                    continue
+                }
+                documents[path] = document
+            }
+            let count = document.pageCount
+            guard count > 0 else {
+                skipped.append("\(index + 1). \(entry.title): \(path) has no pages")
+                continue
+            }
+            var pages = 0...(count - 1)
+            if entry.kind == .bookmark, let start = entry.start {
+                let end = entry.end ?? start
+                guard start >= 1, end >= start, end <= count else {
+                    skipped.append("\(index + 1). \(entry.title): pages \(start)–\(end) are outside \(path) (1 to \(count))")
+                    continue
+                }
+                pages = (start - 1)...(end - 1)
+            }
+            parts.append(PDFMergePart(document: document, pages: pages, title: entry.title))
+        }
+        guard !parts.isEmpty else {
+            throw LibraryError(.invalidArgument, "setlist \(name) has no pages to merge" + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: "; ")))
+        }
+        let bytes = try PDFMerger.merge(parts)
+        return SetlistPDF(bytes: bytes, pieces: parts.count, pages: parts.reduce(0) { $0 + $1.pages.count }, skipped: skipped)
+    }
+}

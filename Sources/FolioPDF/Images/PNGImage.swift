@@ -1,0 +1,150 @@
+/// A PNG decoded to 8-bit samples, for placing in a PDF as an image XObject: colour
+/// (gray or RGB) and, when the PNG has transparency, a separate alpha plane (the soft mask).
+///
+/// Non-interlaced PNGs of every colour type are read (bit depth 8, 16 reduced to 8, and
+/// palettes of 1 to 8 bits); pixel count and chunk sizes are bounded.
+///
+/// ```swift
+/// let png = try PNGImage(bytes: Array(try Data(contentsOf: url)))
+/// print(png.width, png.height, png.alpha != nil)
+/// ```
+public struct PNGImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// 1 (DeviceGray) or 3 (DeviceRGB).
+    public let components: Int
+    /// `width × height × components` samples, rows top to bottom.
+    public let pixels: [UInt8]
+    /// `width × height` alpha samples, nil when every pixel is opaque.
+    public let alpha: [UInt8]?
+
+    /// The largest image read: 64 megapixels (a full page at 600 dpi is about 35).
+    public static let maxPixels = 64_000_000
+
+    public init(bytes: [UInt8], maxPixels: Int = PNGImage.maxPixels) throws {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
+            throw PDFError(.invalidArgument, "the image is not a PNG (no PNG signature)")
+        }
+        var offset = 8
+        var header: (width: Int, height: Int, depth: Int, colorType: Int, interlace: Int)?
+        var palette: [UInt8] = []
+        var transparency: [UInt8] = []
+        var data: [UInt8] = []
+        func be32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
+        var ended = false
+        while offset + 12 <= bytes.count {
+            let length = be32(offset)
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let start = offset + 8
+            guard length >= 0, start + length + 4 <= bytes.count else {
+                throw PDFError(.damaged, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
+            }
+            let body = bytes[start..<(start + length)]
+            switch type {
+            case "IHDR":
+                guard length == 13 else { throw PDFError(.damaged, "PNG header has length \(length), not 13") }
+                header = (be32(start), be32(start + 4), Int(bytes[start + 8]), Int(bytes[start + 9]), Int(bytes[start + 12]))
+            case "PLTE": palette = Array(body)
+            case "tRNS": transparency = Array(body)
+            case "IDAT": data.append(contentsOf: body)
+            case "IEND": ended = true
+            default: break
+            }
+            offset = start + length + 4
+            if ended { break }
+        }
+        guard let header else { throw PDFError(.damaged, "PNG has no IHDR header") }
+        guard header.width > 0, header.height > 0, header.width <= 1 << 20, header.height <= 1 << 20,
+              header.width * header.height <= maxPixels else {
+            throw PDFError(.limitExceeded, "PNG of \(header.width) × \(header.height) pixels is out of range (valid: up to \(maxPixels) pixels)")
+        }
+        guard header.interlace == 0 else { throw PDFError(.invalidArgument, "interlaced PNGs are not supported") }
+        let channels: Int
+        switch (header.colorType, header.depth) {
+        case (0, 8), (0, 16): channels = 1
+        case (2, 8), (2, 16): channels = 3
+        case (3, 1), (3, 2), (3, 4), (3, 8): channels = 1
+        case (4, 8), (4, 16): channels = 2
+        case (6, 8), (6, 16): channels = 4
+        default:
+            throw PDFError(.invalidArgument, "PNG colour type \(header.colorType) at bit depth \(header.depth) is not supported")
+        }
+        if header.colorType == 3, palette.isEmpty { throw PDFError(.damaged, "paletted PNG has no PLTE chunk") }
+        let bitsPerPixel = channels * header.depth
+        let stride = (header.width * bitsPerPixel + 7) / 8
+        let expected = (stride + 1) * header.height
+        let raw = try FlateFilter.decode(data, limit: expected, log: nil)
+        guard raw.count == expected else {
+            throw PDFError(.damaged, "PNG image data has \(raw.count) bytes, expected \(expected)")
+        }
+        let rows = try PNGImage.unfilter(raw, stride: stride, height: header.height, bytesPerPixel: max(1, bitsPerPixel / 8))
+
+        let count = header.width * header.height
+        let colour = header.colorType == 2 || header.colorType == 6 || header.colorType == 3 ? 3 : 1
+        var pixels = [UInt8](repeating: 0, count: count * colour)
+        var alpha = [UInt8](repeating: 255, count: count)
+        let sampleBytes = header.depth == 16 ? 2 : 1
+        for y in 0..<header.height {
+            let row = y * stride
+            for x in 0..<header.width {
+                let index = y * header.width + x
+                if header.colorType == 3 {
+                    let bit = x * header.depth
+                    let byte = rows[row + bit / 8]
+                    let entry = Int(byte >> (8 - header.depth - bit % 8)) & ((1 << header.depth) - 1)
+                    if entry * 3 + 2 < palette.count {
+                        pixels[index * 3] = palette[entry * 3]
+                        pixels[index * 3 + 1] = palette[entry * 3 + 1]
+                        pixels[index * 3 + 2] = palette[entry * 3 + 2]
+                    }
+                    if entry < transparency.count { alpha[index] = transparency[entry] }
+                    continue
+                }
+                let base = row + x * channels * sampleBytes
+                // 16-bit samples keep their high byte.
+                let sample = { (channel: Int) in rows[base + channel * sampleBytes] }
+                for channel in 0..<colour { pixels[index * colour + channel] = sample(channel) }
+                if channels == 2 || channels == 4 { alpha[index] = sample(channels - 1) }
+            }
+        }
+        width = header.width
+        height = header.height
+        components = colour
+        self.pixels = pixels
+        self.alpha = alpha.allSatisfy { $0 == 255 } ? nil : alpha
+    }
+
+    /// Undoes PNG's per-row filters (None, Sub, Up, Average, Paeth).
+    private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: stride * height)
+        for y in 0..<height {
+            let filter = raw[y * (stride + 1)]
+            let source = y * (stride + 1) + 1
+            let row = y * stride
+            for i in 0..<stride {
+                let x = raw[source + i]
+                let a = i >= bytesPerPixel ? Int(out[row + i - bytesPerPixel]) : 0
+                let b = y > 0 ? Int(out[row - stride + i]) : 0
+                let c = y > 0 && i >= bytesPerPixel ? Int(out[row - stride + i - bytesPerPixel]) : 0
+                let predicted: Int
+                switch filter {
+                case 0: predicted = 0
+                case 1: predicted = a
+                case 2: predicted = b
+                case 3: predicted = (a + b) / 2
+                case 4:
+                    let p = a + b - c
+                    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                default:
+                    throw PDFError(.damaged, "PNG row \(y) has unknown filter type \(filter)")
+                }
+                out[row + i] = UInt8(truncatingIfNeeded: Int(x) + predicted)
+            }
+        }
+        return out
+    }
+}
