@@ -12,6 +12,7 @@ struct Folio: ParsableCommand {
         version: "0.1.0",
         subcommands: [InfoCommand.self, CheckCommand.self, RewriteCommand.self, SetInfoCommand.self, MetaCommand.self,
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
-                      LintCommand.self, SetlistCommand.self]
+                      LintCommand.self, SetlistCommand.self,
+                      Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self]
     )
 }

@@ -26,7 +26,7 @@ extension PDFDocument {
     }
 
     /// The page at `pageIndex`, with an error naming the valid range.
-    func page(at pageIndex: Int) throws -> PDFPage {
+    public func page(at pageIndex: Int) throws -> PDFPage {
         let pages = pages()
         guard pages.indices.contains(pageIndex) else {
             throw PDFError.pageOutOfRange(pageIndex + 1, count: pages.count)

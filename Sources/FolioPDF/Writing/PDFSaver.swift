@@ -35,6 +35,14 @@ public enum PDFSaver {
         }
     }
 
+    /// The document's original bytes with its changes appended as an incremental update
+    /// (the original bytes alone when nothing changed), for a caller that writes a new file.
+    public static func incrementalBytes(_ document: PDFDocument) throws -> [UInt8] {
+        var bytes = Array(document.source.bytes)
+        if document.hasChanges { bytes += try IncrementalWriter.update(for: document) }
+        return bytes
+    }
+
     /// Saves `document` to `target`; `holdingLock` says the caller holds `target`'s lock
     /// and opened the document under it.
     @discardableResult

@@ -1,0 +1,150 @@
+import FolioPDF
+import Foundation
+
+/// forScore's backup and archive files (`.4sb`), as several independent projects have
+/// decoded them: a 12-byte magic — `<--4SBV02-->` for a backup (metadata only),
+/// `<--4SBV03-->` for an archive (also the library's files) — then records, each a
+/// 16-character decimal name length (UTF-8 bytes, right-aligned, space-padded), a
+/// 16-character decimal data length, the name, and that many bytes of one gzip member.
+/// Record 0 is the archive's own name and its metadata (a binary property list).
+///
+/// Opening walks the record headers only, seeking past the data, so a many-gigabyte
+/// archive costs a few reads per record; each payload is read and inflated when asked.
+///
+/// ```swift
+/// let archive = try ForScoreArchive(path: "Archive.4sb")
+/// let library = try ForScoreLibraryData(plist: try archive.payload(of: archive.records[0]))
+/// ```
+public final class ForScoreArchive {
+    public enum Kind: String, Sendable {
+        /// `<--4SBV02-->`: metadata, settings and setlists, no files.
+        case backup
+        /// `<--4SBV03-->`: the same and every file of forScore's Documents folder.
+        case archive
+    }
+
+    public struct Record: Sendable, Equatable {
+        /// The name as stored (file names may be in NFD).
+        public var name: String
+        /// Offset of the gzip data in the file.
+        public var offset: Int
+        public var length: Int
+
+        /// For `{%DOCUMENTS_DIR%}/<name>`: the library file's name, NFC.
+        public var documentName: String? { Record.strip("{%DOCUMENTS_DIR%}/", from: name) }
+        /// For `{%AUX_DIR%}/<file>|<page>.png`: the file's name (NFC) and the 1-based page.
+        public var drawingLayer: (file: String, page: Int)? {
+            guard let rest = Record.strip("{%AUX_DIR%}/", from: name), rest.lowercased().hasSuffix(".png"),
+                  let bar = rest.lastIndex(of: "|"), let page = Int(rest[rest.index(after: bar)...].dropLast(4)), page >= 1
+            else { return nil }
+            return (String(rest[..<bar]), page)
+        }
+
+        private static func strip(_ prefix: String, from name: String) -> String? {
+            guard name.hasPrefix(prefix) else { return nil }
+            return String(name.dropFirst(prefix.count)).precomposedStringWithCanonicalMapping
+        }
+    }
+
+    public let kind: Kind
+    public let records: [Record]
+    public let path: String
+    private let handle: FileHandle
+
+    /// The longest record name read.
+    public static let maxNameLength = 4096
+    /// The most a metadata payload may inflate to.
+    public static let maxMetadataSize = 256 << 20
+    /// The most one file may inflate to.
+    public static let maxFileSize = 2 << 30
+
+    public init(path: String) throws {
+        self.path = path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ScoreError(.malformed, "cannot open \(path)")
+        }
+        self.handle = handle
+        let size = Int(try handle.seekToEnd())
+        try handle.seek(toOffset: 0)
+        let magic = try handle.read(upToCount: 12).map(Array.init) ?? []
+        switch String(decoding: magic, as: UTF8.self) {
+        case "<--4SBV02-->": kind = .backup
+        case "<--4SBV03-->": kind = .archive
+        default:
+            throw ScoreError(.malformed, "\(path) is not a forScore backup or archive (no <--4SBV02--> or <--4SBV03--> magic)")
+        }
+        var records: [Record] = []
+        var offset = 12
+        while offset < size {
+            guard offset + 32 <= size else {
+                throw ScoreError(.malformed, "record \(records.count) at byte \(offset): the header is cut short (\(size - offset) of 32 bytes)")
+            }
+            try handle.seek(toOffset: UInt64(offset))
+            let header = try handle.read(upToCount: 32).map(Array.init) ?? []
+            guard header.count == 32,
+                  let nameLength = ForScoreArchive.number(header[0..<16]),
+                  let dataLength = ForScoreArchive.number(header[16..<32]) else {
+                throw ScoreError(.malformed, "record \(records.count) at byte \(offset): the length fields are not right-aligned decimal numbers")
+            }
+            guard nameLength > 0, nameLength <= ForScoreArchive.maxNameLength else {
+                throw ScoreError(.malformed, "record \(records.count) at byte \(offset): a name of \(nameLength) bytes (valid: 1 to \(ForScoreArchive.maxNameLength))")
+            }
+            let dataOffset = offset + 32 + nameLength
+            guard dataLength >= 0, dataOffset <= size, dataLength <= size - dataOffset else {
+                throw ScoreError(.malformed, "record \(records.count) at byte \(offset): its length fields say \(nameLength) + \(dataLength) bytes, but the file ends \(size - offset - 32) bytes later (truncated?)")
+            }
+            let nameBytes = try handle.read(upToCount: nameLength).map(Array.init) ?? []
+            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                throw ScoreError(.malformed, "record \(records.count) at byte \(offset): the name is not UTF-8")
+            }
+            records.append(Record(name: name, offset: dataOffset, length: dataLength))
+            offset = dataOffset + dataLength
+        }
+        guard !records.isEmpty else { throw ScoreError(.malformed, "\(path) has no records") }
+        self.records = records
+    }
+
+    deinit {
+        try? handle.close()
+    }
+
+    /// The record's data, inflated; at most `limit` bytes.
+    public func payload(of record: Record, limit: Int = ForScoreArchive.maxFileSize) throws -> [UInt8] {
+        try handle.seek(toOffset: UInt64(record.offset))
+        let packed = try handle.read(upToCount: record.length).map(Array.init) ?? []
+        guard packed.count == record.length else {
+            throw ScoreError(.malformed, "record \(record.name): \(packed.count) of \(record.length) bytes could be read")
+        }
+        do {
+            return try Gzip.decompress(packed, limit: limit)
+        } catch let error as PDFError {
+            throw ScoreError(error.code == .limitExceeded ? .limitExceeded : .malformed, "record \(record.name) at byte \(record.offset): \(error.message)")
+        }
+    }
+
+    /// The metadata of record 0 as a flat dictionary.
+    public func metadata() throws -> ForScoreLibraryData {
+        let bytes = try payload(of: records[0], limit: ForScoreArchive.maxMetadataSize)
+        return try ForScoreLibraryData(plist: bytes, source: "record 0 (\(records[0].name))")
+    }
+
+    /// A field of 16 characters: spaces, then digits.
+    private static func number(_ field: ArraySlice<UInt8>) -> Int? {
+        let text = String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), text.count <= 15 else { return nil }
+        return Int(text)
+    }
+
+    /// Writes records in the layout above (for tests and tools that make archives).
+    public static func encode(kind: Kind, records: [(name: String, data: [UInt8])]) throws -> [UInt8] {
+        var out = Array((kind == .backup ? "<--4SBV02-->" : "<--4SBV03-->").utf8)
+        for record in records {
+            let packed = try Gzip.compress(record.data)
+            let name = Array(record.name.utf8)
+            out += Array(String(repeating: " ", count: 16 - String(name.count).count).utf8) + Array(String(name.count).utf8)
+            out += Array(String(repeating: " ", count: 16 - String(packed.count).count).utf8) + Array(String(packed.count).utf8)
+            out += name + packed
+        }
+        return out
+    }
+}

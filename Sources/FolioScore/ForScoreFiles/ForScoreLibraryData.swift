@@ -1,0 +1,253 @@
+import Foundation
+
+/// The metadata forScore keeps about its library, as a 4SB's record 0 and a 4SC carry
+/// it: one flat property-list dictionary whose keys name a file and a field
+/// (`<file>|title`), a page and a field (`<file>|<page>|textAnnotations`), a setlist
+/// (`&SET;<name>`) or a setting (`&SYS;…`, ignored). File names are read in NFC.
+///
+/// Fields read per file: title, composer, genre, keywords (tags), labels, reference,
+/// rating, difficulty, minutes and seconds (duration), key (a key name such as "G minor"),
+/// bookmarks (Title, First Page, Last Page — 0 meaning a single page —, Composer, Genre,
+/// Key, Keyword). Everything else is listed in ``unread`` with why, never guessed.
+///
+/// ```swift
+/// let data = try ForScoreLibraryData(plist: bytes, source: "record 0")
+/// data.files["Clair de Lune.pdf"]?.metadata.title
+/// ```
+public struct ForScoreLibraryData: Sendable {
+    /// A text box forScore draws over a page; geometry normalised to the page as shown
+    /// (0…1, origin at the top left).
+    public struct TextBox: Sendable, Equatable {
+        public var text: String
+        public var font: String?
+        public var fontSize: Double
+        /// RGB components 0…1; nil for black.
+        public var color: [Double]?
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+    }
+
+    public struct BookmarkData: Sendable, Equatable {
+        public var title: String
+        /// 1-based pages.
+        public var first: Int
+        public var last: Int
+        public var metadata: ScoreMetadata
+    }
+
+    public struct File: Sendable {
+        public var name: String
+        public var metadata = ScoreMetadata()
+        /// Whether any field was set (a file only named by a setlist has none).
+        public var hasMetadata = false
+        public var bookmarks: [BookmarkData] = []
+        /// Text boxes by 1-based page.
+        public var textBoxes: [Int: [TextBox]] = [:]
+        /// PNG drawing layers by 1-based page (a 4SC carries them; a 4SB in records).
+        public var drawingLayers: [Int: [UInt8]] = [:]
+
+        public init(name: String) {
+            self.name = name
+        }
+    }
+
+    /// Files by NFC name, and the order they were first seen in.
+    public private(set) var files: [String: File] = [:]
+    public private(set) var fileNames: [String] = []
+    /// Setlists in forScore's order; entries' paths are file names.
+    public private(set) var setlists: [Setlist] = []
+    /// A 4SC's PDF.
+    public private(set) var pdfData: [UInt8]?
+    /// Keys and values not applied, each with why.
+    public private(set) var unread: [String] = []
+    /// How many `&SYS;` settings were skipped.
+    public private(set) var settingsSkipped = 0
+
+    public init(plist bytes: [UInt8], source: String) throws {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw ScoreError(.malformed, "\(source) is not a property list: \(error.localizedDescription)")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw ScoreError(.malformed, "\(source) is a property list but not a dictionary")
+        }
+        try self.init(dictionary: dictionary)
+    }
+
+    init(dictionary: [String: Any]) throws {
+        var setlistOrder: [String] = []
+        var setlistItems: [String: [Any]] = [:]
+        for key in dictionary.keys.sorted() {
+            guard let value = dictionary[key] else { continue }
+            if key == "pdfData" {
+                guard let data = value as? Data else { unread.append("pdfData: not data"); continue }
+                pdfData = Array(data)
+            } else if key == "&SYS;setlists" {
+                setlistOrder = (value as? [Any])?.compactMap { $0 as? String } ?? []
+            } else if key.hasPrefix("&SET;") {
+                guard let items = value as? [Any] else { unread.append("\(key): not a list"); continue }
+                setlistItems[String(key.dropFirst(5))] = items
+            } else if key.hasPrefix("&SYS;") {
+                settingsSkipped += 1
+            } else if let bar = key.lastIndex(of: "|") {
+                let field = String(key[key.index(after: bar)...])
+                var file = String(key[..<bar])
+                var page: Int?
+                if let inner = file.lastIndex(of: "|"), let number = Int(file[file.index(after: inner)...]) {
+                    page = number
+                    file = String(file[..<inner])
+                }
+                read(file: file.precomposedStringWithCanonicalMapping, page: page, field: field, value: value, key: key)
+            } else {
+                unread.append("\(key): not a file field, setlist or setting")
+            }
+        }
+        for name in setlistOrder + setlistItems.keys.sorted() where setlistItems[name] != nil {
+            setlists.append(Setlist(title: name, entries: (setlistItems[name] ?? []).compactMap(ForScoreLibraryData.setlistEntry)))
+            setlistItems[name] = nil
+        }
+    }
+
+    private mutating func read(file name: String, page: Int?, field: String, value: Any, key: String) {
+        if files[name] == nil {
+            files[name] = File(name: name)
+            fileNames.append(name)
+        }
+        guard var file = files[name] else { return }
+        defer { files[name] = file }
+        if page == nil, field.lowercased().hasSuffix(".png"), let number = Int(field.dropLast(4)) {
+            guard number >= 1, let data = value as? Data else { unread.append("\(key): not a PNG layer"); return }
+            file.drawingLayers[number] = Array(data)
+            return
+        }
+        if let page {
+            guard field == "textAnnotations" else { unread.append("\(key): page field not read"); return }
+            guard page >= 1 else { unread.append("\(key): page \(page) out of range"); return }
+            let items = (value as? [Any]) ?? [value]
+            for item in items {
+                guard let box = item as? [String: Any], let parsed = ForScoreLibraryData.textBox(box) else {
+                    unread.append("\(key): a text box without text or geometry")
+                    continue
+                }
+                file.textBoxes[page, default: []].append(parsed)
+            }
+            return
+        }
+        func text() -> String? {
+            let string = (value as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            return string?.isEmpty == false ? string : nil
+        }
+        func list() -> [String] {
+            if let array = value as? [Any] { return array.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            return (text() ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        func number() -> Int? {
+            if let int = value as? Int { return int }
+            if let double = value as? Double, double.isFinite { return Int(double) }
+            return (value as? String).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        switch field {
+        case "title": file.metadata.title = text()
+        case "composer": file.metadata.composers = list()
+        case "genre": file.metadata.genres = list()
+        case "keywords": file.metadata.tags = list()
+        case "labels": file.metadata.labels = list()
+        case "reference": file.metadata.reference = text()
+        case "rating": file.metadata.rating = number().flatMap { $0 > 0 ? $0 : nil }
+        case "difficulty": file.metadata.difficulty = number().flatMap { $0 > 0 ? $0 : nil }
+        case "minutes", "seconds":
+            guard let amount = number(), amount >= 0 else { unread.append("\(key): not a number"); return }
+            file.metadata.duration = (file.metadata.duration ?? 0) + (field == "minutes" ? amount * 60 : amount)
+        case "key":
+            guard let name = text() else { return }
+            if let key = try? MusicalKey(parsing: name) { file.metadata.key = key } else { unread.append("\(key): key \(name) not understood") }
+        case "bookmarks":
+            guard let items = value as? [Any] else { unread.append("\(key): not a list"); return }
+            for item in items {
+                guard let dictionary = item as? [String: Any], let bookmark = ForScoreLibraryData.bookmark(dictionary) else {
+                    unread.append("\(key): a bookmark without Title or First Page")
+                    continue
+                }
+                file.bookmarks.append(bookmark)
+            }
+            return
+        default:
+            unread.append("\(key): field \(field) not read")
+            return
+        }
+        file.hasMetadata = true
+    }
+
+    private static func bookmark(_ dictionary: [String: Any]) -> BookmarkData? {
+        guard let title = (dictionary["Title"] as? String)?.trimmingCharacters(in: .whitespaces), !title.isEmpty,
+              let first = integer(dictionary["First Page"]), first >= 1 else { return nil }
+        let last = integer(dictionary["Last Page"]).flatMap { $0 >= first ? $0 : nil } ?? first
+        var metadata = ScoreMetadata()
+        metadata.title = title
+        let split = { (value: Any?) in ((value as? String) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        metadata.composers = split(dictionary["Composer"])
+        metadata.genres = split(dictionary["Genre"])
+        metadata.tags = split(dictionary["Keyword"])
+        metadata.key = (dictionary["Key"] as? String).flatMap { try? MusicalKey(parsing: $0) }
+        return BookmarkData(title: title, first: first, last: last, metadata: metadata)
+    }
+
+    private static func setlistEntry(_ item: Any) -> SetlistEntry? {
+        guard let dictionary = item as? [String: Any] else { return nil }
+        let title = (dictionary["Title"] as? String) ?? (dictionary["Bookmark"] as? String) ?? ""
+        guard let path = (dictionary["FilePath"] as? String).map({ $0.precomposedStringWithCanonicalMapping }), !path.isEmpty else {
+            return title.isEmpty ? nil : SetlistEntry(kind: .placeholder, title: title)
+        }
+        if let bookmark = dictionary["Bookmark"] as? String, !bookmark.isEmpty {
+            let first = integer(dictionary["First Page"])
+            let last = integer(dictionary["Last Page"]).flatMap { $0 >= (first ?? 0) ? $0 : nil } ?? first
+            return SetlistEntry(kind: .bookmark, title: bookmark, path: path, start: first, end: last)
+        }
+        return SetlistEntry(kind: .score, title: title.isEmpty ? (path as NSString).deletingPathExtension : title, path: path)
+    }
+
+    private static func integer(_ value: Any?) -> Int? {
+        if let int = value as? Int { return int }
+        if let double = value as? Double, double.isFinite { return Int(double) }
+        return (value as? String).flatMap { Int($0) }
+    }
+
+    /// A text box from its dictionary: text; font or fontName; fontSize; color (components
+    /// 0…1 as a list or "r,g,b[,a]", or "#rrggbb"); origin and size ("{x, y}", "{w, h}" or
+    /// lists) or frame ("{{x, y}, {w, h}}"), normalised to the page.
+    static func textBox(_ dictionary: [String: Any]) -> TextBox? {
+        guard let text = (dictionary["text"] as? String) ?? (dictionary["string"] as? String), !text.isEmpty else { return nil }
+        var geometry: [Double] = []
+        if let frame = dictionary["frame"] ?? dictionary["rect"] {
+            geometry = numbers(frame)
+        } else if let origin = dictionary["origin"], let size = dictionary["size"] {
+            geometry = numbers(origin) + numbers(size)
+        }
+        guard geometry.count == 4, geometry.allSatisfy({ $0.isFinite }),
+              geometry[2] > 0, geometry[3] > 0 else { return nil }
+        let fontSize = numbers(dictionary["fontSize"] ?? 12).first ?? 12
+        var color: [Double]?
+        if let hex = dictionary["color"] as? String, hex.hasPrefix("#"), hex.count == 7, let value = Int(hex.dropFirst(), radix: 16) {
+            color = [Double(value >> 16 & 0xFF) / 255, Double(value >> 8 & 0xFF) / 255, Double(value & 0xFF) / 255]
+        } else if let value = dictionary["color"] {
+            let components = numbers(value)
+            if components.count >= 3, components.prefix(3).allSatisfy({ (0...1).contains($0) }) { color = Array(components.prefix(3)) }
+        }
+        return TextBox(text: text, font: (dictionary["font"] as? String) ?? (dictionary["fontName"] as? String),
+                       fontSize: fontSize, color: color,
+                       x: geometry[0], y: geometry[1], width: geometry[2], height: geometry[3])
+    }
+
+    /// Numbers in a list or in a CGPoint/CGRect-style string.
+    static func numbers(_ value: Any) -> [Double] {
+        if let array = value as? [Any] { return array.flatMap { numbers($0) } }
+        if let double = value as? Double { return [double] }
+        if let int = value as? Int { return [Double(int)] }
+        guard let string = value as? String else { return [] }
+        return string.split(whereSeparator: { !"0123456789.-eE".contains($0) }).compactMap { Double($0) }
+    }
+}
