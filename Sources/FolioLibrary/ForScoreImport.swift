@@ -35,14 +35,16 @@ public enum ForScoreImport {
         if data.settingsSkipped > 0 { report.lines.append("\(data.settingsSkipped) forScore settings (&SYS;) ignored") }
         var layers: [String: [Int: ForScoreArchive.Record]] = [:]
         for record in archive.records { if let layer = record.drawingLayer { layers[layer.file, default: [:]][layer.page] = record } }
-        let catalog = try LibraryCatalog(folder: folder, create: !dryRun)
-        if !dryRun { _ = try LibraryScanner(catalog: catalog).scan() }
-        let staging = Staging(folder: catalog.folder)
+        // A dry run reads the folder (which may not exist yet) and never creates a catalog.
+        let catalog = dryRun ? nil : try LibraryCatalog(folder: folder, create: true)
+        if let catalog { _ = try LibraryScanner(catalog: catalog).scan() }
+        let base = catalog?.folder ?? URL(fileURLWithPath: folder).standardizedFileURL.path
+        let staging = Staging(folder: base)
         defer { staging.remove() }
         var renamed: [String: String] = [:]
 
         if archive.kind == .archive {
-            var names = LibraryFileName(folder: catalog.folder)
+            var names = LibraryFileName(folder: base)
             var staged: [(file: String, final: String)] = []
             for record in archive.records.dropFirst() {
                 guard let name = record.documentName else { continue }
@@ -72,21 +74,19 @@ public enum ForScoreImport {
                 report.lines.append(line)
                 report.files += 1
             }
-            if !dryRun {
-                for item in staged { try staging.place(item.file, at: (catalog.folder as NSString).appendingPathComponent(item.final)) }
-            }
+            for item in staged { try staging.place(item.file, at: (base as NSString).appendingPathComponent(item.final)) }
         } else {
-            let matcher = try catalog.setlistMatcher()
+            let matcher = try catalog?.setlistMatcher() ?? SetlistMatcher(scores: [], bookmarks: [])
             var updates: [(file: String, target: String, size: Int)] = []
             for name in data.fileNames {
                 guard var file = data.files[name], file.hasMetadata || !file.bookmarks.isEmpty || !file.textBoxes.isEmpty
                         || layers[name] != nil else { continue }
-                guard let match = dryRun ? try dryMatch(name, in: catalog.folder) : matcher.score(path: name) else {
+                guard let match = dryRun ? try dryMatch(name, in: base) : matcher.score(path: name) else {
                     report.lines.append("\(name): no such PDF in \(folder); its metadata was not applied")
                     continue
                 }
                 renamed[name] = match.path
-                let target = (catalog.folder as NSString).appendingPathComponent(match.path)
+                let target = (base as NSString).appendingPathComponent(match.path)
                 if dryRun {
                     report.lines.append("\(name) → \(match.path) (\(match.level.rawValue)): \(ScoreEditSummary.fields(file)) fields, \(file.bookmarks.count) bookmarks")
                     report.files += 1
@@ -108,7 +108,7 @@ public enum ForScoreImport {
                 }
             }
         }
-        if dryRun {
+        guard let catalog else {
             for setlist in data.setlists { report.lines.append("setlist \(setlist.title): \(setlist.entries.count) entries") }
             report.setlists = data.setlists.count
             return report

@@ -236,12 +236,14 @@ extension LibraryCatalog {
     /// The catalogued file `path` names: a path relative to the library, or a file name
     /// that exactly one file has.
     private static func score(_ path: String, in db: Database) throws -> (Int64, String, String) {
-        let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL WHERE "
-        if let row = try Row.fetchOne(db, sql: sql + "s.path = ?", arguments: [path]) {
+        let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL"
+        if let row = try Row.fetchOne(db, sql: sql + " WHERE s.path = ?", arguments: [path]) {
             return (row[0], row[1], row[2] ?? path)
         }
-        let named = try Row.fetchAll(db, sql: sql + "s.path = ?1 OR substr(s.path, -length(?1) - 1) = '/' || ?1 ORDER BY s.path",
-                                     arguments: [path])
+        // Swift compares canonically: a name typed in NFC finds the file stored in NFD.
+        let rows = try Row.fetchAll(db, sql: sql + " ORDER BY s.path")
+        let exact = rows.filter { ($0[1] as String) == path }
+        let named = exact.isEmpty ? rows.filter { (($0[1] as String) as NSString).lastPathComponent == path } : exact
         switch named.count {
         case 1: return (named[0][0], named[0][1], named[0][2] ?? path)
         case 0: throw LibraryError(.notFound, "no catalogued file \(path) in the library (run `folio library scan`?)")

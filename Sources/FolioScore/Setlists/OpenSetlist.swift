@@ -59,6 +59,9 @@ public struct OpenSetlist: Sendable, Equatable {
             throw ScoreError(.malformed, "the setlist is not well-formed XML (line \(parser.lineNumber), column \(parser.columnNumber)): \(reason)")
         }
         guard let root = reader.root else { throw ScoreError(.malformed, "the setlist has no forScore element") }
+        guard reader.depth == 0 else {
+            throw ScoreError(.malformed, "the setlist is not well-formed XML: <\(root.name)> or an element in it is never closed")
+        }
         guard root.name == "forScore" else {
             throw ScoreError(.malformed, "the root element is <\(root.name)>; a 4SS setlist's root is <forScore>")
         }

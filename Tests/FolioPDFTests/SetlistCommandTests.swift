@@ -1,0 +1,239 @@
+import Foundation
+import XCTest
+
+/// `folio setlist` end to end: keeping setlists, 4SS import with every matching rule and
+/// hostile input, export → import, from-text, and the merged setlist PDF read back by
+/// pdfinfo and PyMuPDF.
+final class SetlistCommandTests: XCTestCase {
+    private var root: URL!
+    private var folio: URL!
+    private var library: String { root.appendingPathComponent("lib").path }
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-setlist-\(UUID().uuidString)")
+        folio = try TestEnvironment.folioBinary()
+        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        try FileManager.default.createDirectory(atPath: library + "/Jazz", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
+                                         toPath: library + "/Brahms-Cancion_de_Cuna.pdf")
+        // A name with diacritics, stored in NFD as macOS and forScore's backups do.
+        try FileManager.default.copyItem(atPath: scores.appendingPathComponent("Bach-Partita_in_a_minor_BWV_1013.pdf").path,
+                                         toPath: library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping)
+        try run(["bookmarks", "add", library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping,
+                 "--name", "Blue Bossa", "--page", "2", "--end", "3"])
+        try run(["bookmarks", "add", library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping,
+                 "--name", "Autumn Leaves", "--page", "4", "--end", "5"])
+        try run(["library", "scan", library])
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String], status expected: Int32? = 0, input: String? = nil) throws
+        -> (status: Int32, out: String, err: String)
+    {
+        var result: (status: Int32, stdout: Data, stderr: Data)
+        if let input {
+            let file = root.appendingPathComponent("stdin-\(UUID().uuidString).txt")
+            try Data(input.utf8).write(to: file)
+            result = try TestEnvironment.run(URL(fileURLWithPath: "/bin/sh"),
+                                             ["-c", "exec \"$0\" \"$@\" < '\(file.path)'", folio.path] + arguments)
+        } else {
+            result = try TestEnvironment.run(folio, arguments)
+        }
+        let out = (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
+        if let expected { XCTAssertEqual(out.0, expected, "folio \(arguments.joined(separator: " ")): \(out.2)\(out.1)") }
+        return out
+    }
+
+    private func show(_ name: String) throws -> [[String: Any]] {
+        let out = try run(["setlist", "show", name, "--json", "--library", library]).out
+        let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["title"] as? String, name)
+        return object?["entries"] as? [[String: Any]] ?? []
+    }
+
+    private func snapshot() throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for path in FileManager.default.subpaths(atPath: library) ?? [] where !path.hasPrefix(".folio") {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: library + "/" + path, isDirectory: &isDirectory)
+            if !isDirectory.boolValue { result[path] = FileManager.default.contents(atPath: library + "/" + path) }
+        }
+        return result
+    }
+
+    func testKeepingASetlist() throws {
+        try run(["setlist", "create", "Friday", "--folder", "Gigs/2026", "--library", library])
+        try run(["setlist", "create", "Friday", "--library", library], status: 64)
+        try run(["setlist", "add", "Friday", "Jazz/Réal Böok.pdf", "--bookmark", "blue bossa", "--library", library])
+        try run(["setlist", "add", "Friday", "Brahms-Cancion_de_Cuna.pdf", "--library", library])
+        try run(["setlist", "add", "Friday", "--placeholder", "Encore", "--at", "1", "--library", library])
+        try run(["setlist", "add", "Friday", "Jazz/Réal Böok.pdf", "--bookmark", "Nope", "--library", library], status: 1)
+        try run(["setlist", "move", "Friday", "1", "3", "--library", library])
+        try run(["setlist", "move", "Friday", "1", "9", "--library", library], status: 64)
+        var entries = try show("Friday")
+        XCTAssertEqual(entries.map { $0["kind"] as? String }, ["bookmark", "score", "placeholder"])
+        guard entries.count == 3 else { return }
+        XCTAssertEqual(entries[0]["title"] as? String, "Blue Bossa")
+        XCTAssertEqual(entries[0]["start"] as? Int, 2)
+        XCTAssertEqual(entries[0]["end"] as? Int, 3)
+        XCTAssertEqual(entries[1]["path"] as? String, "Brahms-Cancion_de_Cuna.pdf")
+        XCTAssertTrue(entries[1]["start"] is NSNull, "a score's start is null")
+        XCTAssertTrue(entries[2]["path"] is NSNull, "a placeholder's path is null")
+        try run(["setlist", "rename", "Friday", "Saturday", "--library", library])
+        try run(["setlist", "remove", "Saturday", "3", "--library", library])
+        entries = try show("Saturday")
+        XCTAssertEqual(entries.count, 2)
+        let list = try run(["setlist", "list", "--library", library]).out
+        XCTAssertTrue(list.contains("Gigs/2026/Saturday (2 entries)"), list)
+
+        // The merged PDF: the bookmark's pages then the whole score, an outline entry each.
+        let gig = root.appendingPathComponent("gig.pdf").path
+        try run(["setlist", "pdf", "Saturday", "-o", gig, "--library", library])
+        let brahmsPages = try pages(library + "/Brahms-Cancion_de_Cuna.pdf")
+        let info = String(decoding: try TestEnvironment.runTool("pdfinfo", [gig]).stdout, as: UTF8.self)
+        XCTAssertTrue(info.contains(try XCTUnwrap(info.split(separator: "\n").first { $0.hasPrefix("Pages:") }).description))
+        XCTAssertEqual(try pages(gig), 2 + brahmsPages)
+        let toc = try python("import pymupdf,sys; print([t[1:] for t in pymupdf.open(sys.argv[1]).get_toc()])", gig)
+        XCTAssertEqual(toc.trimmingCharacters(in: .whitespacesAndNewlines), "[['Blue Bossa', 1], ['Cancion de Cuna', 3]]")
+        let check = try TestEnvironment.runTool("qpdf", ["--check", gig])
+        XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
+
+        // A deleted score leaves a placeholder with its title.
+        try FileManager.default.removeItem(atPath: library + "/Brahms-Cancion_de_Cuna.pdf")
+        try run(["library", "scan", library])
+        entries = try show("Saturday")
+        guard entries.count == 2 else { return XCTFail("\(entries)") }
+        XCTAssertEqual(entries[1]["kind"] as? String, "placeholder")
+        XCTAssertEqual(entries[1]["title"] as? String, "Cancion de Cuna")
+    }
+
+    private func pages(_ path: String) throws -> Int {
+        Int(try python("import pikepdf,sys; print(len(pikepdf.open(sys.argv[1]).pages))", path)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    private func python(_ code: String, _ arguments: String...) throws -> String {
+        let result = try TestEnvironment.runTool("python3", ["-W", "ignore", "-c", code] + arguments)
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
+    func testOpenSetlistImportMatchesAsForScoreDoes() throws {
+        let pdf = try Data(contentsOf: TestEnvironment.corpus.appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: library + "/Prelude.pdf.txt"))
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" ?>
+            <forScore kind="setlist" version="1.0" title="Imported">
+            <score title="Exact" path="Brahms-Cancion_de_Cuna.pdf" />
+            <score title="Case" path="brahms-cancion_de_cuna.PDF" />
+            <score path="real book.pdf" />
+            <score title="NFC" path="\("Réal Böok.pdf".precomposedStringWithCanonicalMapping)" />
+            <score title="Lost" path="missing.pdf" />
+            <score path="nothing.pdf" />
+            <bookmark title="AUTUMN LEAVES" path="Real Book.pdf" />
+            <bookmark title="Blue Bossa" path="Réal Böok.pdf" />
+            <bookmark title="Nope" path="Réal Böok.pdf" />
+            <placeholder title="A New Placeholder" />
+            <score title="Embedded" path="../../etc/Brahms-Cancion_de_Cuna" data="\(pdf.base64EncodedString())" />
+            <score title="Twice" path="/abs/Prelude.pdf.txt" data="\(pdf.base64EncodedString())" />
+            <score title="Exact" path="Brahms-Cancion_de_Cuna.pdf" />
+            </forScore>
+            """
+        let file = root.appendingPathComponent("in.4ss")
+        try Data(xml.utf8).write(to: file)
+        let before = try snapshot()
+        let dry = try run(["setlist", "import", file.path, "--dry-run", "--library", library]).out
+        XCTAssertEqual(try snapshot(), before, "a dry run writes nothing")
+        XCTAssertTrue(dry.contains("3. score real book.pdf: score Jazz/Réal Böok.pdf (diacritics)"), dry)
+        let out = try run(["setlist", "import", file.path, "--library", library]).out
+        XCTAssertTrue(out.contains("1. score \"Exact\" Brahms-Cancion_de_Cuna.pdf: score Brahms-Cancion_de_Cuna.pdf (exact)"), out)
+        XCTAssertTrue(out.contains("score Brahms-Cancion_de_Cuna.pdf (case)"), out)
+        XCTAssertTrue(out.contains("4. score \"NFC\""), out)
+        XCTAssertTrue(out.contains("score Jazz/Réal Böok.pdf (exact)"), "NFC and NFD names are the same name: \(out)")
+        XCTAssertTrue(out.contains("placeholder \"Lost\""), out)
+        XCTAssertTrue(out.contains("6. score nothing.pdf: omitted"), out)
+        XCTAssertTrue(out.contains("bookmark \"Autumn Leaves\" in Jazz/Réal Böok.pdf, pages 4–5 (diacritics)"), out)
+        XCTAssertTrue(out.contains("bookmark \"Blue Bossa\" in Jazz/Réal Böok.pdf, pages 2–3 (exact)"), out)
+        XCTAssertTrue(out.contains("placeholder \"Nope\""), out)
+        // Data lands in the library, under a free name, never outside it.
+        XCTAssertTrue(out.contains("embedded PDF written to Brahms-Cancion_de_Cuna 2.pdf"), out)
+        XCTAssertTrue(out.contains("embedded PDF written to Prelude.pdf.txt.pdf"), out)
+        XCTAssertEqual(FileManager.default.contents(atPath: library + "/Brahms-Cancion_de_Cuna 2.pdf"), pdf)
+        XCTAssertEqual(FileManager.default.contents(atPath: library + "/Brahms-Cancion_de_Cuna.pdf"), before["Brahms-Cancion_de_Cuna.pdf"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("etc").path))
+        let entries = try show("Imported")
+        XCTAssertEqual(entries.map { $0["kind"] as? String }, ["score", "score", "score", "score", "placeholder", "bookmark",
+                                                               "bookmark", "placeholder", "placeholder", "score", "score", "score"])
+        XCTAssertEqual(entries.last?["path"] as? String, "Brahms-Cancion_de_Cuna.pdf", "a repeated entry stays")
+
+        // Export → import gives the same setlist.
+        let exported = root.appendingPathComponent("out.4ss")
+        try run(["setlist", "export", "Imported", "-o", exported.path, "--library", library])
+        try run(["setlist", "import", exported.path, "--as", "Again", "--library", library])
+        XCTAssertEqual(try show("Again").map { NSDictionary(dictionary: $0) }, entries.map { NSDictionary(dictionary: $0) })
+        try run(["setlist", "import", exported.path, "--library", library], status: 64)
+    }
+
+    func testHostileOpenSetlistsAreRefused() throws {
+        let cases: [(String, String)] = [
+            ("entity", """
+                <?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>
+                <forScore kind="setlist" version="1.0" title="&e;"><placeholder title="&e;"/></forScore>
+                """),
+            ("laughs", """
+                <?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+                <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>
+                <forScore kind="setlist" version="1.0" title="x"><placeholder title="&d;"/></forScore>
+                """),
+            ("huge", "<forScore kind=\"setlist\" version=\"1.0\" title=\"\(String(repeating: "A", count: 10 << 20))\"></forScore>"),
+            ("kind", "<forScore kind=\"library\" version=\"1.0\" title=\"x\"></forScore>"),
+            ("version", "<forScore kind=\"setlist\" version=\"2.0\" title=\"x\"></forScore>"),
+            ("title", "<forScore kind=\"setlist\" version=\"1.0\"></forScore>"),
+            ("child", "<forScore kind=\"setlist\" version=\"1.0\" title=\"x\"><song path=\"a.pdf\"/></forScore>"),
+            ("bookmark", "<forScore kind=\"setlist\" version=\"1.0\" title=\"x\"><bookmark path=\"a.pdf\"/></forScore>"),
+            ("junk", "<forScore kind=\"setlist\" version=\"1.0\" title=\"x\"><score path=\"a.pdf\" data=\"\(Data(repeating: 7, count: 3000).base64EncodedString())\"/></forScore>"),
+            ("broken", "<forScore kind=\"setlist\" version=\"1.0\" title=\"x\"><score path=\"a.pdf\">"),
+        ]
+        let before = try snapshot()
+        for (name, xml) in cases {
+            let file = root.appendingPathComponent("\(name).4ss")
+            try Data(xml.utf8).write(to: file)
+            let result = try run(["setlist", "import", file.path, "--library", library], status: nil)
+            XCTAssertEqual(result.status, 64, "\(name): \(result.err)")
+            XCTAssertTrue(result.err.hasPrefix("folio setlist import: "), "\(name): \(result.err)")
+            XCTAssertLessThan(result.err.count, 600, "\(name): the message is short")
+        }
+        XCTAssertTrue(try run(["setlist", "list", "--library", library]).out.contains("no setlists"))
+        XCTAssertEqual(try snapshot(), before, "nothing written")
+    }
+
+    func testFromTextMatchesAsAMusicianExpects() throws {
+        let list = """
+            1. Cancion de Cuna (Gm)
+            2) autum leaves [Bb]
+            #3 Blue Bosa
+            - Partita in A minor
+            5. Some Tune Nobody Has
+            """
+        let out = try run(["setlist", "from-text", "Paste", "--library", library], input: list).out
+        let entries = try show("Paste")
+        XCTAssertEqual(entries.count, 5, out)
+        guard entries.count == 5 else { return }
+        // Numbering and the bracketed key go; the score title matches exactly.
+        XCTAssertEqual(entries[0]["path"] as? String, "Brahms-Cancion_de_Cuna.pdf")
+        // A typo and lower case still find the bookmark, with its pages.
+        XCTAssertEqual(entries[1]["kind"] as? String, "bookmark")
+        XCTAssertEqual(entries[1]["title"] as? String, "Autumn Leaves")
+        XCTAssertEqual(entries[2]["title"] as? String, "Blue Bossa", "one letter missing")
+        // Case differs from the catalogued title "Partita in a minor".
+        XCTAssertEqual(entries[3]["kind"] as? String, "score")
+        XCTAssertEqual(entries[3]["path"] as? String, "Jazz/Réal Böok.pdf")
+        XCTAssertEqual(entries[4]["kind"] as? String, "placeholder", out)
+        XCTAssertTrue(out.contains("[key Gm]"), out)
+        XCTAssertTrue(out.contains("confidence"), out)
+    }
+}
