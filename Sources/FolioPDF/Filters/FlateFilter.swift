@@ -59,14 +59,15 @@ enum FlateFilter {
         return output
     }
 
-    /// Compresses `input` (zlib format), for writers.
-    static func encode(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
+    /// Compresses `input` (zlib format; gzip with `windowBits` 31), for writers.
+    static func encode(_ input: [UInt8], level: Int32 = 6, windowBits: Int32 = 15) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit_(&stream, level, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard deflateInit2_(&stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw PDFError(.filter, "zlib could not be initialised")
         }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
         let written: Int = try input.withUnsafeBufferPointer { inputBuffer in
             try output.withUnsafeMutableBufferPointer { outputBuffer in
                 stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)

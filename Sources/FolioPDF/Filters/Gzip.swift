@@ -53,25 +53,6 @@ public enum Gzip {
 
     /// One gzip member of `input`.
     public static func compress(_ input: [UInt8], level: Int32 = 6) throws -> [UInt8] {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw PDFError(.filter, "zlib could not be initialised")
-        }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 64)
-        let written: Int = try input.withUnsafeBufferPointer { inputBuffer in
-            try output.withUnsafeMutableBufferPointer { outputBuffer in
-                stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
-                stream.avail_in = UInt32(inputBuffer.count)
-                stream.next_out = outputBuffer.baseAddress
-                stream.avail_out = UInt32(outputBuffer.count)
-                guard CZlib.deflate(&stream, Z_FINISH) == Z_STREAM_END else {
-                    throw PDFError(.filter, "zlib could not compress the data")
-                }
-                return outputBuffer.count - Int(stream.avail_out)
-            }
-        }
-        return Array(output[0..<written])
+        try FlateFilter.encode(input, level: level, windowBits: 31)
     }
 }
