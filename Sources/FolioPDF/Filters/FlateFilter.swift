@@ -16,7 +16,10 @@ enum FlateFilter {
         }
     }
 
-    private static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int, log: WarningLog?) throws -> [UInt8] {
+    /// Inflates `input`; `strict` turns a truncated or damaged stream into an error
+    /// instead of what could be recovered (gzip members in transport formats).
+    static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int, log: WarningLog?, strict: Bool = false,
+                        what: String = "flate") throws -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw PDFError(.filter, "zlib could not be initialised")
@@ -39,10 +42,16 @@ enum FlateFilter {
                 }
                 if output.count + produced > limit {
                     throw PDFError(.limitExceeded,
-                                   "decompressed data exceeds the limit of \(limit) bytes (a decompression bomb?)")
+                                   "\(what) data inflates past the limit of \(limit) bytes (a decompression bomb?)")
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 if status == Z_STREAM_END { break }
+                if strict, status == Z_BUF_ERROR || status == Z_OK, stream.avail_in == 0, produced < chunkSize {
+                    throw PDFError(.filter, "\(what) data is truncated after \(output.count) bytes")
+                }
+                if strict, status != Z_OK, status != Z_BUF_ERROR {
+                    throw PDFError(.filter, "\(what) data is damaged (zlib error \(status))")
+                }
                 if status == Z_BUF_ERROR && stream.avail_in == 0 {
                     if !input.isEmpty { log?.add("flate stream is truncated; \(output.count) bytes recovered") }
                     break
