@@ -15,7 +15,15 @@ extension LibraryCatalog {
     @discardableResult
     public func exportCSV(_ write: (String) throws -> Void) throws -> Int {
         try write(LibraryCSV.header)
-        return try read { db in
+        return try forEachScore { path, score, bookmarks in
+            try write(LibraryCSV.rows(fileName: path, score: score, bookmarks: bookmarks))
+        }
+    }
+
+    /// Calls `body` with every readable score by path — its own fields and its bookmarks —
+    /// reading one score at a time. Returns the number of scores.
+    func forEachScore(_ body: (String, ScoreMetadata, [Bookmark]) throws -> Void) throws -> Int {
+        try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT s.id, s.path, e.bookmark, e.startPage, e.endPage, e.title, e.own
                 FROM score s JOIN entry e ON e.scoreId = s.id WHERE s.error IS NULL
@@ -25,7 +33,7 @@ extension LibraryCatalog {
             var current: (id: Int64, path: String, score: ScoreMetadata, bookmarks: [Bookmark])?
             func flush() throws {
                 guard let current else { return }
-                try write(LibraryCSV.rows(fileName: current.path, score: current.score, bookmarks: current.bookmarks))
+                try body(current.path, current.score, current.bookmarks)
                 count += 1
             }
             while let row = try rows.next() {

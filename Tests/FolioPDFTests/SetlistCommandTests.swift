@@ -236,4 +236,70 @@ final class SetlistCommandTests: XCTestCase {
         XCTAssertTrue(out.contains("[key Gm]"), out)
         XCTAssertTrue(out.contains("confidence"), out)
     }
+    func testMobileSheetsExportReadsBackInPythonsCSVAndXMLReaders() throws {
+        let book = library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping
+        try run(["meta", "set", book, "--title", "Real Book; Vol. 1", "--composer", "Various", "--key", "Eb",
+                 "--tag", "standards", "--label", "Jazz", "--rating", "4", "--duration", "4:12", "--reference", "RB-1"])
+        try run(["meta", "set", library + "/Brahms-Cancion_de_Cuna.pdf", "--title", "Canción \"de\" cuna",
+                 "--composer", "Johannes Brahms", "--composer", "Arr. A|B", "--genre", "Lullaby", "--key", "f#m"])
+        try run(["setlist", "create", "Friday <&>", "--library", library])
+        try run(["setlist", "add", "Friday <&>", "Jazz/Réal Böok.pdf", "--bookmark", "Blue Bossa", "--library", library])
+        try run(["setlist", "add", "Friday <&>", "Brahms-Cancion_de_Cuna.pdf", "--library", library])
+        try run(["setlist", "add", "Friday <&>", "--placeholder", "Encore", "--library", library])
+        let elsewhere = root.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        for (folder, prefix) in [(library, ""), (elsewhere, "../lib/")] {
+            let arguments = ["library", "export-mobilesheets", library] + (folder == library ? [] : ["--output-dir", folder])
+            let out = try run(arguments).out
+            XCTAssertTrue(out.contains("left out of Friday <&>: placeholder Encore"), out)
+            let script = """
+                import csv, json, os, sys, unicodedata, xml.etree.ElementTree as ET
+                folder = sys.argv[1]
+                nfc = lambda t: unicodedata.normalize("NFC", t)
+                with open(os.path.join(folder, "mobilesheets.csv"), newline="", encoding="utf-8") as f:
+                    rows = [dict({k: nfc(v) for k, v in row.items()}, exists=os.path.isfile(os.path.join(folder, row["files"])))
+                            for row in csv.DictReader(f, delimiter=";")]
+                tree = ET.parse(os.path.join(folder, "mobilesheets.mss")).getroot()
+                sets = [{"name": s.findtext("Name"), "songs": [[nfc(x.findtext(t)) for t in ("Title", "FileName", "FileType")]
+                         for x in s.findall("Song")]} for s in tree.findall("Setlist")]
+                print(json.dumps({"root": tree.tag, "rows": rows, "sets": sets}))
+                """
+            let result = try TestEnvironment.runTool("python3", ["-c", script, folder])
+            XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+            let read = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
+            let rows = read["rows"] as? [[String: Any]] ?? []
+            func row(_ title: String) -> [String: Any] { rows.first { $0["title"] as? String == title } ?? [:] }
+            let brahms = row("Canción \"de\" cuna")
+            XCTAssertEqual(brahms["files"] as? String, prefix + "Brahms-Cancion_de_Cuna.pdf")
+            XCTAssertEqual(brahms["exists"] as? Bool, true, "MobileSheets finds the file from the CSV's folder")
+            XCTAssertEqual(brahms["composers"] as? String, "Johannes Brahms|Arr. A/B", "| splits values in MobileSheets")
+            XCTAssertEqual(brahms["genres"] as? String, "Lullaby")
+            XCTAssertEqual(brahms["keys"] as? String, "F#m")
+            XCTAssertEqual(brahms["pages"] as? String, "")
+            let bookRow = row("Real Book; Vol. 1")
+            XCTAssertEqual(bookRow["files"] as? String, prefix + "Jazz/Réal Böok.pdf")
+            XCTAssertEqual(bookRow["exists"] as? Bool, true)
+            XCTAssertEqual(bookRow["keys"] as? String, "Eb")
+            XCTAssertEqual(bookRow["duration"] as? String, "252")
+            XCTAssertEqual(bookRow["keywords"] as? String, "standards")
+            XCTAssertEqual(bookRow["collections"] as? String, "Jazz")
+            XCTAssertEqual(bookRow["notes"] as? String, "RB-1")
+            XCTAssertEqual(bookRow["rating"] as? String, "4")
+            // A bookmark is a song over its pages, its empty fields taken from the score.
+            let bossa = row("Blue Bossa")
+            XCTAssertEqual(bossa["pages"] as? String, "2-3")
+            XCTAssertEqual(bossa["files"] as? String, prefix + "Jazz/Réal Böok.pdf")
+            XCTAssertEqual(bossa["composers"] as? String, "Various")
+            XCTAssertEqual(bossa["keys"] as? String, "Eb")
+            XCTAssertEqual(row("Autumn Leaves")["pages"] as? String, "4-5")
+            XCTAssertEqual(rows.count, 4, "two scores and two bookmarks")
+            XCTAssertEqual(read["root"] as? String, "Setlists")
+            let sets = read["sets"] as? [[String: Any]] ?? []
+            XCTAssertEqual(sets.first?["name"] as? String, "Friday <&>")
+            XCTAssertEqual(sets.first?["songs"] as? [[String]], [
+                ["Blue Bossa", "Réal Böok.pdf", "1"],
+                ["Canción \"de\" cuna", "Brahms-Cancion_de_Cuna.pdf", "1"],
+            ], "titles as the CSV's songs have them; the placeholder has no file")
+        }
+    }
 }

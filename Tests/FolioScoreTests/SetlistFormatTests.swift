@@ -132,4 +132,18 @@ final class SetlistFormatTests: XCTestCase {
         XCTAssertTrue(data.unread.contains { $0.hasPrefix("stray") })
         XCTAssertThrowsError(try ForScoreLibraryData(plist: Array("junk".utf8), source: "junk"))
     }
+    func testMobileSheetsKeysAndRows() throws {
+        // Every key MobileSheets is given reads back as the same key, in ASCII.
+        for key in MusicalKey.all {
+            let name = MobileSheetsCSV.keyName(key)
+            XCTAssertTrue(name.allSatisfy(\.isASCII), name)
+            XCTAssertEqual(try MusicalKey(parsing: name), key, name)
+        }
+        var score = ScoreMetadata(title: " Lead; \"Sheet\"\nTwo", composers: ["A"])
+        score.rating = 3
+        let page = Bookmark(name: "Solo", action: .page(index: 1), pages: 2...2, metadata: ScoreMetadata(composers: ["B"]))
+        let rows = MobileSheetsCSV.rows(file: "x.pdf", score: score, bookmarks: [page]).components(separatedBy: "\r\n")
+        XCTAssertEqual(rows[0], "\" Lead; \"\"Sheet\"\" Two\";x.pdf;;A;;;;;3;;;", "quoted, one line")
+        XCTAssertEqual(rows[1], "Solo;x.pdf;2;B;;;;;3;;;", "a single page; own composer kept, rating inherited")
+    }
 }

@@ -14,7 +14,8 @@ struct LibraryCommand: ParsableCommand {
             """,
         subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
                       LibraryShowCommand.self, LibraryFacetsCommand.self,
-                      LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryDuplicatesCommand.self,
+                      LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryExportMobileSheetsCommand.self,
+                      LibraryDuplicatesCommand.self,
                       LibraryBenchSearchCommand.self]
     )
 
