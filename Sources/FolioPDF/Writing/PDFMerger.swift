@@ -20,20 +20,24 @@ public struct PDFMergePart {
     }
 }
 
-/// Builds a new PDF from page ranges of other documents, in order, with an outline entry
-/// per titled part.
+/// Builds a new PDF from page ranges of other documents, in order, with an outline.
 ///
 /// Each page is copied with what it uses (content, resources, annotations), inherited
 /// attributes made its own. Objects a source shares between its pages are copied once per
-/// source document. References to pages that are not copied (links, an annotation's /P)
-/// become null, and a page's parent chain is never followed, so a part never drags in the
-/// rest of its file. Encrypted sources are written decrypted.
+/// source document, and objects that come out identical — the same font embedded by each of
+/// a concert's files, say — are written once. References to pages that are not copied
+/// (links, an annotation's /P) become null, and a page's parent chain is never followed, so
+/// a part never drags in the rest of its file. Encrypted sources are written decrypted.
 ///
 /// ```swift
 /// let bytes = try PDFMerger.merge([PDFMergePart(document: a, pages: 0...1, title: "Intro")])
 /// ```
 public enum PDFMerger {
-    public static func merge(_ parts: [PDFMergePart], producer: String = "Folio") throws -> [UInt8] {
+    /// Merges `parts`. The outline is `outline` when given — its page targets are 0-based
+    /// pages of the output — else an entry per titled part. `info` entries go into the
+    /// Info dictionary beside Producer and CreationDate.
+    public static func merge(_ parts: [PDFMergePart], outline: [PDFOutlineItem]? = nil, info: PDFDictionary = PDFDictionary(),
+                             producer: String = "Folio") throws -> [UInt8] {
         guard !parts.isEmpty else { throw PDFError(.invalidArgument, "nothing to merge: no pages were given") }
         var builder = Builder()
         // Page copies are numbered first, so references to them resolve while copying.
@@ -49,7 +53,7 @@ public enum PDFMerger {
             for index in part.pages {
                 let page = try part.document.page(at: index)
                 let number = builder.allocate()
-                if firstPage[partIndex] == nil { firstPage[partIndex] = number }
+                if firstPage[partIndex] == nil { firstPage[partIndex] = pagePlan.count }
                 if let reference = page.reference, builder.pageCopies[Builder.Key(source: source, number: reference.number)] == nil {
                     builder.pageCopies[Builder.Key(source: source, number: reference.number)] = number
                 }
@@ -57,6 +61,7 @@ public enum PDFMerger {
             }
         }
         let pagesNumber = builder.allocate()
+        var keep: Set<Int> = [pagesNumber]
         for (partIndex, page, number) in pagePlan {
             let document = parts[partIndex].document
             var dictionary = PDFDictionary()
@@ -68,32 +73,28 @@ public enum PDFMerger {
             if dictionary["CropBox"] == nil, let crop = page.cropBox { dictionary["CropBox"] = AnnotationAppearance.numbers(crop) }
             if dictionary["Rotate"] == nil, page.rotation != 0 { dictionary["Rotate"] = .integer(page.rotation) }
             dictionary["Parent"] = .reference(PDFReference(number: pagesNumber))
+            // An annotation belongs to one page: never shared, however alike.
+            for case .reference(let annotation) in dictionary["Annots"]?.arrayValue ?? [] { keep.insert(annotation.number) }
+            keep.insert(number)
             builder.objects[number] = .dictionary(dictionary)
         }
         try builder.drain(parts.map(\.document))
+        try builder.shareIdentical(keeping: keep)
         builder.objects[pagesNumber] = .dictionary([
             "Type": .name("Pages"), "Count": .integer(pagePlan.count),
             "Kids": .array(pagePlan.map { .reference(PDFReference(number: $0.number)) }),
         ])
         var catalog: PDFDictionary = ["Type": .name("Catalog"), "Pages": .reference(PDFReference(number: pagesNumber))]
-        let titled = parts.indices.compactMap { index in parts[index].title.map { (title: $0, page: firstPage[index] ?? 0) } }
-        if !titled.isEmpty {
+        let items = outline ?? parts.indices.compactMap { index in
+            parts[index].title.map { PDFOutlineItem(title: $0, target: .page(index: firstPage[index] ?? 0)) }
+        }
+        if !items.isEmpty {
             let outlineNumber = builder.allocate()
-            let numbers = titled.map { _ in builder.allocate() }
-            for (index, item) in titled.enumerated() {
-                var entry: PDFDictionary = [
-                    "Title": .string(PDFString(PDFTextString.encode(item.title))),
-                    "Parent": .reference(PDFReference(number: outlineNumber)),
-                    "Dest": .array([.reference(PDFReference(number: item.page)), .name("Fit")]),
-                ]
-                if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
-                if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
-                builder.objects[numbers[index]] = .dictionary(entry)
-            }
+            let pageNumbers = pagePlan.map(\.number)
+            let (first, last, count) = builder.emitOutline(items, parent: outlineNumber, pages: pageNumbers)
             builder.objects[outlineNumber] = .dictionary([
-                "Type": .name("Outlines"), "Count": .integer(numbers.count),
-                "First": .reference(PDFReference(number: numbers[0])),
-                "Last": .reference(PDFReference(number: numbers[numbers.count - 1])),
+                "Type": .name("Outlines"), "Count": .integer(count),
+                "First": .reference(PDFReference(number: first)), "Last": .reference(PDFReference(number: last)),
             ])
             catalog["Outlines"] = .reference(PDFReference(number: outlineNumber))
             catalog["PageMode"] = .name("UseOutlines")
@@ -101,23 +102,26 @@ public enum PDFMerger {
         let catalogNumber = builder.allocate()
         builder.objects[catalogNumber] = .dictionary(catalog)
         let infoNumber = builder.allocate()
-        builder.objects[infoNumber] = .dictionary([
-            "Producer": .string(PDFString(PDFTextString.encode(producer))),
-            "CreationDate": .string(PDFString(Array(PDFDate(Date()).pdfString.utf8))),
-        ])
+        var infoDictionary = info
+        infoDictionary["Producer"] = .string(PDFString(PDFTextString.encode(producer)))
+        infoDictionary["CreationDate"] = .string(PDFString(Array(PDFDate(Date()).pdfString.utf8)))
+        builder.objects[infoNumber] = .dictionary(infoDictionary)
 
+        // Numbers freed by sharing are closed up, so the table lists no holes.
+        var numbering: [Int: Int] = [:]
+        for number in builder.objects.keys.sorted() { numbering[number] = numbering.count + 1 }
         let version = parts.map(\.document.version).filter { !$0.isEmpty }.max() ?? "1.4"
         var out: [UInt8] = Array("%PDF-\(max(version, "1.4"))\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
         var entries: [Int: XRefEntry] = [0: .free]
         let emitter = ObjectEmitter(security: nil, encryptNumber: nil)
-        for number in 1..<builder.next {
-            guard let object = builder.objects[number] else { continue }
-            entries[number] = .uncompressed(offset: out.count, generation: 0)
-            try emitter.emit(object, as: PDFReference(number: number), into: &out)
+        for number in builder.objects.keys.sorted() {
+            guard let object = builder.objects[number], let target = numbering[number] else { continue }
+            entries[target] = .uncompressed(offset: out.count, generation: 0)
+            try emitter.emit(Builder.renumbered(object, numbering), as: PDFReference(number: target), into: &out)
         }
         let trailer: PDFDictionary = [
-            "Size": .integer(builder.next), "Root": .reference(PDFReference(number: catalogNumber)),
-            "Info": .reference(PDFReference(number: infoNumber)), "ID": XRefWriter.renewedID(nil, seed: out.count),
+            "Size": .integer(numbering.count + 1), "Root": .reference(PDFReference(number: numbering[catalogNumber] ?? 0)),
+            "Info": .reference(PDFReference(number: numbering[infoNumber] ?? 0)), "ID": XRefWriter.renewedID(nil, seed: out.count),
         ]
         try XRefWriter.writeTable(entries: entries, trailer: trailer, to: &out, base: 0)
         return out
@@ -168,6 +172,99 @@ public enum PDFMerger {
                 return .stream(PDFStream(dictionary: dictionary, encodedData: stream.encodedData))
             default:
                 return value
+            }
+        }
+
+        /// Writes `items` as outline entries under `parent`; returns the first and last entry
+        /// numbers and how many entries show.
+        mutating func emitOutline(_ items: [PDFOutlineItem], parent: Int, pages: [Int]) -> (Int, Int, Int) {
+            let numbers = items.map { _ in allocate() }
+            var visible = items.count
+            for (index, item) in items.enumerated() {
+                var entry: PDFDictionary = [
+                    "Title": .string(PDFString(PDFTextString.encode(item.title))),
+                    "Parent": .reference(PDFReference(number: parent)),
+                ]
+                switch item.target {
+                case .page(let page)? where pages.indices.contains(page):
+                    entry["Dest"] = .array([.reference(PDFReference(number: pages[page])), .name("Fit")])
+                case .uri(let uri)?:
+                    entry["A"] = .dictionary(["S": .name("URI"), "URI": .string(PDFString(Array(uri.utf8)))])
+                default:
+                    break
+                }
+                if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
+                if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
+                if !item.children.isEmpty {
+                    let (first, last, count) = emitOutline(item.children, parent: numbers[index], pages: pages)
+                    entry["First"] = .reference(PDFReference(number: first))
+                    entry["Last"] = .reference(PDFReference(number: last))
+                    entry["Count"] = .integer(item.isOpen ? count : -count)
+                    if item.isOpen { visible += count }
+                }
+                if let color = item.color, color.count == 3 { entry["C"] = .array(color.map { .real(PDFReal($0)) }) }
+                let flags = (item.isItalic ? 1 : 0) | (item.isBold ? 2 : 0)
+                if flags != 0 { entry["F"] = .integer(flags) }
+                objects[numbers[index]] = .dictionary(entry)
+            }
+            return (numbers[0], numbers[numbers.count - 1], visible)
+        }
+
+        /// Points every reference to an object identical to an earlier one at the earlier one
+        /// and drops it; repeated until nothing changes, so a font whose descriptor and file
+        /// were shared is shared in turn. Objects in `keeping` are never shared.
+        mutating func shareIdentical(keeping: Set<Int>) throws {
+            struct Shape: Hashable {
+                let head: [UInt8]
+                let data: Int
+                let length: Int
+            }
+            while true {
+                var seen: [Shape: [Int]] = [:]
+                var replacement: [Int: Int] = [:]
+                for number in objects.keys.sorted() where !keeping.contains(number) {
+                    guard let object = objects[number] else { continue }
+                    var head: [UInt8] = []
+                    try PDFSerializer.write(object, to: &head)
+                    var hasher = Hasher()
+                    if case .stream(let stream) = object { stream.encodedData.withUnsafeBytes { hasher.combine(bytes: $0) } }
+                    let shape = Shape(head: head, data: hasher.finalize(), length: object.streamValue?.encodedData.count ?? -1)
+                    if let twin = seen[shape, default: []].first(where: { objects[$0] == object }) {
+                        replacement[number] = twin
+                    } else {
+                        seen[shape, default: []].append(number)
+                    }
+                }
+                if replacement.isEmpty { return }
+                for number in replacement.keys { objects[number] = nil }
+                for (number, object) in objects {
+                    objects[number] = Builder.renumbered(object) { replacement[$0] ?? $0 }
+                }
+            }
+        }
+
+        static func renumbered(_ object: PDFObject, _ numbering: [Int: Int]) -> PDFObject {
+            renumbered(object) { numbering[$0] }
+        }
+
+        /// `object` with each reference's number mapped; a reference mapped to nil becomes null.
+        static func renumbered(_ object: PDFObject, _ map: (Int) -> Int?) -> PDFObject {
+            switch object {
+            case .reference(let reference):
+                guard let number = map(reference.number) else { return .null }
+                return number == reference.number ? object : .reference(PDFReference(number: number))
+            case .array(let items):
+                return .array(items.map { renumbered($0, map) })
+            case .dictionary(let dictionary):
+                var result = PDFDictionary()
+                for (key, item) in dictionary.entries { result[key] = renumbered(item, map) }
+                return .dictionary(result)
+            case .stream(let stream):
+                var result = PDFDictionary()
+                for (key, item) in stream.dictionary.entries { result[key] = renumbered(item, map) }
+                return .stream(PDFStream(dictionary: result, encodedData: stream.encodedData))
+            default:
+                return object
             }
         }
 
