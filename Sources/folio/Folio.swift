@@ -13,6 +13,7 @@ struct Folio: ParsableCommand {
         subcommands: [InfoCommand.self, CheckCommand.self, RewriteCommand.self, SetInfoCommand.self, MetaCommand.self,
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
                       LintCommand.self, SetlistCommand.self,
-                      Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self]
+                      Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
+                      MergeCommand.self, SplitCommand.self]
     )
 }

@@ -31,6 +31,34 @@ public struct PDFOutlineItem: Sendable, Equatable {
         self.children = children
     }
 
+    /// The entries of `items` that lead into `pages` (0-based), their targets moved by
+    /// `shift` — the outline of those pages once they stand alone or elsewhere. An entry
+    /// leading outside the range gives way to its children that lead inside; an entry with
+    /// no target stays when it keeps children; links to other files or URLs stay as they are.
+    ///
+    /// ```swift
+    /// // Pages 10–14 of a book as pages 0–4 of a new file.
+    /// let part = PDFOutlineItem.slice(doc.outline(), pages: 10...14, shift: -10)
+    /// ```
+    public static func slice(_ items: [PDFOutlineItem], pages: ClosedRange<Int>, shift: Int) -> [PDFOutlineItem] {
+        items.flatMap { item -> [PDFOutlineItem] in
+            var copy = item
+            copy.children = slice(item.children, pages: pages, shift: shift)
+            switch item.target {
+            case .page(let index)?:
+                guard pages.contains(index) else { return copy.children }
+                copy.target = .page(index: index + shift)
+                return [copy]
+            case nil:
+                return copy.children.isEmpty ? [] : [copy]
+            case .uri?, .remote?, .launch?:
+                return [copy]
+            case .unresolved?, .action?:
+                return copy.children
+            }
+        }
+    }
+
     /// The tree in document order with each entry's depth (0 for the top level).
     public static func flatten(_ items: [PDFOutlineItem]) -> [(level: Int, item: PDFOutlineItem)] {
         var result: [(Int, PDFOutlineItem)] = []

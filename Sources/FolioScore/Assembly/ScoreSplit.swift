@@ -1,0 +1,164 @@
+import FolioPDF
+import Foundation
+
+/// An anthology split into one PDF per piece. Each piece file holds only the objects its
+/// pages reach, its annotations, its part of the outline, and its metadata: the piece's
+/// own fields (from its bookmark or table-of-contents entry) over the book's.
+///
+/// ```swift
+/// let book = try PDFDocument(path: "Real Book.pdf")
+/// for piece in try ScoreSplit.pieces(of: book, by: .toc) {
+///     let bytes = try ScoreSplit.file(for: piece, of: book)
+///     print(piece.title, piece.pages)   // "Blue Bossa" 44...45
+/// }
+/// ```
+public enum ScoreSplit {
+    /// Where the pieces are found.
+    public enum Method: Sendable, Equatable {
+        /// The stored page-range bookmarks (XMP), as forScore, Preview and Nutrient keep them.
+        case bookmarks
+        /// The outline, as forScore turns it into bookmarks: each entry runs to the next.
+        case toc
+        /// Page ranges, 1-based.
+        case ranges([ClosedRange<Int>])
+
+        /// Parses `bookmarks`, `toc` or a list of ranges ("1-4,5-9,10").
+        public init(parsing text: String, pageCount: Int) throws {
+            switch text.lowercased() {
+            case "bookmarks": self = .bookmarks
+            case "toc": self = .toc
+            default: self = .ranges(try ScoreSplit.ranges(text, pageCount: pageCount))
+            }
+        }
+    }
+
+    /// One piece: its title, its 1-based pages and its metadata (title included).
+    public struct Piece: Sendable, Equatable {
+        public var title: String
+        public var pages: ClosedRange<Int>
+        public var metadata: ScoreMetadata
+    }
+
+    /// The pieces of `document` found by `method`, in page order. Throws when there are none.
+    public static func pieces(of document: PDFDocument, by method: Method) throws -> [Piece] {
+        let (book, _) = ScoreMetadata.read(from: document)
+        let count = document.pageCount
+        var pieces: [Piece] = []
+        switch method {
+        case .bookmarks:
+            for bookmark in XMPBookmarkProvider(document: document).bookmarks {
+                guard let pages = bookmark.pages, pages.lowerBound >= 1, pages.lowerBound <= count else { continue }
+                let title = bookmark.name ?? "Pages \(pages.lowerBound)–\(pages.upperBound)"
+                pieces.append(Piece(title: title, pages: pages.lowerBound...min(pages.upperBound, count),
+                                    metadata: overlay(bookmark.metadata, on: book, title: title)))
+            }
+            pieces.sort { ($0.pages.lowerBound, $0.pages.upperBound) < ($1.pages.lowerBound, $1.pages.upperBound) }
+            guard !pieces.isEmpty else {
+                throw ScoreError(.invalidValue, "the file has no stored bookmarks with pages; try --by toc or page ranges")
+            }
+        case .toc:
+            for entry in TableOfContents.bookmarks(from: document.outline(), pageCount: count) {
+                pieces.append(Piece(title: entry.title, pages: entry.start...entry.end,
+                                    metadata: overlay(ScoreMetadata(), on: book, title: entry.title)))
+            }
+            guard !pieces.isEmpty else {
+                throw ScoreError(.invalidValue, "the file has no outline entries with pages; try --by bookmarks or page ranges")
+            }
+        case .ranges(let ranges):
+            let name = book.title
+            for range in ranges {
+                guard range.lowerBound >= 1, range.upperBound <= count else {
+                    throw ScoreError(.outOfRange, "pages \(range.lowerBound)–\(range.upperBound) are out of range (valid: 1 to \(count))")
+                }
+                let span = range.count == 1 ? "p. \(range.lowerBound)" : "pp. \(range.lowerBound)–\(range.upperBound)"
+                let title = name.map { "\($0) (\(span))" } ?? "Pages \(range.lowerBound)–\(range.upperBound)"
+                pieces.append(Piece(title: title, pages: range, metadata: overlay(ScoreMetadata(), on: book, title: title)))
+            }
+        }
+        return pieces
+    }
+
+    /// The PDF of `piece`: its pages, what they use, their annotations, the outline entries
+    /// that lead into them, and its metadata in Info and XMP.
+    public static func file(for piece: Piece, of document: PDFDocument, date: Date = Date()) throws -> [UInt8] {
+        let pages = (piece.pages.lowerBound - 1)...(piece.pages.upperBound - 1)
+        var outline = PDFOutlineItem.slice(document.outline(), pages: pages, shift: -pages.lowerBound)
+        // A piece found by its outline entry would otherwise open on a lone entry of itself.
+        if outline.count == 1, outline[0].title == piece.title, outline[0].target == .page(index: 0) {
+            outline = outline[0].children
+        }
+        let bytes = try PDFMerger.merge([PDFMergePart(document: document, pages: pages, title: nil)], outline: outline)
+        let single = try PDFDocument(bytes: bytes)
+        _ = try ScoreWriter.write(ScoreEdit(setting: piece.metadata), to: single,
+                                  options: ScoreWriter.Options(allowComma: true, date: date))
+        return try PDFSaver.incrementalBytes(single)
+    }
+
+    /// The file name `template` gives `piece`, the `number`th of a split of `file`:
+    /// `{n}` or `{n:0W}` (zero-padded to W digits), `{title}`, `{composer}`, `{start}`, `{end}`, `{file}`.
+    /// Slashes in values become dashes, so a title never makes a folder.
+    public static func name(for piece: Piece, number: Int, file: String, template: String) throws -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw ScoreError(.invalidValue, "'\(template)' has a { without its }")
+            }
+            let field = rest[rest.index(after: open)..<close]
+            let value: String
+            switch field {
+            case "n": value = String(number)
+            case "title": value = piece.title
+            case "composer": value = piece.metadata.composers.joined(separator: ", ")
+            case "start": value = String(piece.pages.lowerBound)
+            case "end": value = String(piece.pages.upperBound)
+            case "file": value = file
+            default:
+                guard field.hasPrefix("n:"), let width = Int(field.dropFirst(2)), (1...9).contains(width) else {
+                    throw ScoreError(.invalidValue, "unknown field {\(field)} in '\(template)' "
+                        + "(valid: {n}, {n:02}, {title}, {composer}, {start}, {end}, {file})")
+                }
+                let digits = String(number)
+                value = String(repeating: "0", count: max(0, width - digits.count)) + digits
+            }
+            result += value.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "\\", with: "-")
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// "1-4,5-9,10" as ranges, each checked against `pageCount`.
+    public static func ranges(_ text: String, pageCount: Int) throws -> [ClosedRange<Int>] {
+        let valid = "valid: page numbers 1 to \(pageCount), as \"1-4,5-9,10\""
+        var result: [ClosedRange<Int>] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
+                .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(bounds.count), let start = bounds[0], let end = bounds.count == 2 ? bounds[1] : start else {
+                throw ScoreError(.invalidValue, "'\(item)' is not a page range (\(valid))")
+            }
+            guard start >= 1, end >= start, end <= pageCount else {
+                throw ScoreError(.outOfRange, "pages \(item) are out of range (\(valid))")
+            }
+            result.append(start...end)
+        }
+        return result
+    }
+
+    /// A piece's own fields over the book's: a field the piece has wins, the rest come from the book.
+    private static func overlay(_ own: ScoreMetadata, on book: ScoreMetadata, title: String) -> ScoreMetadata {
+        var result = book
+        result.title = title
+        if !own.composers.isEmpty { result.composers = own.composers }
+        if !own.genres.isEmpty { result.genres = own.genres }
+        if !own.tags.isEmpty { result.tags = own.tags }
+        if !own.labels.isEmpty { result.labels = own.labels }
+        result.rating = own.rating ?? book.rating
+        result.difficulty = own.difficulty ?? book.difficulty
+        result.duration = own.duration
+        result.key = own.key ?? book.key
+        result.reference = own.reference ?? book.reference
+        return result
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// What `folio merge` and `folio split` share: opening inputs and reporting errors.
+enum AssemblyCommand {
+    /// Runs `body`; invalid values exit 64, files that cannot be read or written exit 1.
+    static func run(_ name: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ScoreError {
+            printError("folio \(name): \(error.description)")
+            throw ExitCode.validationFailure
+        } catch let error as LibraryError {
+            printError("folio \(name): \(error.message)")
+            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
+        } catch let error as PDFError {
+            printError("folio \(name): \(error.description)")
+            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
+        }
+    }
+
+    /// Opens `path`; an encrypted file only when its decrypted copy is wanted.
+    static func open(_ path: String, password: String?, decrypt: Bool) throws -> PDFDocument {
+        let document: PDFDocument
+        do { document = try PDFDocument(path: path, password: password) } catch let error as PDFError {
+            throw LibraryError(error.code == .wrongPassword || error.code == .passwordRequired ? .invalidArgument : .io,
+                               "\(path): \(error.description)")
+        }
+        if document.isEncrypted, !decrypt {
+            throw LibraryError(.invalidArgument, "\(path) is encrypted and its pages would be written decrypted; "
+                + "pass --decrypt (and --password if it needs one) to allow that")
+        }
+        return document
+    }
+
+    /// Refuses an output that exists, before any work.
+    static func checkFree(_ path: String) throws {
+        if FileManager.default.fileExists(atPath: path) {
+            throw LibraryError(.invalidArgument, "\(path) exists; Folio never overwrites it (choose another name)")
+        }
+    }
+}

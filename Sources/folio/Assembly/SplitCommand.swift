@@ -1,0 +1,69 @@
+import ArgumentParser
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// `folio split`.
+struct SplitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "split", abstract: "Split a PDF into one file per piece.",
+        discussion: """
+            --by bookmarks: the stored page-range bookmarks; --by toc: the outline, each entry running to the next
+            (as forScore reads it); --by "1-4,5-9,10": page ranges. Default: bookmarks when the file has any, else
+            the outline. Each file holds only what its pages use, their annotations, the outline entries leading into
+            them, and the piece's metadata — its own fields over the book's. --name is a template: {n} (or {n:02},
+            zero-padded), {title}, {composer}, {start}, {end}, {file} (the source's name without extension). Names are
+            made safe; an existing file is never overwritten: the name gets a number instead.
+            Example: folio split "Real Book.pdf" --by toc --output-dir Pieces --name "{n:03} {title}.pdf"
+            Exit codes: 0 written; 1 the file could not be read or a piece not written (the pieces written by this
+            run are removed); 64 usage error, a range out of bounds, no pieces found, an encrypted file without
+            --decrypt.
+            """)
+
+    @Argument(help: "The PDF to split.") var file: String
+    @Option(help: "bookmarks, toc, or page ranges such as 1-4,5-9.") var by: String?
+    @Option(help: "The folder for the pieces (default: beside the file).") var outputDir: String?
+    @Option(help: "The file name template.") var name = "{n:02} {title}.pdf"
+    @Option(help: "The password of an encrypted file.") var password: String?
+    @Flag(help: "Allow an encrypted file (the pieces are written decrypted).") var decrypt = false
+    @Flag(help: "Print the pieces and their names; write nothing.") var dryRun = false
+
+    func run() throws {
+        try AssemblyCommand.run("split") {
+            let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
+            let method: ScoreSplit.Method
+            if let by {
+                method = try ScoreSplit.Method(parsing: by, pageCount: document.pageCount)
+            } else {
+                method = XMPBookmarkProvider(document: document).bookmarks.contains { $0.pages != nil } ? .bookmarks : .toc
+            }
+            let pieces = try ScoreSplit.pieces(of: document, by: method)
+            let folder = outputDir ?? (file as NSString).deletingLastPathComponent
+            let source = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            var names = LibraryFileName(folder: folder.isEmpty ? "." : folder)
+            let planned = try pieces.enumerated().map { index, piece in
+                names.claim(try ScoreSplit.name(for: piece, number: index + 1, file: source, template: name))
+            }
+            if !dryRun {
+                do { try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true) } catch {
+                    throw LibraryError(.io, "cannot create \(folder): \(error.localizedDescription)")
+                }
+            }
+            var written: [String] = []
+            do {
+                for (piece, fileName) in zip(pieces, planned) {
+                    let path = (folder as NSString).appendingPathComponent(fileName)
+                    print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(path)")
+                    if dryRun { continue }
+                    try SafeFile.create(at: path, bytes: try ScoreSplit.file(for: piece, of: document))
+                    written.append(path)
+                }
+            } catch {
+                for path in written { try? FileManager.default.removeItem(atPath: path) }
+                throw LibraryError(.io, "\(ScoreUpdate.describe(error)); the \(written.count) pieces written were removed")
+            }
+            print(dryRun ? "dry run: \(pieces.count) pieces" : "wrote \(pieces.count) pieces to \(folder.isEmpty ? "." : folder)")
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+
+/// `folio merge` and `folio split` end to end, read back by qpdf, pikepdf, PyMuPDF and
+/// Poppler: pages render identical to their sources, outlines and bookmarks land on the
+/// right pages, metadata and annotations travel, and nothing is ever overwritten.
+final class AssemblyCommandTests: XCTestCase {
+    private var root: URL!
+    private var folio: URL!
+    private let names = ["Chopin-Prelude_Op_28_No_15.pdf", "Brahms-Cancion_de_Cuna.pdf", "Clementi-Sonatina_O_36.pdf"]
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-assembly-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folio = try TestEnvironment.folioBinary()
+        for name in names {
+            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+
+    @discardableResult
+    private func run(_ arguments: [String], status expected: Int32 = 0) throws -> String {
+        let result = try TestEnvironment.run(folio, arguments)
+        let out = String(decoding: result.stdout, as: UTF8.self)
+        XCTAssertEqual(result.status, expected, "folio \(arguments.joined(separator: " ")): \(String(decoding: result.stderr, as: UTF8.self))\(out)")
+        return out
+    }
+
+    /// What pikepdf, PyMuPDF and qpdf say of `file`.
+    private func inspect(_ file: String) throws -> [String: Any] {
+        let script = """
+            import json, subprocess, sys, pikepdf, pymupdf
+            path = sys.argv[1]
+            check = subprocess.run(["qpdf", "--check", path], capture_output=True, text=True)
+            pdf = pikepdf.open(path)
+            info = {str(k): str(v) for k, v in pdf.docinfo.items()}
+            doc = pymupdf.open(path)
+            print(json.dumps({
+                "check": check.returncode, "checkOut": check.stdout + check.stderr,
+                "pages": len(pdf.pages), "boxes": [[float(x) for x in p.mediabox] for p in pdf.pages],
+                "info": info, "toc": doc.get_toc(),
+                "annots": [[a.type[1] for a in p.annots()] for p in doc],
+                "xmp": str(pdf.open_metadata()),
+            }))
+            """
+        let result = try TestEnvironment.runTool("python3", ["-c", script, file])
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+        return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
+    }
+
+    /// Page `page` (1-based) of `file` as Poppler renders it.
+    private func render(_ file: String, page: Int, password: String? = nil) throws -> Data {
+        let prefix = root.appendingPathComponent("render-\(UUID().uuidString)").path
+        let result = try TestEnvironment.runTool("pdftoppm", (password.map { ["-upw", $0] } ?? [])
+            + ["-r", "40", "-f", "\(page)", "-l", "\(page)", "-singlefile", file, prefix])
+        XCTAssertEqual(result.status, 0)
+        return FileManager.default.contents(atPath: prefix + ".ppm") ?? Data()
+    }
+
+    private func assertClean(_ report: [String: Any], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(report["check"] as? Int, 0, what, file: file, line: line)
+        let out = report["checkOut"] as? String ?? ""
+        XCTAssertTrue(out.contains("No syntax or stream encoding errors") && !out.contains("WARNING"), "\(what): \(out)",
+                      file: file, line: line)
+    }
+
+    func testMergeThenSplitKeepsEveryPageMetadataAndMarking() throws {
+        let chopin = path(names[0]), brahms = path(names[1]), clementi = path(names[2])
+        try run(["meta", "set", chopin, "--title", "Prélude in D♭", "--composer", "Frédéric Chopin", "--key", "Db"])
+        try run(["bookmarks", "add", clementi, "--name", "Andante", "--page", "2", "--end", "2"])
+        try run(["annot", "add", clementi, "--page", "3", "--type", "square", "--rect", "100,100,200,160"])
+        let sources = try [chopin, brahms, clementi].map { try inspect($0) }
+        let counts = sources.map { $0["pages"] as? Int ?? 0 }
+
+        let merged = path("Concert.pdf")
+        try run(["merge", chopin, brahms, clementi, "-o", merged, "--title", "Concert"])
+        let report = try inspect(merged)
+        assertClean(report, "merged")
+        XCTAssertEqual(report["pages"] as? Int, counts.reduce(0, +))
+        XCTAssertEqual(report["boxes"] as? [[Double]], sources.flatMap { $0["boxes"] as? [[Double]] ?? [] })
+        XCTAssertEqual((report["info"] as? [String: String])?["/Title"], "Concert")
+        // An outline entry per file on its first page, titled with its title.
+        let toc = (report["toc"] as? [[Any]] ?? []).filter { $0.first as? Int == 1 }
+        let brahmsTitle = (sources[1]["info"] as? [String: String])?["/Title"]
+        XCTAssertEqual(toc.map { $0[1] as? String }, ["Prélude in D♭", brahmsTitle, (sources[2]["info"] as? [String: String])?["/Title"]])
+        XCTAssertEqual(toc.map { $0[2] as? Int }, [1, counts[0] + 1, counts[0] + counts[1] + 1])
+        // The square travels with page 3 of the Sonatina.
+        let annots = report["annots"] as? [[String]] ?? []
+        XCTAssertEqual(annots.indices.filter { annots[$0].contains("Square") }, [counts[0] + counts[1] + 2])
+        // Bookmarks: one per file, and the Sonatina's own moved to its new page.
+        let bookmarks = try run(["bookmarks", "export", merged])
+        XCTAssertTrue(bookmarks.contains("Andante,\(counts[0] + counts[1] + 2),\(counts[0] + counts[1] + 2)"), bookmarks)
+        XCTAssertTrue(bookmarks.contains("Frédéric Chopin"), bookmarks)
+        XCTAssertTrue((report["xmp"] as? String ?? "").contains("Prélude in D♭"))
+        for (index, source) in [chopin, brahms, clementi].enumerated() {
+            let first = counts[..<index].reduce(0, +) + 1
+            XCTAssertEqual(try render(merged, page: first), try render(source, page: 1), "first page of \(source)")
+        }
+        // Objects the files share are written once: no larger than qpdf's own merge.
+        let qpdfMerged = path("qpdf-merged.pdf")
+        _ = try TestEnvironment.runTool("qpdf", ["--empty", "--pages", chopin, brahms, clementi, "--", qpdfMerged])
+        let size = { (file: String) in (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+        XCTAssertLessThanOrEqual(size(merged), size(qpdfMerged))
+
+        // An existing output is refused and left alone.
+        let before = FileManager.default.contents(atPath: merged)
+        try run(["merge", chopin, brahms, "-o", merged], status: 64)
+        XCTAssertEqual(FileManager.default.contents(atPath: merged), before)
+
+        // Split by the merged file's bookmarks: the three pieces again, plus the Andante.
+        let pieces = root.appendingPathComponent("pieces").path
+        let out = try run(["split", merged, "--by", "bookmarks", "--output-dir", pieces, "--name", "{n:02} {title}.pdf"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: pieces).sorted()
+        XCTAssertEqual(files.count, 4, out)
+        let prelude = pieces + "/01 Prélude in D♭.pdf"
+        let preludeReport = try inspect(prelude)
+        assertClean(preludeReport, "piece")
+        XCTAssertEqual(preludeReport["pages"] as? Int, counts[0])
+        XCTAssertEqual((preludeReport["info"] as? [String: String])?["/Author"], "Frédéric Chopin", "the piece's metadata")
+        XCTAssertEqual(try render(prelude, page: 1), try render(chopin, page: 1))
+        let sonatina = files.first { $0.hasPrefix("03 ") }.map { pieces + "/" + $0 } ?? ""
+        let sonatinaReport = try inspect(sonatina)
+        assertClean(sonatinaReport, "sonatina")
+        XCTAssertEqual(sonatinaReport["pages"] as? Int, counts[2])
+        XCTAssertEqual((sonatinaReport["annots"] as? [[String]])?[2], ["Square"], "its annotation")
+        for page in 1...counts[2] {
+            XCTAssertEqual(try render(sonatina, page: page), try render(clementi, page: page), "round trip, page \(page)")
+        }
+        // Existing names get a number; the files there are not touched.
+        let kept = FileManager.default.contents(atPath: prelude)
+        try run(["split", merged, "--by", "1-\(counts[0])", "--output-dir", pieces, "--name", "01 Prélude in D♭.pdf"])
+        XCTAssertEqual(FileManager.default.contents(atPath: prelude), kept)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pieces + "/01 Prélude in D♭ 2.pdf"))
+        // A range out of bounds: a clear error, nothing written.
+        let count = try FileManager.default.contentsOfDirectory(atPath: pieces).count
+        try run(["split", merged, "--by", "1-2,\(counts.reduce(0, +) + 1)", "--output-dir", pieces], status: 64)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pieces).count, count)
+    }
+
+    func testSplitByOutlineAndEncryptedInputs() throws {
+        let book = TestEnvironment.corpusFile("qpdf/page-labels-and-outlines.pdf")
+        let pieces = root.appendingPathComponent("toc").path
+        try run(["split", book, "--by", "toc", "--output-dir", pieces, "--name", "{n:02}-{start}-{end}.pdf"])
+        let source = try inspect(book)
+        let files = try FileManager.default.contentsOfDirectory(atPath: pieces).sorted()
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            let parts = file.dropLast(4).split(separator: "-").compactMap { Int($0) }
+            let report = try inspect(pieces + "/" + file)
+            assertClean(report, file)
+            XCTAssertEqual(report["pages"] as? Int, parts[2] - parts[1] + 1, file)
+            XCTAssertEqual(try render(pieces + "/" + file, page: 1), try render(book, page: parts[1]), file)
+            // Every outline entry of the piece leads to a page of the piece.
+            for entry in report["toc"] as? [[Any]] ?? [] {
+                XCTAssertTrue((1...(parts[2] - parts[1] + 1)).contains(entry[2] as? Int ?? 0), "\(file): \(entry)")
+            }
+        }
+        XCTAssertEqual(source["check"] as? Int, 0)
+
+        let locked = TestEnvironment.corpusFile("pypdf/encryption/r4-user-password.pdf")
+        let output = path("out.pdf")
+        try run(["merge", locked, path(names[1]), "-o", output, "--password", "asdfzxcv"], status: 64)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        try run(["merge", locked, path(names[1]), "-o", output, "--password", "wrong", "--decrypt"], status: 64)
+        try run(["merge", locked, path(names[1]), "-o", output, "--password", "asdfzxcv", "--decrypt"])
+        let report = try inspect(output)
+        assertClean(report, "decrypted merge")
+        XCTAssertEqual(try render(output, page: 1), try render(locked, page: 1, password: "asdfzxcv"))
+    }
+}
