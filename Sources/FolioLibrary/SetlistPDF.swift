@@ -12,12 +12,13 @@ extension LibraryCatalog {
         public var skipped: [String]
     }
 
-    /// The setlist's scores and bookmark page ranges, in order, as one PDF with an outline
-    /// entry per piece. Each file is opened once however often it appears.
+    /// The setlist's scores and bookmark page ranges, in order, as one PDF titled with the
+    /// setlist's name, with an outline entry and a page-range bookmark per piece (see
+    /// ``ScoreMerge``). Each file is opened once however often it appears.
     public func setlistPDF(named name: String) throws -> SetlistPDF {
         let setlist = try setlist(named: name)
         var documents: [String: PDFDocument] = [:]
-        var parts: [PDFMergePart] = []
+        var parts: [ScoreMerge.Piece] = []
         var skipped: [String] = []
         for (index, entry) in setlist.entries.enumerated() {
             guard let path = entry.path else {
@@ -50,12 +51,12 @@ extension LibraryCatalog {
                 }
                 pages = (start - 1)...(end - 1)
             }
-            parts.append(PDFMergePart(document: document, pages: pages, title: entry.title))
+            parts.append(ScoreMerge.Piece(document: document, name: path, pages: pages, title: entry.title))
         }
         guard !parts.isEmpty else {
             throw LibraryError(.invalidArgument, "setlist \(name) has no pages to merge" + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: "; ")))
         }
-        let bytes = try PDFMerger.merge(parts)
-        return SetlistPDF(bytes: bytes, pieces: parts.count, pages: parts.reduce(0) { $0 + $1.pages.count }, skipped: skipped)
+        let merged = try ScoreMerge.merge(parts, title: name)
+        return SetlistPDF(bytes: merged.bytes, pieces: parts.count, pages: merged.pieces.last?.end ?? 0, skipped: skipped)
     }
 }
