@@ -173,4 +173,84 @@ final class AssemblyCommandTests: XCTestCase {
         assertClean(report, "decrypted merge")
         XCTAssertEqual(try render(output, page: 1), try render(locked, page: 1, password: "asdfzxcv"))
     }
+    func testPageToolsAreIncrementalAndBookmarksFollowTheirPages() throws {
+        let source = TestEnvironment.corpusFile("scores/Schubert-Impromptu_in_Ges_dur_D_899_Op_90_No_3.pdf")
+        let file = path("Impromptu.pdf")
+        try FileManager.default.copyItem(atPath: source, toPath: file)
+        let count = try inspect(source)["pages"] as? Int ?? 0
+        XCTAssertGreaterThan(count, 5)
+        try run(["bookmarks", "add", file, "--name", "Trio", "--page", "3", "--end", "4"])
+        try run(["bookmarks", "add", file, "--name", "Coda", "--page", "\(count)"])
+        var previous = FileManager.default.contents(atPath: file) ?? Data()
+        func step(_ arguments: [String], _ what: String) throws -> [String: Any] {
+            try run(["pages"] + arguments)
+            let now = FileManager.default.contents(atPath: file) ?? Data()
+            XCTAssertEqual(now.prefix(previous.count), previous, "\(what): the bytes before stay a prefix")
+            previous = now
+            let report = try inspect(file)
+            assertClean(report, what)
+            return report
+        }
+
+        // A page turned a quarter clockwise renders as the source page turned clockwise by
+        // Pillow: rasterising turned vectors is not bit-exact, so the two are compared at a
+        // quarter of the size, against the page turned the wrong way.
+        _ = try step(["rotate", file, "--pages", "2", "--by", "90"], "rotate")
+        let compare = """
+            import sys
+            from PIL import Image, ImageChops, ImageStat
+            source, rotated = Image.open(sys.argv[1]).convert("L"), Image.open(sys.argv[2]).convert("L")
+            def distance(angle):
+                turned = source.rotate(angle, expand=True)
+                if turned.size != rotated.size: return 255.0
+                return ImageStat.Stat(ImageChops.difference(turned.reduce(4), rotated.reduce(4))).mean[0]
+            print(distance(-90), distance(90))
+            """
+        let original = root.appendingPathComponent("p2.ppm").path, rotated = root.appendingPathComponent("r2.ppm").path
+        try render(source, page: 2).write(to: URL(fileURLWithPath: original))
+        try render(file, page: 2).write(to: URL(fileURLWithPath: rotated))
+        let difference = try TestEnvironment.runTool("python3", ["-c", compare, original, rotated])
+        let distances = String(decoding: difference.stdout, as: UTF8.self).split(separator: " ")
+            .compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertEqual(distances.count, 2, String(decoding: difference.stderr, as: UTF8.self))
+        if distances.count == 2 {
+            XCTAssertLessThan(distances[0], 20, "close to the source turned clockwise")
+            XCTAssertLessThan(distances[0] * 3, distances[1], "far closer than to the source turned the other way")
+        }
+
+        // Deleting the last page takes its bookmark with it.
+        var report = try step(["delete", file, "--pages", "\(count)"], "delete")
+        XCTAssertEqual(report["pages"] as? Int, count - 1)
+        var bookmarks = try run(["bookmarks", "export", file])
+        XCTAssertFalse(bookmarks.contains("Coda"), bookmarks)
+        // Moving the Trio to the front moves its bookmark.
+        _ = try step(["move", file, "--pages", "3-4", "--to", "1"], "move")
+        bookmarks = try run(["bookmarks", "export", file])
+        XCTAssertTrue(bookmarks.contains("Trio,1,2"), bookmarks)
+        XCTAssertEqual(try render(file, page: 1), try render(source, page: 3))
+        XCTAssertEqual(try render(file, page: 3), try render(source, page: 1))
+        // A blank page for notes, the size of its neighbour.
+        report = try step(["insert-blank", file, "--at", "3"], "insert-blank")
+        XCTAssertEqual(report["pages"] as? Int, count)
+        let boxes = report["boxes"] as? [[Double]] ?? []
+        XCTAssertEqual(boxes.count, count)
+        if boxes.count > 3 { XCTAssertEqual(boxes[2], boxes[1]) }
+        XCTAssertEqual(try render(file, page: 4), try render(source, page: 1))
+
+        // Out of range: refused, the file untouched.
+        try run(["pages", "delete", file, "--pages", "\(count + 1)"], status: 64)
+        try run(["pages", "move", file, "--pages", "1", "--to", "0"], status: 64)
+        try run(["pages", "rotate", file, "--pages", "1", "--by", "45"], status: 64)
+        XCTAssertEqual(FileManager.default.contents(atPath: file), previous)
+
+        // Extract: the pages, their bookmark, the score's metadata.
+        let extracted = path("Trio.pdf")
+        try run(["pages", "extract", file, "--pages", "1-2", "-o", extracted])
+        report = try inspect(extracted)
+        assertClean(report, "extract")
+        XCTAssertEqual(report["pages"] as? Int, 2)
+        XCTAssertTrue(try run(["bookmarks", "export", extracted]).contains("Trio,1,2"))
+        XCTAssertEqual(try render(extracted, page: 2), try render(source, page: 4))
+        try run(["pages", "extract", file, "--pages", "1", "-o", extracted], status: 64)
+    }
 }

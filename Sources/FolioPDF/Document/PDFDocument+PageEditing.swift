@@ -1,0 +1,140 @@
+/// Rotating, deleting, moving and inserting pages as edits of the page tree, saved
+/// incrementally like any other edit.
+///
+/// ```swift
+/// try doc.rotatePages([2], by: 90)
+/// let warnings = try doc.arrangePages([.page(0), .blank(width: 595, height: 842), .page(2)])   // page 2 deleted
+/// try PDFSaver.saveIncrementally(doc)
+/// ```
+extension PDFDocument {
+    /// One page of a new arrangement.
+    public enum PageSlot: Sendable, Equatable {
+        /// The page now at this 0-based index.
+        case page(Int)
+        /// A new empty page of this size, in points.
+        case blank(width: Double, height: Double)
+    }
+
+    /// Adds `degrees` (a multiple of 90, negative turns counter-clockwise) to the /Rotate of
+    /// each page (0-based); an inherited rotation is taken into account and made the page's own.
+    public func rotatePages(_ indexes: [Int], by degrees: Int) throws {
+        guard degrees % 90 == 0 else {
+            throw PDFError(.invalidArgument, "rotation \(degrees) is not a multiple of 90 (valid: …, -90, 90, 180, 270, …)")
+        }
+        let pages = pages()
+        for index in Set(indexes) {
+            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
+            guard let reference = pages[index].reference else {
+                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be changed on its own")
+            }
+            var dictionary = pages[index].dictionary
+            dictionary["Rotate"] = .integer(((pages[index].rotation + degrees) % 360 + 360) % 360)
+            replace(reference, with: .dictionary(dictionary))
+        }
+    }
+
+    /// Puts the pages in the order `slots` gives: a page left out is deleted (its object
+    /// stays in the file, unreachable, so an undo is one incremental update away), a page
+    /// named twice is refused, blanks are new pages. The page tree becomes one level under
+    /// its root; pages that hung lower get the attributes they inherited written into them.
+    /// Outline entries that led to a deleted page lose their destination (kept when they
+    /// have children, removed otherwise) — each reported. Returns the warnings.
+    @discardableResult
+    public func arrangePages(_ slots: [PageSlot]) throws -> [String] {
+        let pages = pages()
+        var used = Set<Int>()
+        for case .page(let index) in slots {
+            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
+            guard used.insert(index).inserted else {
+                throw PDFError(.invalidArgument, "page \(index + 1) is placed twice; a page can be in one place only")
+            }
+            guard pages[index].reference != nil else {
+                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be moved")
+            }
+        }
+        guard !slots.isEmpty else { throw PDFError(.invalidArgument, "a PDF needs at least one page; not every page can be deleted") }
+        guard var catalog = catalog else { throw PDFError(.damaged, "the document has no catalog") }
+        var warnings: [String] = []
+
+        // Outline entries leading to deleted pages, found while the pages are still in the tree.
+        let deleted = Set(pages.indices).subtracting(used)
+        if !deleted.isEmpty {
+            warnings += try dropOutlineTargets(deleted)
+        }
+
+        var root: PDFReference
+        var rootDictionary: PDFDictionary
+        if case .reference(let reference)? = catalog["Pages"], let dictionary = object(reference).dictionaryValue {
+            root = reference
+            rootDictionary = dictionary
+        } else {
+            rootDictionary = resolve(catalog["Pages"]).dictionaryValue ?? ["Type": .name("Pages")]
+            root = add(.null)
+            catalog["Pages"] = .reference(root)
+            setCatalog(catalog)
+        }
+        var kids: [PDFObject] = []
+        for slot in slots {
+            switch slot {
+            case .page(let index):
+                let page = pages[index]
+                guard let reference = page.reference else { continue }
+                if page.dictionary["Parent"]?.referenceValue != root {
+                    var dictionary = page.dictionary
+                    dictionary["Parent"] = .reference(root)
+                    if dictionary["Resources"] == nil, let resources = page.resources { dictionary["Resources"] = resources }
+                    if dictionary["MediaBox"] == nil, let box = page.mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(box) }
+                    if dictionary["CropBox"] == nil, let box = page.cropBox { dictionary["CropBox"] = AnnotationAppearance.numbers(box) }
+                    if dictionary["Rotate"] == nil, page.rotation != 0 { dictionary["Rotate"] = .integer(page.rotation) }
+                    replace(reference, with: .dictionary(dictionary))
+                }
+                kids.append(.reference(reference))
+            case .blank(let width, let height):
+                guard width > 0, height > 0, width <= 14_400, height <= 14_400 else {
+                    throw PDFError(.invalidArgument, "a page of \(width) × \(height) pt is outside PDF's limits (valid: 1 to 14400 pt a side)")
+                }
+                let page: PDFDictionary = [
+                    "Type": .name("Page"), "Parent": .reference(root),
+                    "MediaBox": AnnotationAppearance.numbers([0, 0, width, height]),
+                    "Resources": .dictionary([:]),
+                ]
+                kids.append(.reference(add(.dictionary(page))))
+            }
+        }
+        rootDictionary["Type"] = .name("Pages")
+        rootDictionary["Kids"] = .array(kids)
+        rootDictionary["Count"] = .integer(kids.count)
+        rootDictionary["Parent"] = nil
+        replace(root, with: .dictionary(rootDictionary))
+        pageCountCache = nil
+        return warnings
+    }
+
+    /// Removes the destination of outline entries that lead to `pages` (0-based): the entry
+    /// goes when it has no children, else it stays as a heading.
+    private func dropOutlineTargets(_ pages: Set<Int>) throws -> [String] {
+        var warnings: [String] = []
+        try editOutline { editor in
+            var found: [(PDFOutlinePath, PDFOutlineItem)] = []
+            func visit(_ items: [PDFOutlineItem], prefix: [Int]) {
+                for (index, item) in items.enumerated() {
+                    if let path = PDFOutlinePath(indices: prefix + [index]) { found.append((path, item)) }
+                    visit(item.children, prefix: prefix + [index])
+                }
+            }
+            visit(outline(), prefix: [])
+            // Last first, so the paths of the entries still to visit stay valid.
+            for (path, item) in found.reversed() {
+                guard case .page(let index)? = item.target, pages.contains(index) else { continue }
+                if item.children.isEmpty {
+                    _ = try editor.remove(at: path)
+                    warnings.append("outline entry \"\(item.title)\" led to deleted page \(index + 1); removed")
+                } else {
+                    try editor.setTarget(nil, at: path)
+                    warnings.append("outline entry \"\(item.title)\" led to deleted page \(index + 1); kept as a heading without a page")
+                }
+            }
+        }
+        return warnings
+    }
+}

@@ -1,0 +1,156 @@
+import FolioPDF
+import Foundation
+
+/// Page tools as a musician uses them — rotate a sideways scan, delete a blank page,
+/// reorder, insert a blank page for notes, extract pages — with the score's bookmarks
+/// (XMP, page numbers) following their pages. Pages are 1-based here.
+///
+/// ```swift
+/// let doc = try PDFDocument(path: "Scan.pdf")
+/// try ScorePages.rotate(doc, pages: [3], by: 90)
+/// let warnings = try ScorePages.delete(doc, pages: [7])
+/// try PDFSaver.saveIncrementally(doc)
+/// ```
+public enum ScorePages {
+    public static func rotate(_ document: PDFDocument, pages: [Int], by degrees: Int) throws {
+        try check(pages, in: document)
+        try document.rotatePages(pages.map { $0 - 1 }, by: degrees)
+    }
+
+    /// Deletes `pages`; returns what it had to change beyond them.
+    public static func delete(_ document: PDFDocument, pages: [Int], date: Date = Date()) throws -> [String] {
+        try check(pages, in: document)
+        let gone = Set(pages)
+        guard gone.count < document.pageCount else {
+            throw ScoreError(.invalidValue, "deleting pages \(describe(pages)) would leave no page (the file has \(document.pageCount))")
+        }
+        return try arrange(document, (1...document.pageCount).filter { !gone.contains($0) }.map { .page($0 - 1) }, date: date)
+    }
+
+    /// Moves `pages` (in the order given) so that the first of them becomes page `position`
+    /// of the result (1…page count).
+    public static func move(_ document: PDFDocument, pages: [Int], to position: Int, date: Date = Date()) throws -> [String] {
+        try check(pages, in: document)
+        let moving = Set(pages)
+        guard moving.count == pages.count else { throw ScoreError(.invalidValue, "a page is named twice in \(describe(pages))") }
+        let count = document.pageCount
+        guard (1...count).contains(position) else {
+            throw ScoreError(.outOfRange, "position \(position) is out of range (valid: 1 to \(count))")
+        }
+        var rest = (1...count).filter { !moving.contains($0) }
+        rest.insert(contentsOf: pages, at: min(position - 1, rest.count))
+        return try arrange(document, rest.map { .page($0 - 1) }, date: date)
+    }
+
+    /// Inserts `count` blank pages before page `position` (page count + 1 appends), sized
+    /// like the page before them (or after, at the start) unless `size` is given.
+    public static func insertBlank(_ document: PDFDocument, at position: Int, count: Int = 1,
+                                   size: (width: Double, height: Double)? = nil, date: Date = Date()) throws -> [String] {
+        let pageCount = document.pageCount
+        guard (1...(pageCount + 1)).contains(position) else {
+            throw ScoreError(.outOfRange, "position \(position) is out of range (valid: 1 to \(pageCount + 1))")
+        }
+        guard (1...1000).contains(count) else { throw ScoreError(.outOfRange, "count \(count) is out of range (valid: 1 to 1000)") }
+        var width = 595.0, height = 842.0
+        if let size {
+            (width, height) = size
+        } else if pageCount > 0 {
+            let neighbour = PDFPageGeometry(page: try document.page(at: max(position - 2, 0))).displaySize
+            (width, height) = (neighbour.width, neighbour.height)
+        }
+        var slots = (0..<pageCount).map { PDFDocument.PageSlot.page($0) }
+        slots.insert(contentsOf: Array(repeating: .blank(width: width, height: height), count: count), at: position - 1)
+        return try arrange(document, slots, date: date)
+    }
+
+    /// A new PDF of `pages` (in the order given, repeats allowed) with the score's metadata,
+    /// the outline entries and bookmarks that lead into them, and their annotations.
+    public static func extract(_ document: PDFDocument, pages: [Int], date: Date = Date()) throws -> [UInt8] {
+        try check(pages, in: document)
+        // Consecutive pages make one part, so what they share is copied once.
+        var runs: [ClosedRange<Int>] = []
+        for page in pages.map({ $0 - 1 }) {
+            if let last = runs.last, last.upperBound + 1 == page {
+                runs[runs.count - 1] = last.lowerBound...page
+            } else {
+                runs.append(page...page)
+            }
+        }
+        var outline: [PDFOutlineItem] = []
+        var offset = 0
+        let full = document.outline()
+        for run in runs {
+            outline += PDFOutlineItem.slice(full, pages: run, shift: offset - run.lowerBound)
+            offset += run.count
+        }
+        let bytes = try PDFMerger.merge(runs.map { PDFMergePart(document: document, pages: $0, title: nil) }, outline: outline)
+        let result = try PDFDocument(bytes: bytes)
+        let (metadata, _) = ScoreMetadata.read(from: document)
+        _ = try ScoreWriter.write(ScoreEdit(setting: metadata), to: result, options: ScoreWriter.Options(allowComma: true, date: date))
+        var mapping: [Int: Int] = [:]
+        for (index, page) in pages.enumerated() where mapping[page] == nil { mapping[page] = index + 1 }
+        var provider = XMPBookmarkProvider(document: result)
+        for bookmark in XMPBookmarkProvider(document: document).bookmarks {
+            if let moved = remapped(bookmark, mapping).0 { _ = provider.add(moved) }
+        }
+        if !provider.bookmarks.isEmpty { _ = try provider.write(to: result, date: date) }
+        return try PDFSaver.incrementalBytes(result)
+    }
+
+    // MARK: - Helpers
+
+    private static func arrange(_ document: PDFDocument, _ slots: [PDFDocument.PageSlot], date: Date) throws -> [String] {
+        // Where each old page (1-based) lands.
+        var mapping: [Int: Int] = [:]
+        for (index, slot) in slots.enumerated() {
+            if case .page(let old) = slot { mapping[old + 1] = index + 1 }
+        }
+        let stored = XMPBookmarkProvider(document: document)
+        var warnings = try document.arrangePages(slots)
+        guard !stored.bookmarks.isEmpty else { return warnings }
+        var provider = stored
+        for bookmark in stored.bookmarks {
+            let (moved, warning) = remapped(bookmark, mapping)
+            if let warning { warnings.append(warning) }
+            if let moved { _ = provider.add(moved) } else { _ = provider.remove(id: bookmark.id) }
+        }
+        warnings += try provider.write(to: document, date: date)
+        return warnings
+    }
+
+    /// `bookmark` on the pages its pages moved to: nil when none is left; its range spans
+    /// what is left when the pages no longer follow each other (with a warning).
+    private static func remapped(_ bookmark: Bookmark, _ mapping: [Int: Int]) -> (Bookmark?, String?) {
+        let name = bookmark.name ?? "untitled"
+        guard let pages = bookmark.pages else {
+            guard let index = bookmark.pageIndex, let page = mapping[index + 1] else {
+                return (nil, "bookmark \"\(name)\" was on a deleted page; removed")
+            }
+            var moved = bookmark
+            moved.action = .page(index: page - 1)
+            return (moved, nil)
+        }
+        let landed = pages.compactMap { mapping[$0] }
+        guard let first = landed.first, let low = landed.min(), let high = landed.max() else {
+            return (nil, "bookmark \"\(name)\" (pages \(pages.lowerBound)–\(pages.upperBound)) had only deleted pages; removed")
+        }
+        var moved = bookmark
+        moved.pages = low...high
+        moved.action = .page(index: first - 1)
+        let contiguous = landed == Array(low...high)
+        return (moved, contiguous ? nil : "bookmark \"\(name)\" (pages \(pages.lowerBound)–\(pages.upperBound)) is no longer "
+            + "in one piece; it now spans pages \(low)–\(high)")
+    }
+
+    private static func check(_ pages: [Int], in document: PDFDocument) throws {
+        let count = document.pageCount
+        guard !pages.isEmpty else { throw ScoreError(.invalidValue, "no pages given") }
+        if let bad = pages.first(where: { !(1...count).contains($0) }) {
+            throw ScoreError(.outOfRange, "page \(bad) is out of range (valid: 1 to \(count))")
+        }
+    }
+
+    static func describe(_ pages: [Int]) -> String {
+        pages.map(String.init).joined(separator: ",")
+    }
+}
