@@ -14,6 +14,6 @@ struct Folio: ParsableCommand {
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
                       LintCommand.self, SetlistCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
-                      MergeCommand.self, SplitCommand.self, PagesCommand.self]
+                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self]
     )
 }

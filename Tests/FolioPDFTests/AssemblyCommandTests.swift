@@ -253,4 +253,96 @@ final class AssemblyCommandTests: XCTestCase {
         XCTAssertEqual(try render(extracted, page: 2), try render(source, page: 4))
         try run(["pages", "extract", file, "--pages", "1", "-o", extracted], status: 64)
     }
+    func testImagesMakeAPDFWithTheirBytesAndPixels() throws {
+        let folder = root.appendingPathComponent("images").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["rgb.jpg", "gray.jpg", "cmyk.jpg", "rot6.jpg", "rgba.png", "bw.png", "pal.png", "g16.png", "rgb.png"]
+        let make = """
+            import os, random, sys, struct, zlib
+            from PIL import Image
+            os.chdir(sys.argv[1]); random.seed(7)
+            def noise(mode, size):
+                im = Image.new(mode, size); n = size[0] * size[1]
+                top = {"1": 2, "I;16": 65536}.get(mode, 256)
+                im.putdata([tuple(random.randrange(256) for _ in mode) for _ in range(n)] if mode in ("RGB", "RGBA", "CMYK")
+                           else [random.randrange(top) for _ in range(n)])
+                return im
+            noise("RGB", (120, 80)).save("rgb.jpg", quality=90, dpi=(150, 150))
+            noise("L", (64, 48)).save("gray.jpg")
+            noise("CMYK", (50, 40)).save("cmyk.jpg")
+            im = noise("RGB", (90, 60)); exif = im.getexif(); exif[0x0112] = 6; im.save("rot6.jpg", exif=exif)
+            noise("RGBA", (40, 30)).save("rgba.png")
+            noise("1", (33, 17)).save("bw.png")
+            p = noise("P", (20, 20)); p.putpalette([random.randrange(256) for _ in range(768)]); p.save("pal.png")
+            noise("I;16", (25, 15)).save("g16.png", dpi=(300, 300))
+            noise("RGB", (30, 20)).save("rgb.png")
+            open("broken.jpg", "wb").write(open("rgb.jpg", "rb").read()[:40])
+            def chunk(kind, body): return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+            open("huge.png", "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0))
+                                         + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+            """
+        let made = try TestEnvironment.runTool("python3", ["-c", make, folder])
+        XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
+        let output = path("Parts.pdf")
+        try run(["make"] + names.map { folder + "/" + $0 } + ["-o", output])
+        let check = """
+            import json, sys, pikepdf, pymupdf
+            from PIL import Image, ImageChops
+            folder, path, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+            pdf, doc = pikepdf.open(path), pymupdf.open(path)
+            result = {"title": str(pdf.docinfo.get("/Title")), "pages": []}
+            for index, name in enumerate(names):
+                source = folder + "/" + name
+                image = list(pdf.pages[index].images.values())[0]
+                original = Image.open(source)
+                entry = {"rotation": doc[index].rotation, "size": [doc[index].rect.width, doc[index].rect.height],
+                         "pixels": list(original.size), "dpi": list(original.info.get("dpi", (96, 96)))}
+                if name.endswith(".jpg"):
+                    entry["same"] = image.read_raw_bytes() == open(source, "rb").read()
+                else:
+                    decoded = pikepdf.PdfImage(image).as_pil_image()
+                    entry["same"] = decoded.mode == original.mode and list(decoded.getdata()) == list(original.getdata())
+                result["pages"].append(entry)
+            print(json.dumps(result))
+            """
+        let checked = try TestEnvironment.runTool("python3", ["-c", check, folder, output] + names)
+        XCTAssertEqual(checked.status, 0, String(decoding: checked.stderr, as: UTF8.self))
+        let result = try JSONSerialization.jsonObject(with: checked.stdout) as? [String: Any] ?? [:]
+        assertClean(try inspect(output), "made")
+        XCTAssertEqual(result["title"] as? String, "Parts")
+        let pages = result["pages"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pages.count, names.count)
+        for (name, page) in zip(names, pages) {
+            XCTAssertEqual(page["same"] as? Bool, true, "\(name): JPEG bytes embedded unchanged, PNG pixels identical")
+            let pixels = page["pixels"] as? [Double] ?? [], dpi = page["dpi"] as? [Double] ?? [], size = page["size"] as? [Double] ?? []
+            guard pixels.count == 2, dpi.count == 2, size.count == 2 else {
+                XCTFail("\(name): \(page)")
+                continue
+            }
+            // Each image at its own resolution; the EXIF-turned one shows upright, a quarter turned.
+            let turned = name == "rot6.jpg"
+            XCTAssertEqual(page["rotation"] as? Int, turned ? 90 : 0, name)
+            XCTAssertEqual(size[turned ? 1 : 0], pixels[0] * 72 / dpi[0], accuracy: 0.01, name)
+            XCTAssertEqual(size[turned ? 0 : 1], pixels[1] * 72 / dpi[1], accuracy: 0.01, name)
+        }
+        // Fitted onto A4, turned to a landscape image's shape.
+        let fitted = path("Fitted.pdf")
+        try run(["make", folder + "/rgb.jpg", "-o", fitted, "--fit", "a4"])
+        let fittedReport = try inspect(fitted)
+        XCTAssertEqual((fittedReport["boxes"] as? [[Double]])?.first ?? [], [0, 0, 841.89, 595.276])
+
+        // Bad input: a clear error, nothing written; an existing output is never replaced.
+        let nothing = path("Nothing.pdf")
+        for bad in ["broken.jpg", "huge.png"] {
+            let result = try TestEnvironment.run(folio, ["make", folder + "/" + bad, "-o", nothing])
+            XCTAssertEqual(result.status, 64, bad)
+            XCTAssertTrue(String(decoding: result.stderr, as: UTF8.self).contains(bad), bad)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: nothing), bad)
+        }
+        XCTAssertTrue(String(decoding: try TestEnvironment.run(folio, ["make", folder + "/huge.png", "-o", nothing]).stderr,
+                             as: UTF8.self).contains("100000 × 100000"))
+        let before = FileManager.default.contents(atPath: output)
+        try run(["make", folder + "/rgb.png", "-o", output], status: 64)
+        XCTAssertEqual(FileManager.default.contents(atPath: output), before)
+    }
 }

@@ -22,45 +22,8 @@ public struct PNGImage: Sendable {
     public static let maxPixels = 64_000_000
 
     public init(bytes: [UInt8], maxPixels: Int = PNGImage.maxPixels) throws {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
-            throw PDFError(.invalidArgument, "the image is not a PNG (no PNG signature)")
-        }
-        var offset = 8
-        var header: (width: Int, height: Int, depth: Int, colorType: Int, interlace: Int)?
-        var palette: [UInt8] = []
-        var transparency: [UInt8] = []
-        var data: [UInt8] = []
-        func be32(_ at: Int) -> Int {
-            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-        }
-        var ended = false
-        while offset + 12 <= bytes.count {
-            let length = be32(offset)
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let start = offset + 8
-            guard length >= 0, start + length + 4 <= bytes.count else {
-                throw PDFError(.damaged, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
-            }
-            let body = bytes[start..<(start + length)]
-            switch type {
-            case "IHDR":
-                guard length == 13 else { throw PDFError(.damaged, "PNG header has length \(length), not 13") }
-                header = (be32(start), be32(start + 4), Int(bytes[start + 8]), Int(bytes[start + 9]), Int(bytes[start + 12]))
-            case "PLTE": palette = Array(body)
-            case "tRNS": transparency = Array(body)
-            case "IDAT": data.append(contentsOf: body)
-            case "IEND": ended = true
-            default: break
-            }
-            offset = start + length + 4
-            if ended { break }
-        }
-        guard let header else { throw PDFError(.damaged, "PNG has no IHDR header") }
-        guard header.width > 0, header.height > 0, header.width <= 1 << 20, header.height <= 1 << 20,
-              header.width * header.height <= maxPixels else {
-            throw PDFError(.limitExceeded, "PNG of \(header.width) × \(header.height) pixels is out of range (valid: up to \(maxPixels) pixels)")
-        }
+        let chunks = try PNGChunks(bytes: bytes, maxPixels: maxPixels)
+        let (header, palette, transparency, data) = (chunks.header, chunks.palette, chunks.transparency, chunks.data)
         guard header.interlace == 0 else { throw PDFError(.invalidArgument, "interlaced PNGs are not supported") }
         let channels: Int
         switch (header.colorType, header.depth) {
@@ -146,5 +109,59 @@ public struct PNGImage: Sendable {
             }
         }
         return out
+    }
+}
+
+/// The chunks of a PNG that matter for a PDF: the header (checked against the pixel limit
+/// before anything is decoded), palette, transparency, resolution and the image data.
+struct PNGChunks {
+    var header: (width: Int, height: Int, depth: Int, colorType: Int, interlace: Int)
+    var palette: [UInt8] = []
+    var transparency: [UInt8] = []
+    var data: [UInt8] = []
+    /// pHYs in pixels per metre, when given in metres.
+    var pixelsPerMeter: (x: Int, y: Int)?
+
+    init(bytes: [UInt8], maxPixels: Int) throws {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
+            throw PDFError(.invalidArgument, "the image is not a PNG (no PNG signature)")
+        }
+        var offset = 8
+        var header: (width: Int, height: Int, depth: Int, colorType: Int, interlace: Int)?
+        func be32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
+        while offset + 12 <= bytes.count {
+            let length = be32(offset)
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let start = offset + 8
+            guard length >= 0, start + length + 4 <= bytes.count else {
+                throw PDFError(.damaged, "PNG chunk \(type) at offset \(offset) runs past the end of the file")
+            }
+            let body = bytes[start..<(start + length)]
+            switch type {
+            case "IHDR":
+                guard length == 13 else { throw PDFError(.damaged, "PNG header has length \(length), not 13") }
+                let found = (be32(start), be32(start + 4), Int(bytes[start + 8]), Int(bytes[start + 9]), Int(bytes[start + 12]))
+                // Checked at once: a header claiming 100,000 × 100,000 pixels stops here.
+                guard found.0 > 0, found.1 > 0, found.0 <= 1 << 20, found.1 <= 1 << 20, found.0 * found.1 <= maxPixels else {
+                    throw PDFError(.limitExceeded, "PNG of \(found.0) × \(found.1) pixels is out of range (valid: up to \(maxPixels) pixels)")
+                }
+                header = found
+            case "PLTE": palette = Array(body)
+            case "tRNS": transparency = Array(body)
+            case "pHYs" where length == 9 && bytes[start + 8] == 1: pixelsPerMeter = (be32(start), be32(start + 4))
+            case "IDAT":
+                guard header != nil else { throw PDFError(.damaged, "PNG image data comes before its IHDR header") }
+                data.append(contentsOf: body)
+            case "IEND": offset = bytes.count
+            default: break
+            }
+            offset = min(bytes.count, start + length + 4)
+        }
+        guard let header else { throw PDFError(.damaged, "PNG has no IHDR header") }
+        guard !data.isEmpty else { throw PDFError(.damaged, "PNG has no image data (IDAT)") }
+        self.header = header
     }
 }

@@ -91,7 +91,8 @@ public enum PDFMerger {
         if !items.isEmpty {
             let outlineNumber = builder.allocate()
             let pageNumbers = pagePlan.map(\.number)
-            let (first, last, count) = builder.emitOutline(items, parent: outlineNumber, pages: pageNumbers)
+            let (first, last, count) = OutlineObjects.emit(items, parent: outlineNumber, pages: pageNumbers,
+                                                           allocate: { builder.allocate() }, store: { builder.objects[$0] = $1 })
             builder.objects[outlineNumber] = .dictionary([
                 "Type": .name("Outlines"), "Count": .integer(count),
                 "First": .reference(PDFReference(number: first)), "Last": .reference(PDFReference(number: last)),
@@ -175,41 +176,6 @@ public enum PDFMerger {
             }
         }
 
-        /// Writes `items` as outline entries under `parent`; returns the first and last entry
-        /// numbers and how many entries show.
-        mutating func emitOutline(_ items: [PDFOutlineItem], parent: Int, pages: [Int]) -> (Int, Int, Int) {
-            let numbers = items.map { _ in allocate() }
-            var visible = items.count
-            for (index, item) in items.enumerated() {
-                var entry: PDFDictionary = [
-                    "Title": .string(PDFString(PDFTextString.encode(item.title))),
-                    "Parent": .reference(PDFReference(number: parent)),
-                ]
-                switch item.target {
-                case .page(let page)? where pages.indices.contains(page):
-                    entry["Dest"] = .array([.reference(PDFReference(number: pages[page])), .name("Fit")])
-                case .uri(let uri)?:
-                    entry["A"] = .dictionary(["S": .name("URI"), "URI": .string(PDFString(Array(uri.utf8)))])
-                default:
-                    break
-                }
-                if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
-                if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
-                if !item.children.isEmpty {
-                    let (first, last, count) = emitOutline(item.children, parent: numbers[index], pages: pages)
-                    entry["First"] = .reference(PDFReference(number: first))
-                    entry["Last"] = .reference(PDFReference(number: last))
-                    entry["Count"] = .integer(item.isOpen ? count : -count)
-                    if item.isOpen { visible += count }
-                }
-                if let color = item.color, color.count == 3 { entry["C"] = .array(color.map { .real(PDFReal($0)) }) }
-                let flags = (item.isItalic ? 1 : 0) | (item.isBold ? 2 : 0)
-                if flags != 0 { entry["F"] = .integer(flags) }
-                objects[numbers[index]] = .dictionary(entry)
-            }
-            return (numbers[0], numbers[numbers.count - 1], visible)
-        }
-
         /// Points every reference to an object identical to an earlier one at the earlier one
         /// and drops it; repeated until nothing changes, so a font whose descriptor and file
         /// were shared is shared in turn. Objects in `keeping` are never shared.
@@ -278,5 +244,44 @@ public enum PDFMerger {
                 objects[number] = copy(document.object(PDFReference(number: key.number)), from: document)
             }
         }
+    }
+}
+
+/// Outline entries written as new objects of a file being built.
+enum OutlineObjects {
+    /// Writes `items` under `parent` (page targets index `pages`, the page objects' numbers);
+    /// returns the first and last entry numbers and how many entries show.
+    static func emit(_ items: [PDFOutlineItem], parent: Int, pages: [Int], allocate: () -> Int,
+                     store: (Int, PDFObject) -> Void) -> (Int, Int, Int) {
+        let numbers = items.map { _ in allocate() }
+        var visible = items.count
+        for (index, item) in items.enumerated() {
+            var entry: PDFDictionary = [
+                "Title": .string(PDFString(PDFTextString.encode(item.title))),
+                "Parent": .reference(PDFReference(number: parent)),
+            ]
+            switch item.target {
+            case .page(let page)? where pages.indices.contains(page):
+                entry["Dest"] = .array([.reference(PDFReference(number: pages[page])), .name("Fit")])
+            case .uri(let uri)?:
+                entry["A"] = .dictionary(["S": .name("URI"), "URI": .string(PDFString(Array(uri.utf8)))])
+            default:
+                break
+            }
+            if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
+            if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
+            if !item.children.isEmpty {
+                let (first, last, count) = emit(item.children, parent: numbers[index], pages: pages, allocate: allocate, store: store)
+                entry["First"] = .reference(PDFReference(number: first))
+                entry["Last"] = .reference(PDFReference(number: last))
+                entry["Count"] = .integer(item.isOpen ? count : -count)
+                if item.isOpen { visible += count }
+            }
+            if let color = item.color, color.count == 3 { entry["C"] = .array(color.map { .real(PDFReal($0)) }) }
+            let flags = (item.isItalic ? 1 : 0) | (item.isBold ? 2 : 0)
+            if flags != 0 { entry["F"] = .integer(flags) }
+            store(numbers[index], .dictionary(entry))
+        }
+        return (numbers[0], numbers[numbers.count - 1], visible)
     }
 }
