@@ -106,13 +106,7 @@ public final class LibraryCatalog: Sendable {
                         title: score.title ?? stem, metadata: score, own: score, in: db)
         for (position, bookmark) in record.bookmarks.enumerated() {
             // A bookmark's own fields, else the score's: what a musician means by "this piece".
-            var effective = bookmark.metadata
-            if effective.composers.isEmpty { effective.composers = score.composers }
-            if effective.genres.isEmpty { effective.genres = score.genres }
-            if effective.tags.isEmpty { effective.tags = score.tags }
-            if effective.labels.isEmpty { effective.labels = score.labels }
-            effective.key = effective.key ?? score.key
-            effective.reference = effective.reference ?? score.reference
+            let effective = bookmark.metadata.inheriting(from: score)
             try insertEntry(scoreID: scoreID, bookmark: position, source: bookmark.source, start: bookmark.start,
                             end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
                             in: db)

@@ -57,3 +57,23 @@ public struct ScoreMetadata: Sendable, Equatable {
         }
     }
 }
+
+extension ScoreMetadata {
+    /// A bookmark's own fields, else its score's — what a musician means by "this piece":
+    /// composers, genres, tags, labels, key and reference come from `score` where these are
+    /// empty. Title, rating, difficulty and duration stay the piece's own.
+    ///
+    /// ```swift
+    /// let piece = bookmark.metadata.inheriting(from: book)   // the book's composer when the piece names none
+    /// ```
+    public func inheriting(from score: ScoreMetadata) -> ScoreMetadata {
+        var result = self
+        if result.composers.isEmpty { result.composers = score.composers }
+        if result.genres.isEmpty { result.genres = score.genres }
+        if result.tags.isEmpty { result.tags = score.tags }
+        if result.labels.isEmpty { result.labels = score.labels }
+        result.key = result.key ?? score.key
+        result.reference = result.reference ?? score.reference
+        return result
+    }
+}

@@ -146,19 +146,13 @@ public enum ScoreSplit {
         return result
     }
 
-    /// A piece's own fields over the book's: a field the piece has wins, the rest come from the book.
+    /// A piece's own fields over the book's, titled `title`; the book's rating and
+    /// difficulty too, but not its duration (the piece is shorter).
     private static func overlay(_ own: ScoreMetadata, on book: ScoreMetadata, title: String) -> ScoreMetadata {
-        var result = book
+        var result = own.inheriting(from: book)
         result.title = title
-        if !own.composers.isEmpty { result.composers = own.composers }
-        if !own.genres.isEmpty { result.genres = own.genres }
-        if !own.tags.isEmpty { result.tags = own.tags }
-        if !own.labels.isEmpty { result.labels = own.labels }
         result.rating = own.rating ?? book.rating
         result.difficulty = own.difficulty ?? book.difficulty
-        result.duration = own.duration
-        result.key = own.key ?? book.key
-        result.reference = own.reference ?? book.reference
         return result
     }
 }

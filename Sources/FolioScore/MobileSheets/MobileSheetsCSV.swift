@@ -42,16 +42,11 @@ public enum MobileSheetsCSV {
             + (key.isMinor ? "m" : "")
     }
 
+    /// A song stands alone: rating and difficulty come from the score too.
     private static func inheriting(_ own: ScoreMetadata, from score: ScoreMetadata) -> ScoreMetadata {
-        var metadata = own
-        if metadata.composers.isEmpty { metadata.composers = score.composers }
-        if metadata.genres.isEmpty { metadata.genres = score.genres }
-        if metadata.tags.isEmpty { metadata.tags = score.tags }
-        if metadata.labels.isEmpty { metadata.labels = score.labels }
-        metadata.key = metadata.key ?? score.key
+        var metadata = own.inheriting(from: score)
         metadata.rating = metadata.rating ?? score.rating
         metadata.difficulty = metadata.difficulty ?? score.difficulty
-        metadata.reference = metadata.reference ?? score.reference
         return metadata
     }
 
