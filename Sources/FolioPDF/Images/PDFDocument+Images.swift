@@ -7,24 +7,9 @@ extension PDFDocument {
     /// var art = PDFDrawing(); art.image(image, in: PDFRect(x1: 0, y1: 0, x2: 1, y2: 1))
     /// ```
     public func addImage(_ image: PNGImage) throws -> PDFReference {
-        var dictionary: PDFDictionary = [
-            "Type": .name("XObject"), "Subtype": .name("Image"),
-            "Width": .integer(image.width), "Height": .integer(image.height),
-            "ColorSpace": .name(image.components == 3 ? "DeviceRGB" : "DeviceGray"),
-            "BitsPerComponent": .integer(8), "Filter": .name("FlateDecode"),
-        ]
-        if let alpha = image.alpha {
-            let mask = try FlateFilter.encode(alpha)
-            let maskDictionary: PDFDictionary = [
-                "Type": .name("XObject"), "Subtype": .name("Image"),
-                "Width": .integer(image.width), "Height": .integer(image.height),
-                "ColorSpace": .name("DeviceGray"), "BitsPerComponent": .integer(8),
-                "Filter": .name("FlateDecode"), "Length": .integer(mask.count),
-            ]
-            dictionary["SMask"] = .reference(add(.stream(PDFStream(dictionary: maskDictionary, encodedData: mask))))
-        }
-        let data = try FlateFilter.encode(image.pixels)
-        dictionary["Length"] = .integer(data.count)
-        return add(.stream(PDFStream(dictionary: dictionary, encodedData: data)))
+        let prepared = try PDFImage(decoded: image)
+        var stream = prepared.stream
+        if let mask = prepared.mask { stream.dictionary["SMask"] = .reference(add(.stream(mask))) }
+        return add(.stream(stream))
     }
 }

@@ -150,33 +150,33 @@ public struct PDFImage: Sendable {
 
     // MARK: - PNG
 
+    /// A decoded PNG: 8-bit samples, Flate-compressed, the alpha as a soft mask.
+    public init(decoded image: PNGImage, dpi: (x: Double, y: Double)? = nil) throws {
+        func stream(_ samples: [UInt8], colorSpace: String) throws -> PDFStream {
+            let data = try FlateFilter.encode(samples)
+            return PDFStream(dictionary: [
+                "Type": .name("XObject"), "Subtype": .name("Image"),
+                "Width": .integer(image.width), "Height": .integer(image.height),
+                "ColorSpace": .name(colorSpace), "BitsPerComponent": .integer(8),
+                "Filter": .name("FlateDecode"), "Length": .integer(data.count),
+            ], encodedData: data)
+        }
+        format = .png
+        width = image.width
+        height = image.height
+        orientation = 1
+        self.dpi = dpi
+        self.stream = try stream(image.pixels, colorSpace: image.components == 3 ? "DeviceRGB" : "DeviceGray")
+        mask = try image.alpha.map { try stream($0, colorSpace: "DeviceGray") }
+    }
+
     init(png bytes: [UInt8], maxPixels: Int) throws {
         let chunks = try PNGChunks(bytes: bytes, maxPixels: maxPixels)
         let header = chunks.header
-        format = .png
-        width = header.width
-        height = header.height
-        orientation = 1
-        dpi = chunks.pixelsPerMeter.flatMap { $0.x > 0 && $0.y > 0 ? (Double($0.x) * 0.0254, Double($0.y) * 0.0254) : nil }
+        let resolution = chunks.pixelsPerMeter.flatMap { $0.x > 0 && $0.y > 0 ? (Double($0.x) * 0.0254, Double($0.y) * 0.0254) : nil }
         let hasAlpha = header.colorType == 4 || header.colorType == 6 || !chunks.transparency.isEmpty
         if hasAlpha || header.interlace != 0 {
-            let image = try PNGImage(bytes: bytes, maxPixels: maxPixels)
-            let data = try FlateFilter.encode(image.pixels)
-            stream = PDFStream(dictionary: [
-                "Type": .name("XObject"), "Subtype": .name("Image"),
-                "Width": .integer(image.width), "Height": .integer(image.height),
-                "ColorSpace": .name(image.components == 3 ? "DeviceRGB" : "DeviceGray"),
-                "BitsPerComponent": .integer(8), "Filter": .name("FlateDecode"), "Length": .integer(data.count),
-            ], encodedData: data)
-            mask = try image.alpha.map { alpha in
-                let data = try FlateFilter.encode(alpha)
-                return PDFStream(dictionary: [
-                    "Type": .name("XObject"), "Subtype": .name("Image"),
-                    "Width": .integer(image.width), "Height": .integer(image.height),
-                    "ColorSpace": .name("DeviceGray"), "BitsPerComponent": .integer(8),
-                    "Filter": .name("FlateDecode"), "Length": .integer(data.count),
-                ], encodedData: data)
-            }
+            self = try PDFImage(decoded: try PNGImage(bytes: bytes, maxPixels: maxPixels), dpi: resolution)
             return
         }
         let colors: Int
@@ -203,7 +203,7 @@ public struct PDFImage: Sendable {
             throw PDFError(.invalidArgument, "PNG colour type \(header.colorType) at bit depth \(header.depth) is not valid")
         }
         // The zlib stream with PNG's row filters is what FlateDecode with predictor 15 reads.
-        stream = PDFStream(dictionary: [
+        let stream = PDFStream(dictionary: [
             "Type": .name("XObject"), "Subtype": .name("Image"),
             "Width": .integer(header.width), "Height": .integer(header.height),
             "ColorSpace": colorSpace, "BitsPerComponent": .integer(header.depth),
@@ -213,6 +213,18 @@ public struct PDFImage: Sendable {
                 "BitsPerComponent": .integer(header.depth), "Columns": .integer(header.width),
             ]),
         ], encodedData: chunks.data)
-        mask = nil
+        self = PDFImage(format: .png, width: header.width, height: header.height, stream: stream, mask: nil, dpi: resolution,
+                        orientation: 1)
+    }
+
+    private init(format: Format, width: Int, height: Int, stream: PDFStream, mask: PDFStream?,
+                 dpi: (x: Double, y: Double)?, orientation: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.stream = stream
+        self.mask = mask
+        self.dpi = dpi
+        self.orientation = orientation
     }
 }
