@@ -60,8 +60,7 @@ public enum PDFMerger {
                 pagePlan.append((partIndex, page, number))
             }
         }
-        let pagesNumber = builder.allocate()
-        var keep: Set<Int> = [pagesNumber]
+        var keep: Set<Int> = []
         for (partIndex, page, number) in pagePlan {
             let document = parts[partIndex].document
             var dictionary = PDFDictionary()
@@ -72,7 +71,6 @@ public enum PDFMerger {
             if dictionary["MediaBox"] == nil { dictionary["MediaBox"] = AnnotationAppearance.numbers(page.mediaBox ?? [0, 0, 612, 792]) }
             if dictionary["CropBox"] == nil, let crop = page.cropBox { dictionary["CropBox"] = AnnotationAppearance.numbers(crop) }
             if dictionary["Rotate"] == nil, page.rotation != 0 { dictionary["Rotate"] = .integer(page.rotation) }
-            dictionary["Parent"] = .reference(PDFReference(number: pagesNumber))
             // An annotation belongs to one page: never shared, however alike.
             for case .reference(let annotation) in dictionary["Annots"]?.arrayValue ?? [] { keep.insert(annotation.number) }
             keep.insert(number)
@@ -80,52 +78,13 @@ public enum PDFMerger {
         }
         try builder.drain(parts.map(\.document))
         try builder.shareIdentical(keeping: keep)
-        builder.objects[pagesNumber] = .dictionary([
-            "Type": .name("Pages"), "Count": .integer(pagePlan.count),
-            "Kids": .array(pagePlan.map { .reference(PDFReference(number: $0.number)) }),
-        ])
-        var catalog: PDFDictionary = ["Type": .name("Catalog"), "Pages": .reference(PDFReference(number: pagesNumber))]
-        let items = outline ?? parts.indices.compactMap { index in
+        var file = PDFNewDocument(objects: builder.objects, pageNumbers: pagePlan.map(\.number))
+        file.outline = outline ?? parts.indices.compactMap { index in
             parts[index].title.map { PDFOutlineItem(title: $0, target: .page(index: firstPage[index] ?? 0)) }
         }
-        if !items.isEmpty {
-            let outlineNumber = builder.allocate()
-            let pageNumbers = pagePlan.map(\.number)
-            let (first, last, count) = OutlineObjects.emit(items, parent: outlineNumber, pages: pageNumbers,
-                                                           allocate: { builder.allocate() }, store: { builder.objects[$0] = $1 })
-            builder.objects[outlineNumber] = .dictionary([
-                "Type": .name("Outlines"), "Count": .integer(count),
-                "First": .reference(PDFReference(number: first)), "Last": .reference(PDFReference(number: last)),
-            ])
-            catalog["Outlines"] = .reference(PDFReference(number: outlineNumber))
-            catalog["PageMode"] = .name("UseOutlines")
-        }
-        let catalogNumber = builder.allocate()
-        builder.objects[catalogNumber] = .dictionary(catalog)
-        let infoNumber = builder.allocate()
-        var infoDictionary = info
-        infoDictionary["Producer"] = .string(PDFString(PDFTextString.encode(producer)))
-        infoDictionary["CreationDate"] = .string(PDFString(Array(PDFDate(Date()).pdfString.utf8)))
-        builder.objects[infoNumber] = .dictionary(infoDictionary)
-
-        // Numbers freed by sharing are closed up, so the table lists no holes.
-        var numbering: [Int: Int] = [:]
-        for number in builder.objects.keys.sorted() { numbering[number] = numbering.count + 1 }
-        let version = parts.map(\.document.version).filter { !$0.isEmpty }.max() ?? "1.4"
-        var out: [UInt8] = Array("%PDF-\(max(version, "1.4"))\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
-        var entries: [Int: XRefEntry] = [0: .free]
-        let emitter = ObjectEmitter(security: nil, encryptNumber: nil)
-        for number in builder.objects.keys.sorted() {
-            guard let object = builder.objects[number], let target = numbering[number] else { continue }
-            entries[target] = .uncompressed(offset: out.count, generation: 0)
-            try emitter.emit(Builder.renumbered(object, numbering), as: PDFReference(number: target), into: &out)
-        }
-        let trailer: PDFDictionary = [
-            "Size": .integer(numbering.count + 1), "Root": .reference(PDFReference(number: numbering[catalogNumber] ?? 0)),
-            "Info": .reference(PDFReference(number: numbering[infoNumber] ?? 0)), "ID": XRefWriter.renewedID(nil, seed: out.count),
-        ]
-        try XRefWriter.writeTable(entries: entries, trailer: trailer, to: &out, base: 0)
-        return out
+        file.info = info
+        file.version = max(parts.map(\.document.version).filter { !$0.isEmpty }.max() ?? "1.4", "1.4")
+        return try file.bytes(producer: producer)
     }
 
     /// The object graph being copied: new numbers by (source, old number), objects by new number.
@@ -209,15 +168,11 @@ public enum PDFMerger {
             }
         }
 
-        static func renumbered(_ object: PDFObject, _ numbering: [Int: Int]) -> PDFObject {
-            renumbered(object) { numbering[$0] }
-        }
-
-        /// `object` with each reference's number mapped; a reference mapped to nil becomes null.
-        static func renumbered(_ object: PDFObject, _ map: (Int) -> Int?) -> PDFObject {
+        /// `object` with each reference's number mapped.
+        static func renumbered(_ object: PDFObject, _ map: (Int) -> Int) -> PDFObject {
             switch object {
             case .reference(let reference):
-                guard let number = map(reference.number) else { return .null }
+                let number = map(reference.number)
                 return number == reference.number ? object : .reference(PDFReference(number: number))
             case .array(let items):
                 return .array(items.map { renumbered($0, map) })
@@ -244,44 +199,5 @@ public enum PDFMerger {
                 objects[number] = copy(document.object(PDFReference(number: key.number)), from: document)
             }
         }
-    }
-}
-
-/// Outline entries written as new objects of a file being built.
-enum OutlineObjects {
-    /// Writes `items` under `parent` (page targets index `pages`, the page objects' numbers);
-    /// returns the first and last entry numbers and how many entries show.
-    static func emit(_ items: [PDFOutlineItem], parent: Int, pages: [Int], allocate: () -> Int,
-                     store: (Int, PDFObject) -> Void) -> (Int, Int, Int) {
-        let numbers = items.map { _ in allocate() }
-        var visible = items.count
-        for (index, item) in items.enumerated() {
-            var entry: PDFDictionary = [
-                "Title": .string(PDFString(PDFTextString.encode(item.title))),
-                "Parent": .reference(PDFReference(number: parent)),
-            ]
-            switch item.target {
-            case .page(let page)? where pages.indices.contains(page):
-                entry["Dest"] = .array([.reference(PDFReference(number: pages[page])), .name("Fit")])
-            case .uri(let uri)?:
-                entry["A"] = .dictionary(["S": .name("URI"), "URI": .string(PDFString(Array(uri.utf8)))])
-            default:
-                break
-            }
-            if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
-            if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
-            if !item.children.isEmpty {
-                let (first, last, count) = emit(item.children, parent: numbers[index], pages: pages, allocate: allocate, store: store)
-                entry["First"] = .reference(PDFReference(number: first))
-                entry["Last"] = .reference(PDFReference(number: last))
-                entry["Count"] = .integer(item.isOpen ? count : -count)
-                if item.isOpen { visible += count }
-            }
-            if let color = item.color, color.count == 3 { entry["C"] = .array(color.map { .real(PDFReal($0)) }) }
-            let flags = (item.isItalic ? 1 : 0) | (item.isBold ? 2 : 0)
-            if flags != 0 { entry["F"] = .integer(flags) }
-            store(numbers[index], .dictionary(entry))
-        }
-        return (numbers[0], numbers[numbers.count - 1], visible)
     }
 }

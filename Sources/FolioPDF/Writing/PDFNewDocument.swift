@@ -2,6 +2,7 @@ import Foundation
 
 /// A new PDF built page by page: objects added as they come, pages with their content and
 /// resources, an outline and Info; written in one pass with a classic cross-reference table.
+/// ``PDFMerger`` writes its files through it too.
 ///
 /// ```swift
 /// var pdf = PDFNewDocument()
@@ -11,7 +12,8 @@ import Foundation
 /// let bytes = try pdf.bytes()
 /// ```
 public struct PDFNewDocument {
-    private var objects: [PDFObject] = []
+    private var objects: [Int: PDFObject] = [:]
+    private var next = 1
     private var pageNumbers: [Int] = []
     /// The outline; page targets are 0-based pages of this document.
     public var outline: [PDFOutlineItem] = []
@@ -22,12 +24,21 @@ public struct PDFNewDocument {
 
     public init() {}
 
+    /// A file made of objects numbered elsewhere (numbers may have gaps), the pages being
+    /// the page dictionaries `pageNumbers` names, in order; their /Parent is set on writing.
+    init(objects: [Int: PDFObject], pageNumbers: [Int]) {
+        self.objects = objects
+        self.pageNumbers = pageNumbers
+        next = (objects.keys.max() ?? 0) + 1
+    }
+
     public var pageCount: Int { pageNumbers.count }
 
     /// Adds an object and returns its reference.
     public mutating func add(_ object: PDFObject) -> PDFReference {
-        objects.append(object)
-        return PDFReference(number: objects.count)
+        defer { next += 1 }
+        objects[next] = object
+        return PDFReference(number: next)
     }
 
     /// Adds a page of `width` × `height` points drawing `content` (Flate-compressed here)
@@ -49,11 +60,11 @@ public struct PDFNewDocument {
         pageNumbers.append(add(.dictionary(page)).number)
     }
 
-    /// The file.
+    /// The file. An outline opens beside the pages (/PageMode /UseOutlines).
     public func bytes(producer: String = "Folio") throws -> [UInt8] {
         guard !pageNumbers.isEmpty else { throw PDFError(.invalidArgument, "a PDF needs at least one page") }
-        var objects = self.objects.enumerated().reduce(into: [Int: PDFObject]()) { $0[$1.offset + 1] = $1.element }
-        var next = objects.count + 1
+        var objects = self.objects
+        var next = self.next
         func allocate() -> Int {
             defer { next += 1 }
             return next
@@ -78,6 +89,7 @@ public struct PDFNewDocument {
                                          "First": .reference(PDFReference(number: first)),
                                          "Last": .reference(PDFReference(number: last))])
             catalog["Outlines"] = .reference(PDFReference(number: root))
+            catalog["PageMode"] = .name("UseOutlines")
         }
         let catalogNumber = allocate()
         objects[catalogNumber] = .dictionary(catalog)
@@ -87,19 +99,63 @@ public struct PDFNewDocument {
         let infoNumber = allocate()
         objects[infoNumber] = .dictionary(infoDictionary)
 
+        // Numbers left unused (objects a merge found identical) are closed up, so the table lists no holes.
+        let numbers = objects.keys.sorted()
+        var numbering: [Int: Int] = [:]
+        for number in numbers { numbering[number] = numbering.count + 1 }
+        let renumber: (PDFReference) -> PDFReference? = { reference in numbering[reference.number].map { PDFReference(number: $0) } }
         var out: [UInt8] = Array("%PDF-\(version)\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
         var entries: [Int: XRefEntry] = [0: .free]
         let emitter = ObjectEmitter(security: nil, encryptNumber: nil)
-        for number in 1..<next {
-            guard let object = objects[number] else { continue }
-            entries[number] = .uncompressed(offset: out.count, generation: 0)
-            try emitter.emit(object, as: PDFReference(number: number), into: &out)
+        for number in numbers {
+            guard let object = objects[number], let target = numbering[number] else { continue }
+            entries[target] = .uncompressed(offset: out.count, generation: 0)
+            try emitter.emit(object, as: PDFReference(number: target), into: &out, renumber: renumber)
         }
         let trailer: PDFDictionary = [
-            "Size": .integer(next), "Root": .reference(PDFReference(number: catalogNumber)),
-            "Info": .reference(PDFReference(number: infoNumber)), "ID": XRefWriter.renewedID(nil, seed: out.count),
+            "Size": .integer(numbers.count + 1), "Root": .reference(PDFReference(number: numbering[catalogNumber] ?? 0)),
+            "Info": .reference(PDFReference(number: numbering[infoNumber] ?? 0)), "ID": XRefWriter.renewedID(nil, seed: out.count),
         ]
         try XRefWriter.writeTable(entries: entries, trailer: trailer, to: &out, base: 0)
         return out
+    }
+}
+
+/// Outline entries written as new objects of a file being built.
+enum OutlineObjects {
+    /// Writes `items` under `parent` (page targets index `pages`, the page objects' numbers);
+    /// returns the first and last entry numbers and how many entries show.
+    static func emit(_ items: [PDFOutlineItem], parent: Int, pages: [Int], allocate: () -> Int,
+                     store: (Int, PDFObject) -> Void) -> (Int, Int, Int) {
+        let numbers = items.map { _ in allocate() }
+        var visible = items.count
+        for (index, item) in items.enumerated() {
+            var entry: PDFDictionary = [
+                "Title": .string(PDFString(PDFTextString.encode(item.title))),
+                "Parent": .reference(PDFReference(number: parent)),
+            ]
+            switch item.target {
+            case .page(let page)? where pages.indices.contains(page):
+                entry["Dest"] = .array([.reference(PDFReference(number: pages[page])), .name("Fit")])
+            case .uri(let uri)?:
+                entry["A"] = .dictionary(["S": .name("URI"), "URI": .string(PDFString(Array(uri.utf8)))])
+            default:
+                break
+            }
+            if index > 0 { entry["Prev"] = .reference(PDFReference(number: numbers[index - 1])) }
+            if index + 1 < numbers.count { entry["Next"] = .reference(PDFReference(number: numbers[index + 1])) }
+            if !item.children.isEmpty {
+                let (first, last, count) = emit(item.children, parent: numbers[index], pages: pages, allocate: allocate, store: store)
+                entry["First"] = .reference(PDFReference(number: first))
+                entry["Last"] = .reference(PDFReference(number: last))
+                entry["Count"] = .integer(item.isOpen ? count : -count)
+                if item.isOpen { visible += count }
+            }
+            if let color = item.color, color.count == 3 { entry["C"] = .array(color.map { .real(PDFReal($0)) }) }
+            let flags = (item.isItalic ? 1 : 0) | (item.isBold ? 2 : 0)
+            if flags != 0 { entry["F"] = .integer(flags) }
+            store(numbers[index], .dictionary(entry))
+        }
+        return (numbers[0], numbers[numbers.count - 1], visible)
     }
 }
