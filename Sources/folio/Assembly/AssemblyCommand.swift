@@ -6,19 +6,13 @@ import Foundation
 
 /// What `folio merge` and `folio split` share: opening inputs and reporting errors.
 enum AssemblyCommand {
-    /// Runs `body`; invalid values exit 64, files that cannot be read or written exit 1.
+    /// Runs `body` as the library commands do (invalid values exit 64, files that cannot be
+    /// read or written exit 1), engine errors included.
     static func run(_ name: String, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as ScoreError {
-            printError("folio \(name): \(error.description)")
-            throw ExitCode.validationFailure
-        } catch let error as LibraryError {
-            printError("folio \(name): \(error.message)")
-            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
-        } catch let error as PDFError {
-            printError("folio \(name): \(error.description)")
-            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
+        try LibraryCommand.run(name, program: name) {
+            do { try body() } catch let error as PDFError {
+                throw LibraryError(error.code == .invalidArgument ? .invalidArgument : .io, error.description)
+            }
         }
     }
 
