@@ -21,19 +21,14 @@ extension LibraryCatalog {
     }
 
     /// Every setlist for MobileSheets' `.mss`, each score entry titled as the CSV export
-    /// titles its song now (its title, else its file name without extension) so the two match.
+    /// titles its song now — the catalog's title of the score (its title, else its file name
+    /// without extension) — so the two match.
     public func mobileSheetsSetlists() throws -> MobileSheetsSetlists {
         let titles = try read { db in
-            var titles: [String: String] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.path, e.title, e.own FROM score s JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL
+            try Dictionary(Row.fetchAll(db, sql: """
+                SELECT s.path, e.title FROM score s JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL
                 WHERE s.id IN (SELECT scoreId FROM setlist_entry WHERE scoreId IS NOT NULL)
-                """)
-            while let row = try rows.next() {
-                let path: String = row["path"]
-                titles[path] = StoredFields(row: row)?.title ?? MobileSheetsCSV.stem(path)
-            }
-            return titles
+                """).map { ($0["path"] as String, $0["title"] as String) }, uniquingKeysWith: { first, _ in first })
         }
         let setlists = try setlists().map { summary in
             var setlist = try setlist(named: summary.name)

@@ -315,7 +315,7 @@ extension LibraryCatalog {
                     return [SetlistText.Candidate(kind: .bookmark, title: row["title"], path: path, start: start,
                                                   end: row["endPage"] ?? start)]
                 }
-                let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                let stem = ScoreMetadata.title(forFile: path)
                 let title: String = row["title"]
                 return [SetlistText.Candidate(kind: .score, title: title, path: path)]
                     + (stem == title ? [] : [SetlistText.Candidate(kind: .score, title: stem, path: path)])

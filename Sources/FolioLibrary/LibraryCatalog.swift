@@ -101,9 +101,8 @@ public final class LibraryCatalog: Sendable {
             scoreID = db.lastInsertedRowID
         }
         let score = record.metadata
-        let stem = ((record.stamp.path as NSString).lastPathComponent as NSString).deletingPathExtension
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
-                        title: score.title ?? stem, metadata: score, own: score, in: db)
+                        title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: score, in: db)
         for (position, bookmark) in record.bookmarks.enumerated() {
             // A bookmark's own fields, else the score's: what a musician means by "this piece".
             let effective = bookmark.metadata.inheriting(from: score)

@@ -77,3 +77,15 @@ extension ScoreMetadata {
         return result
     }
 }
+
+extension ScoreMetadata {
+    /// The title a score without one goes by: its file name without the extension, as the
+    /// catalog shows it and forScore does.
+    ///
+    /// ```swift
+    /// ScoreMetadata.title(forFile: "Jazz/Autumn Leaves.pdf")   // "Autumn Leaves"
+    /// ```
+    public static func title(forFile path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+}

@@ -74,12 +74,6 @@ public enum ScoreMake {
             try pdf.addPage(width: page.width, height: page.height, content: Array("q \(matrix) cm /Im0 Do Q\n".utf8),
                             resources: ["XObject": .dictionary(["Im0": .reference(reference)])], rotate: rotate)
         }
-        let document = try PDFDocument(bytes: try pdf.bytes())
-        if let title {
-            var edit = ScoreEdit()
-            edit.title = title
-            _ = try ScoreWriter.write(edit, to: document, options: ScoreWriter.Options(allowComma: true, date: date))
-        }
-        return try PDFSaver.incrementalBytes(document)
+        return try NewScoreFile.finish(try pdf.bytes(), edit: NewScoreFile.titled(title), date: date).bytes
     }
 }

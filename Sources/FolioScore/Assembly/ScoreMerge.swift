@@ -57,7 +57,7 @@ public enum ScoreMerge {
             }
             let (metadata, readWarnings) = ScoreMetadata.read(from: piece.document)
             warnings += readWarnings.map { "\(piece.name): \($0)" }
-            let pieceTitle = piece.title ?? metadata.title ?? MobileSheetsCSV.stem(piece.name)
+            let pieceTitle = piece.title ?? metadata.title ?? ScoreMetadata.title(forFile: piece.name)
             let shift = offset - pages.lowerBound
             parts.append(PDFMergePart(document: piece.document, pages: pages, title: pieceTitle))
             outline.append(PDFOutlineItem(title: pieceTitle, target: .page(index: offset),
@@ -76,15 +76,8 @@ public enum ScoreMerge {
             offset += pages.count
         }
         guard !parts.isEmpty else { throw ScoreError(.invalidValue, "nothing to merge: no files were given") }
-        let merged = try PDFDocument(bytes: try PDFMerger.merge(parts, outline: outline))
-        if let title {
-            var edit = ScoreEdit()
-            edit.title = title
-            warnings += try ScoreWriter.write(edit, to: merged, options: ScoreWriter.Options(allowComma: true, date: date))
-        }
-        var provider = XMPBookmarkProvider(document: merged)
-        for bookmark in bookmarks { _ = provider.add(bookmark) }
-        warnings += try provider.write(to: merged, date: date)
-        return Result(bytes: try PDFSaver.incrementalBytes(merged), pieces: placed, warnings: warnings)
+        let merged = try NewScoreFile.finish(try PDFMerger.merge(parts, outline: outline), edit: NewScoreFile.titled(title),
+                                             bookmarks: bookmarks, date: date)
+        return Result(bytes: merged.bytes, pieces: placed, warnings: warnings + merged.warnings)
     }
 }

@@ -84,17 +84,11 @@ public enum ScorePages {
             offset += run.count
         }
         let bytes = try PDFMerger.merge(runs.map { PDFMergePart(document: document, pages: $0, title: nil) }, outline: outline)
-        let result = try PDFDocument(bytes: bytes)
-        let (metadata, _) = ScoreMetadata.read(from: document)
-        _ = try ScoreWriter.write(ScoreEdit(setting: metadata), to: result, options: ScoreWriter.Options(allowComma: true, date: date))
         var mapping: [Int: Int] = [:]
         for (index, page) in pages.enumerated() where mapping[page] == nil { mapping[page] = index + 1 }
-        var provider = XMPBookmarkProvider(document: result)
-        for bookmark in XMPBookmarkProvider(document: document).bookmarks {
-            if let moved = remapped(bookmark, mapping).0 { _ = provider.add(moved) }
-        }
-        if !provider.bookmarks.isEmpty { _ = try provider.write(to: result, date: date) }
-        return try PDFSaver.incrementalBytes(result)
+        let bookmarks = XMPBookmarkProvider(document: document).bookmarks.compactMap { remapped($0, mapping).0 }
+        let (metadata, _) = ScoreMetadata.read(from: document)
+        return try NewScoreFile.finish(bytes, edit: ScoreEdit(setting: metadata), bookmarks: bookmarks, date: date).bytes
     }
 
     // MARK: - Helpers

@@ -39,14 +39,16 @@ public enum ScoreSplit {
         public var metadata: ScoreMetadata
     }
 
-    /// The pieces of `document` found by `method`, in page order. Throws when there are none.
-    public static func pieces(of document: PDFDocument, by method: Method) throws -> [Piece] {
+    /// The pieces of `document` found by `method` — by default its stored bookmarks when it
+    /// has any with pages, else its outline — in page order. Throws when there are none.
+    public static func pieces(of document: PDFDocument, by method: Method? = nil) throws -> [Piece] {
         let (book, _) = ScoreMetadata.read(from: document)
         let count = document.pageCount
+        let stored = XMPBookmarkProvider(document: document).bookmarks
         var pieces: [Piece] = []
-        switch method {
+        switch method ?? (stored.contains { $0.pages != nil } ? .bookmarks : .toc) {
         case .bookmarks:
-            for bookmark in XMPBookmarkProvider(document: document).bookmarks {
+            for bookmark in stored {
                 guard let pages = bookmark.pages, pages.lowerBound >= 1, pages.lowerBound <= count else { continue }
                 let title = bookmark.name ?? "Pages \(pages.lowerBound)–\(pages.upperBound)"
                 pieces.append(Piece(title: title, pages: pages.lowerBound...min(pages.upperBound, count),
@@ -79,19 +81,18 @@ public enum ScoreSplit {
     }
 
     /// The PDF of `piece`: its pages, what they use, their annotations, the outline entries
-    /// that lead into them, and its metadata in Info and XMP.
-    public static func file(for piece: Piece, of document: PDFDocument, date: Date = Date()) throws -> [UInt8] {
+    /// that lead into them, and its metadata in Info and XMP. `outline` is the document's
+    /// outline when the caller has read it already (once for every piece of a split).
+    public static func file(for piece: Piece, of document: PDFDocument, outline full: [PDFOutlineItem]? = nil,
+                            date: Date = Date()) throws -> [UInt8] {
         let pages = (piece.pages.lowerBound - 1)...(piece.pages.upperBound - 1)
-        var outline = PDFOutlineItem.slice(document.outline(), pages: pages, shift: -pages.lowerBound)
+        var outline = PDFOutlineItem.slice(full ?? document.outline(), pages: pages, shift: -pages.lowerBound)
         // A piece found by its outline entry would otherwise open on a lone entry of itself.
         if outline.count == 1, outline[0].title == piece.title, outline[0].target == .page(index: 0) {
             outline = outline[0].children
         }
         let bytes = try PDFMerger.merge([PDFMergePart(document: document, pages: pages, title: nil)], outline: outline)
-        let single = try PDFDocument(bytes: bytes)
-        _ = try ScoreWriter.write(ScoreEdit(setting: piece.metadata), to: single,
-                                  options: ScoreWriter.Options(allowComma: true, date: date))
-        return try PDFSaver.incrementalBytes(single)
+        return try NewScoreFile.finish(bytes, edit: ScoreEdit(setting: piece.metadata), date: date).bytes
     }
 
     /// The file name `template` gives `piece`, the `number`th of a split of `file`:

@@ -25,7 +25,7 @@ public enum MobileSheetsCSV {
     /// The song rows of one file: the score, then each bookmark with a page range.
     /// `file` is the path as MobileSheets should find it (relative to the CSV).
     public static func rows(file: String, score: ScoreMetadata, bookmarks: [Bookmark]) -> String {
-        var text = row(title: score.title ?? MobileSheetsCSV.stem(file), file: file, pages: nil, score)
+        var text = row(title: score.title ?? ScoreMetadata.title(forFile: file), file: file, pages: nil, score)
         for bookmark in bookmarks {
             guard let pages = bookmark.pages else { continue }
             let range = pages.lowerBound == pages.upperBound ? "\(pages.lowerBound)" : "\(pages.lowerBound)-\(pages.upperBound)"
@@ -58,7 +58,7 @@ public enum MobileSheetsCSV {
             metadata.rating.map(String.init) ?? "", metadata.difficulty.map(String.init) ?? "",
             metadata.duration.map(String.init) ?? "", metadata.reference ?? "",
         ]
-        return cells.map { quoted(flat($0)) }.joined(separator: ";") + "\r\n"
+        return cells.map { CSVIndex.quoted(flat($0), ";") }.joined(separator: ";") + "\r\n"
     }
 
     /// Values joined by MobileSheets' value separator; a `|` inside a value would split it, so it becomes `/`.
@@ -70,17 +70,5 @@ public enum MobileSheetsCSV {
     private static func flat(_ text: String) -> String {
         guard text.contains(where: \.isNewline) else { return text }
         return String(text.map { $0.isNewline ? " " : $0 })
-    }
-
-    private static func quoted(_ cell: String) -> String {
-        guard cell.contains(where: { ";\"".contains($0) }) || cell.hasPrefix(" ") || cell.hasSuffix(" ") else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The title a score without one gets: its file name without the extension.
-    public static func stem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
     }
 }

@@ -32,13 +32,9 @@ struct SplitCommand: ParsableCommand {
     func run() throws {
         try AssemblyCommand.run("split") {
             let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
-            let method: ScoreSplit.Method
-            if let by {
-                method = try ScoreSplit.Method(parsing: by, pageCount: document.pageCount)
-            } else {
-                method = XMPBookmarkProvider(document: document).bookmarks.contains { $0.pages != nil } ? .bookmarks : .toc
-            }
+            let method = try by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
             let pieces = try ScoreSplit.pieces(of: document, by: method)
+            let outline = document.outline()
             let folder = outputDir ?? (file as NSString).deletingLastPathComponent
             let source = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
             var names = LibraryFileName(folder: folder.isEmpty ? "." : folder)
@@ -56,7 +52,7 @@ struct SplitCommand: ParsableCommand {
                     let path = (folder as NSString).appendingPathComponent(fileName)
                     print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(path)")
                     if dryRun { continue }
-                    try SafeFile.create(at: path, bytes: try ScoreSplit.file(for: piece, of: document))
+                    try SafeFile.create(at: path, bytes: try ScoreSplit.file(for: piece, of: document, outline: outline))
                     written.append(path)
                 }
             } catch {
