@@ -43,6 +43,7 @@ extension PDFDocument {
     public func arrangePages(_ slots: [PageSlot]) throws -> [String] {
         let pages = pages()
         var used = Set<Int>()
+        for case .blank(let width, let height) in slots { try PDFNewDocument.checkPageSize(width: width, height: height) }
         for case .page(let index) in slots {
             guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
             guard used.insert(index).inserted else {
@@ -90,9 +91,6 @@ extension PDFDocument {
                 }
                 kids.append(.reference(reference))
             case .blank(let width, let height):
-                guard width > 0, height > 0, width <= 14_400, height <= 14_400 else {
-                    throw PDFError(.invalidArgument, "a page of \(width) × \(height) pt is outside PDF's limits (valid: 1 to 14400 pt a side)")
-                }
                 let page: PDFDictionary = [
                     "Type": .name("Page"), "Parent": .reference(root),
                     "MediaBox": AnnotationAppearance.numbers([0, 0, width, height]),

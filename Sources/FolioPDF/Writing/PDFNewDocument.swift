@@ -45,9 +45,7 @@ public struct PDFNewDocument {
     /// with `resources`, turned by `rotate` degrees (a multiple of 90).
     public mutating func addPage(width: Double, height: Double, content: [UInt8], resources: PDFDictionary,
                                  rotate: Int = 0) throws {
-        guard width >= 1, height >= 1, width <= 14_400, height <= 14_400 else {
-            throw PDFError(.invalidArgument, "a page of \(width) × \(height) pt is outside PDF's limits (valid: 1 to 14400 pt a side)")
-        }
+        try PDFNewDocument.checkPageSize(width: width, height: height)
         guard rotate % 90 == 0 else { throw PDFError(.invalidArgument, "rotation \(rotate) is not a multiple of 90") }
         let data = try FlateFilter.encode(content)
         let stream = add(.stream(PDFStream(dictionary: ["Filter": .name("FlateDecode"), "Length": .integer(data.count)],
@@ -58,6 +56,16 @@ public struct PDFNewDocument {
         ]
         if rotate % 360 != 0 { page["Rotate"] = .integer((rotate % 360 + 360) % 360) }
         pageNumbers.append(add(.dictionary(page)).number)
+    }
+
+    /// The longest page side PDF allows without /UserUnit: 200 inches.
+    public static let maxPageSide = 14_400.0
+
+    /// Refuses a page side under 1 pt or over ``maxPageSide``.
+    static func checkPageSize(width: Double, height: Double) throws {
+        guard width >= 1, height >= 1, width <= maxPageSide, height <= maxPageSide else {
+            throw PDFError(.invalidArgument, "a page of \(width) × \(height) pt is outside PDF's limits (valid: 1 to 14400 pt a side)")
+        }
     }
 
     /// The file. An outline opens beside the pages (/PageMode /UseOutlines).

@@ -53,7 +53,7 @@ public enum ScoreMake {
             let dpi = image.dpi ?? (defaultDPI, defaultDPI)
             var width = Double(image.width) * 72 / dpi.x, height = Double(image.height) * 72 / dpi.y
             // Pages stay within PDF's 200-inch limit.
-            let shrink = min(1, 14_400 / max(width, height))
+            let shrink = min(1, PDFNewDocument.maxPageSide / max(width, height))
             width *= shrink
             height *= shrink
             var page = (width: width, height: height)

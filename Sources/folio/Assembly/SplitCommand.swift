@@ -35,14 +35,15 @@ struct SplitCommand: ParsableCommand {
             let method = try by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
             let pieces = try ScoreSplit.pieces(of: document, by: method)
             let outline = document.outline()
-            let folder = outputDir ?? (file as NSString).deletingLastPathComponent
-            let source = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            var names = LibraryFileName(folder: folder.isEmpty ? "." : folder)
+            let beside = (file as NSString).deletingLastPathComponent
+            let folder = outputDir ?? (beside.isEmpty ? "." : beside)
+            let source = ScoreMetadata.title(forFile: file)
+            var names = LibraryFileName(folder: folder)
             let planned = try pieces.enumerated().map { index, piece in
                 names.claim(try ScoreSplit.name(for: piece, number: index + 1, file: source, template: name))
             }
             if !dryRun {
-                do { try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true) } catch {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                     throw LibraryError(.io, "cannot create \(folder): \(error.localizedDescription)")
                 }
             }
@@ -59,7 +60,7 @@ struct SplitCommand: ParsableCommand {
                 for path in written { try? FileManager.default.removeItem(atPath: path) }
                 throw LibraryError(.io, "\(ScoreUpdate.describe(error)); the \(written.count) pieces written were removed")
             }
-            print(dryRun ? "dry run: \(pieces.count) pieces" : "wrote \(pieces.count) pieces to \(folder.isEmpty ? "." : folder)")
+            print(dryRun ? "dry run: \(pieces.count) pieces" : "wrote \(pieces.count) pieces to \(folder)")
         }
     }
 }
