@@ -20,15 +20,13 @@ struct LibraryExportCSVCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
-    @OptionGroup var location: LibraryLocation
+    @OptionGroup var library: ScannedLibrary
     @Option(help: "Write to this file (through a temporary file and a rename) instead of standard output.")
     var output: String?
-    @Flag(help: "Export the catalog as it is, without scanning first.") var noScan = false
 
     func run() throws {
         try LibraryCommand.run("export-csv") {
-            let catalog = try location.catalog(folder: directory, scanning: !noScan)
+            let catalog = try library.catalog()
             if let output {
                 var text = ""
                 try catalog.exportCSV { text += $0 }

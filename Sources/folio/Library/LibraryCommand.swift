@@ -56,3 +56,15 @@ struct LibraryLocation: ParsableArguments {
         return catalog
     }
 }
+
+/// A library a command reads as it stands now: the folder (positional, else --library, else
+/// the current folder), its database, and --no-scan to skip the incremental scan first.
+struct ScannedLibrary: ParsableArguments {
+    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @OptionGroup var location: LibraryLocation
+    @Flag(help: "Use the catalog as it is, without scanning first.") var noScan = false
+
+    func catalog() throws -> LibraryCatalog {
+        try location.catalog(folder: directory, scanning: !noScan)
+    }
+}

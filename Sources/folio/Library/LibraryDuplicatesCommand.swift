@@ -17,14 +17,12 @@ struct LibraryDuplicatesCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
-    @OptionGroup var location: LibraryLocation
+    @OptionGroup var library: ScannedLibrary
     @Flag(help: "One JSON object per line.") var json = false
-    @Flag(help: "Use the catalog as it is, without scanning first.") var noScan = false
 
     func run() throws {
         let groups = try LibraryCommand.run("duplicates") {
-            let catalog = try location.catalog(folder: directory, scanning: !noScan)
+            let catalog = try library.catalog()
             return try catalog.duplicates()
         }
         for group in groups {

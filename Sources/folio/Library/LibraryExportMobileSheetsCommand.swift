@@ -22,15 +22,13 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
-    @OptionGroup var location: LibraryLocation
+    @OptionGroup var library: ScannedLibrary
     @Option(help: "The folder to write mobilesheets.csv and mobilesheets.mss into (default: the library folder).")
     var outputDir: String?
-    @Flag(help: "Export the catalog as it is, without scanning first.") var noScan = false
 
     func run() throws {
         try LibraryCommand.run("export-mobilesheets") {
-            let catalog = try location.catalog(folder: directory, scanning: !noScan)
+            let catalog = try library.catalog()
             let out = outputDir ?? catalog.folder
             let prefix = LibraryExportMobileSheetsCommand.relativePrefix(from: out, to: catalog.folder)
             var csv = ""
