@@ -83,15 +83,19 @@ final class AnnotationModelTests: XCTestCase {
         let script = """
             import json, sys, pymupdf
             texts = json.loads(sys.argv[1])
-            print(json.dumps([[pymupdf.Font(f).text_length(t, fontsize=12) for t in texts] for f in ("helv", "tibi")]))
+            fonts = ("helv", "tibi", "hebo", "tiro", "tibo", "cour", "cobo", "heit", "tiit", "coit")
+            print(json.dumps([[pymupdf.Font(f).text_length(t, fontsize=12) for t in texts] for f in fonts]))
             """
         let argument = String(decoding: try JSONSerialization.data(withJSONObject: samples), as: UTF8.self)
         let run = try TestEnvironment.runTool("python3", ["-c", script, argument])
         XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
         let widths = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdout) as? [[Double]])
         for (index, text) in samples.enumerated() {
-            XCTAssertEqual(StandardFont.helvetica.width(of: text, size: 12), widths[0][index], accuracy: 0.01, text)
-            XCTAssertEqual(StandardFont.timesBoldItalic.width(of: text, size: 12), widths[1][index], accuracy: 0.01, text)
+            let fonts: [StandardFont] = [.helvetica, .timesBoldItalic, .helveticaBold, .timesRoman, .timesBold, .courier, .courierBold,
+                                        .helveticaOblique, .timesItalic, .courierOblique]
+            for (number, font) in fonts.enumerated() {
+                XCTAssertEqual(font.width(of: text, size: 12), widths[number][index], accuracy: 0.01, "\(font.baseFont): \(text)")
+            }
         }
     }
 

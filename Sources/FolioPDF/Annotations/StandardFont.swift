@@ -18,6 +18,21 @@ public struct StandardFont: Sendable, Equatable {
                                                widths: StandardFontWidths.helvetica)
     public static let timesBoldItalic = StandardFont(baseFont: "Times-BoldItalic", resourceName: "TiBI",
                                                      widths: StandardFontWidths.timesBoldItalic)
+    public static let helveticaBold = StandardFont(baseFont: "Helvetica-Bold", resourceName: "HeBo",
+                                                   widths: StandardFontWidths.helveticaBold)
+    public static let timesRoman = StandardFont(baseFont: "Times-Roman", resourceName: "TiRo",
+                                                widths: StandardFontWidths.timesRoman)
+    public static let timesBold = StandardFont(baseFont: "Times-Bold", resourceName: "TiBo",
+                                               widths: StandardFontWidths.timesBold)
+    public static let helveticaOblique = StandardFont(baseFont: "Helvetica-Oblique", resourceName: "HeOb",
+                                                      widths: StandardFontWidths.helvetica)
+    public static let timesItalic = StandardFont(baseFont: "Times-Italic", resourceName: "TiIt",
+                                                 widths: StandardFontWidths.timesItalic)
+    public static let courierOblique = StandardFont(baseFont: "Courier-Oblique", resourceName: "CoOb",
+                                                    widths: StandardFontWidths.courier)
+    public static let courier = StandardFont(baseFont: "Courier", resourceName: "Cour", widths: StandardFontWidths.courier)
+    public static let courierBold = StandardFont(baseFont: "Courier-Bold", resourceName: "CoBo",
+                                                 widths: StandardFontWidths.courierBold)
 
     public static func == (lhs: StandardFont, rhs: StandardFont) -> Bool { lhs.baseFont == rhs.baseFont }
 

@@ -15,6 +15,8 @@ public struct PDFNewDocument {
     private var objects: [Int: PDFObject] = [:]
     private var next = 1
     private var pageNumbers: [Int] = []
+    /// Fonts text pages use, by ``PDFTypeface`` key: resource name, reserved object, glyphs shown.
+    private var fonts: [String: (name: String, reference: PDFReference, face: PDFTypeface, glyphs: [UInt16: String])] = [:]
     /// The outline; page targets are 0-based pages of this document.
     public var outline: [PDFOutlineItem] = []
     /// Info entries written beside Producer and CreationDate.
@@ -58,6 +60,26 @@ public struct PDFNewDocument {
         pageNumbers.append(add(.dictionary(page)).number)
     }
 
+    /// The resource name and object of `face` in this file, reserved on first use.
+    mutating func fontResource(_ face: PDFTypeface) -> (String, PDFReference) {
+        if let known = fonts[face.key] { return (known.name, known.reference) }
+        let name = "F\(fonts.count + 1)"
+        let reference: PDFReference
+        if case .standard(let font) = face { reference = add(.dictionary(font.dictionary)) } else { reference = add(.null) }
+        fonts[face.key] = (name, reference, face, [:])
+        return (name, reference)
+    }
+
+    /// Records the glyphs `encoded` (two bytes each) shows, and the characters each stands for.
+    mutating func noteGlyphs(_ encoded: [UInt8], of face: PDFTypeface, text: String) {
+        guard var slot = fonts[face.key] else { return }
+        for (index, scalar) in text.unicodeScalars.enumerated() where 2 * index + 1 < encoded.count {
+            let glyph = UInt16(encoded[2 * index]) << 8 | UInt16(encoded[2 * index + 1])
+            if slot.glyphs[glyph] == nil { slot.glyphs[glyph] = String(scalar) }
+        }
+        fonts[face.key] = slot
+    }
+
     /// The longest page side PDF allows without /UserUnit: 200 inches.
     public static let maxPageSide = 14_400.0
 
@@ -76,6 +98,11 @@ public struct PDFNewDocument {
         func allocate() -> Int {
             defer { next += 1 }
             return next
+        }
+        for slot in fonts.values {
+            guard case .trueType(let font) = slot.face else { continue }
+            try FontEmbedding.embed(font, glyphs: slot.glyphs, as: slot.reference.number, allocate: allocate,
+                                    store: { objects[$0] = $1 })
         }
         let pagesNumber = allocate()
         for number in pageNumbers {

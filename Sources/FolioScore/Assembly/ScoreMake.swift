@@ -18,6 +18,16 @@ public enum ScoreMake {
             case .letter: (612, 792)
             }
         }
+
+        /// The paper a locale prints on ("en_US.UTF-8" → letter): the Americas' letter
+        /// countries and the Philippines use Letter, the rest of the world A4.
+        public static func forLocale(_ identifier: String?) -> Paper {
+            guard let identifier else { return .a4 }
+            let name = identifier.split(separator: ".").first.map(String.init) ?? identifier
+            guard let region = name.split(whereSeparator: { $0 == "_" || $0 == "-" }).dropFirst().first else { return .a4 }
+            let letter: Set<Substring> = ["US", "CA", "MX", "CL", "CO", "VE", "PH", "PR", "GT", "CR", "PA", "SV", "DO", "NI", "BZ"]
+            return letter.contains(region.prefix(2)) ? .letter : .a4
+        }
     }
 
     /// The resolution assumed when an image does not say (as img2pdf assumes).

@@ -7,40 +7,107 @@ import Foundation
 /// `folio make`.
 struct MakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "make", abstract: "Make a PDF from JPEG and PNG images, one per page.",
+        commandName: "make", abstract: "Make a PDF from images (one per page) or from text and ChordPro files.",
         discussion: """
-            JPEGs are embedded byte for byte (gray, RGB, CMYK — Adobe's inverted CMYK handled — baseline or
+            Images: JPEGs are embedded byte for byte (gray, RGB, CMYK — Adobe's inverted CMYK handled — baseline or
             progressive); PNGs keep their compressed data (1 to 16 bits, gray, RGB, palettes), only those with
-            transparency are decoded, the alpha becoming a soft mask. Each page is the image's size at its own
-            resolution (JFIF density or pHYs, else 96 dpi), or --fit paper (turned to the image's shape, the image
-            scaled to fit and centred). An EXIF orientation turns the page. Images over 64 megapixels are refused
-            before anything is decoded. The output must not exist. Interlaced PNGs, TIFF and text are not read yet.
-            Example: folio make scan-1.jpg scan-2.jpg --output "Trumpet 1.pdf" --fit a4
+            transparency or interlacing are decoded, the alpha becoming a soft mask. Each page is the image's size at
+            its own resolution (JFIF density or pHYs, else 96 dpi), or --fit paper (turned to the image's shape, the
+            image scaled to fit and centred). An EXIF orientation turns the page. Images over 64 megapixels are
+            refused before anything is decoded. Images need --output.
+            Text (.txt and any other name): UTF-8 with or without a byte-order mark, UTF-16 with one, else
+            Windows-1252; tabs expanded, long lines wrapped between words, a form feed starts a page. A chord chart
+            (chord lines above lyric lines) is set in Courier, its chord and lyric lines wrapped together so chords stay
+            over their syllables; other text in Helvetica. The title is the first line when it is short, else the file
+            name. ChordPro (.cho, .chordpro, .chopro, .crd, or a text with a {title: …} line): title, subtitle,
+            artist/composer/lyricist, key, tempo, time, capo, duration, comments, chorus/verse/bridge/tab/grid
+            sections and [C] chords above their syllables; title, people, key, duration and tags become forScore
+            metadata. Standard fonts write WinAnsiEncoding's characters only (Latin-1, € and typographic quotes); any
+            other is an error naming it and its line, unless --font-file gives a TrueType font (embedded, text stays
+            searchable and copyable). Without --output each text file gets FILE.pdf beside it; with it, all go into
+            one PDF, each from a new page with an outline entry.
+            An output that exists is never overwritten.
+            Examples: folio make scan-1.jpg scan-2.jpg --output "Trumpet 1.pdf" --fit a4
+                      folio make "Amazing Grace.cho" --paper letter --size 12
             Exit codes: 0 written; 1 a file could not be read or written; 64 usage error, an existing output, an
-            image that is damaged, too large or of a kind PDF cannot hold.
+            image that is damaged, too large or of a kind PDF cannot hold, a character the font lacks.
             """)
 
-    @Argument(help: "The images, in page order.") var files: [String]
-    @Option(name: [.short, .long], help: "The PDF to create.") var output: String
+    @Argument(help: "The images in page order, or the text files.") var files: [String]
+    @Option(name: [.short, .long], help: "The PDF to create.") var output: String?
     @Option(help: "Fit each image onto paper: a4 or letter.") var fit: ScoreMake.Paper?
-    @Option(help: "The title (default: the output's file name without extension).") var title: String?
+    @Option(help: "The title (default: for images the output's name; for text its first line or the file name).")
+    var title: String?
+    @Option(help: "Text: the paper, a4 or letter (default: from the locale, LC_PAPER or LANG).") var paper: ScoreMake.Paper?
+    @Option(help: "Text: helvetica, times or courier (default: courier for chord charts, else helvetica).")
+    var font: TextScore.Font?
+    @Option(help: "Text: a TrueType font (.ttf) to embed instead, for characters beyond WinAnsi.") var fontFile: String?
+    @Option(help: "Text: the size in points, 4 to 72.") var size: Double = 11
+    @Option(help: "Text: the margin on every side in points.") var margin: Double = 50
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
 
     func run() throws {
         try AssemblyCommand.run("make") {
-            guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no images given") }
-            try AssemblyCommand.checkFree(output)
-            let images = try files.map { file -> (String, [UInt8]) in
-                guard let data = FileManager.default.contents(atPath: file) else { throw LibraryError(.io, "cannot read \(file)") }
-                return (file, Array(data))
+            guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files given") }
+            let images = files.filter { MakeCommand.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            if images.isEmpty {
+                try makeText()
+            } else {
+                guard images.count == files.count else {
+                    throw LibraryError(.invalidArgument, "give either images or text files, not both")
+                }
+                try makeImages()
             }
-            let bytes = try ScoreMake.images(images, fit: fit,
-                                             title: title ?? ((output as NSString).lastPathComponent as NSString).deletingPathExtension)
-            do { try SafeFile.create(at: output, bytes: bytes) } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
+        }
+    }
+
+    private func read(_ file: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: file) else { throw LibraryError(.io, "cannot read \(file)") }
+        return Array(data)
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) throws {
+        do { try SafeFile.create(at: path, bytes: bytes) } catch {
+            throw LibraryError(.io, "cannot write \(path): \(ScoreUpdate.describe(error))")
+        }
+    }
+
+    private func makeImages() throws {
+        guard let output else { throw LibraryError(.invalidArgument, "images need --output, the PDF to create") }
+        try AssemblyCommand.checkFree(output)
+        let images = try files.map { ($0, try read($0)) }
+        let bytes = try ScoreMake.images(images, fit: fit, title: title ?? ScoreMetadata.title(forFile: output))
+        try write(bytes, to: output)
+        print("wrote \(output): \(files.count) page(s)")
+    }
+
+    private func makeText() throws {
+        var options = TextScore.Options()
+        let environment = ProcessInfo.processInfo.environment
+        options.paper = paper ?? ScoreMake.Paper.forLocale(environment["LC_ALL"] ?? environment["LC_PAPER"] ?? environment["LANG"])
+        options.font = font
+        options.size = size
+        options.margin = margin
+        if let fontFile {
+            do { options.fontFile = try TrueTypeFont(bytes: try read(fontFile)) } catch let error as PDFError {
+                throw LibraryError(.invalidArgument, "\(fontFile): \(error.message)")
             }
-            print("wrote \(output): \(files.count) page(s)")
+        }
+        let jobs: [(inputs: [String], output: String)] = output.map { [(files, $0)] }
+            ?? files.map { ([$0], ($0 as NSString).deletingPathExtension + ".pdf") }
+        for job in jobs { try AssemblyCommand.checkFree(job.output) }
+        for job in jobs {
+            let inputs = try job.inputs.map { ($0, try read($0)) }
+            let made = try TextScore.pdf(inputs, options: options,
+                                         title: title ?? (inputs.count > 1 ? ScoreMetadata.title(forFile: job.output) : nil))
+            for warning in made.warnings { FileHandle.standardError.write(Data("folio make: \(warning)\n".utf8)) }
+            try write(made.bytes, to: job.output)
+            let pages = (try? PDFDocument(bytes: made.bytes).pageCount) ?? 0
+            print("wrote \(job.output): \(pages) page(s)")
         }
     }
 }
 
 extension ScoreMake.Paper: ExpressibleByArgument {}
+extension TextScore.Font: ExpressibleByArgument {}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The objects that embed a TrueType font in a new file: a Type0 font (Identity-H, two-byte
+/// glyph numbers), its CIDFontType2 with the widths of the glyphs used, a font descriptor,
+/// the font program (FontFile2, whole) and a ToUnicode CMap so text extracts as written.
+enum FontEmbedding {
+    static func embed(_ font: TrueTypeFont, glyphs: [UInt16: String], as number: Int, allocate: () -> Int,
+                      store: (Int, PDFObject) -> Void) throws {
+        let program = try FlateFilter.encode(font.data)
+        let fileNumber = allocate()
+        store(fileNumber, .stream(PDFStream(dictionary: [
+            "Filter": .name("FlateDecode"), "Length": .integer(program.count), "Length1": .integer(font.data.count),
+        ], encodedData: program)))
+
+        // Flags: nonsymbolic (bit 6), fixed pitch (bit 1), italic (bit 7).
+        let flags = 32 | (font.isFixedPitch ? 1 : 0) | (font.italicAngle != 0 ? 64 : 0)
+        let descriptorNumber = allocate()
+        store(descriptorNumber, .dictionary([
+            "Type": .name("FontDescriptor"), "FontName": .name(font.postScriptName), "Flags": .integer(flags),
+            "FontBBox": .array(font.boundingBox.map { .integer($0) }), "ItalicAngle": .real(PDFReal(font.italicAngle)),
+            "Ascent": .integer(font.ascent), "Descent": .integer(font.descent), "CapHeight": .integer(font.capHeight),
+            "StemV": .integer(80), "FontFile2": .reference(PDFReference(number: fileNumber)),
+        ]))
+
+        let used = glyphs.keys.sorted()
+        var widths: [PDFObject] = []
+        for glyph in used {
+            widths += [.integer(Int(glyph)), .array([.integer(Int(font.advance(of: glyph).rounded()))])]
+        }
+        let descendantNumber = allocate()
+        store(descendantNumber, .dictionary([
+            "Type": .name("Font"), "Subtype": .name("CIDFontType2"), "BaseFont": .name(font.postScriptName),
+            "CIDSystemInfo": .dictionary(["Registry": .string(PDFString(Array("Adobe".utf8))),
+                                          "Ordering": .string(PDFString(Array("Identity".utf8))), "Supplement": .integer(0)]),
+            "FontDescriptor": .reference(PDFReference(number: descriptorNumber)),
+            "DW": .integer(Int(font.advance(of: 0).rounded())), "W": .array(widths), "CIDToGIDMap": .name("Identity"),
+        ]))
+
+        let cmap = try FlateFilter.encode(toUnicode(glyphs, used: used))
+        let cmapNumber = allocate()
+        store(cmapNumber, .stream(PDFStream(dictionary: ["Filter": .name("FlateDecode"), "Length": .integer(cmap.count)],
+                                            encodedData: cmap)))
+        store(number, .dictionary([
+            "Type": .name("Font"), "Subtype": .name("Type0"), "BaseFont": .name(font.postScriptName),
+            "Encoding": .name("Identity-H"), "DescendantFonts": .array([.reference(PDFReference(number: descendantNumber))]),
+            "ToUnicode": .reference(PDFReference(number: cmapNumber)),
+        ]))
+    }
+
+    /// A ToUnicode CMap mapping each two-byte glyph number to the UTF-16 of its character.
+    private static func toUnicode(_ glyphs: [UInt16: String], used: [UInt16]) -> [UInt8] {
+        func hex(_ units: some Sequence<UInt16>) -> String { units.map { String(format: "%04X", $0) }.joined() }
+        var text = """
+            /CIDInit /ProcSet findresource begin
+            12 dict begin
+            begincmap
+            /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+            /CMapName /Adobe-Identity-UCS def
+            /CMapType 2 def
+            1 begincodespacerange
+            <0000> <FFFF>
+            endcodespacerange
+
+            """
+        // At most 100 mappings per block, as the CMap format requires.
+        for start in stride(from: 0, to: used.count, by: 100) {
+            let block = used[start..<min(start + 100, used.count)]
+            text += "\(block.count) beginbfchar\n"
+            for glyph in block { text += "<\(hex([glyph]))> <\(hex((glyphs[glyph] ?? "").utf16))>\n" }
+            text += "endbfchar\n"
+        }
+        text += "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+        return Array(text.utf8)
+    }
+}

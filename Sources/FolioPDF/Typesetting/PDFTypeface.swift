@@ -1,0 +1,146 @@
+import Foundation
+
+/// A font text is set in on a new page: one of the standard fonts (WinAnsiEncoding, not
+/// embedded) or a TrueType font embedded whole, its glyphs addressed by number (Identity-H)
+/// with a ToUnicode map so the text can be copied and searched.
+///
+/// ```swift
+/// let face = PDFTypeface.standard(.courier)
+/// face.width(of: "Am   G", size: 10)        // 36 points
+/// face.firstMissing(in: "Dvořák")          // "ř": Courier's WinAnsiEncoding lacks it
+/// ```
+public enum PDFTypeface: Sendable, Equatable {
+    case standard(StandardFont)
+    case trueType(TrueTypeFont)
+
+    /// The name a page's resources give the font.
+    var key: String {
+        switch self {
+        case .standard(let font): font.baseFont
+        case .trueType(let font): "TT:" + font.postScriptName + ":\(font.data.count)"
+        }
+    }
+
+    /// The first character of `text` this face cannot show, nil when it shows them all.
+    public func firstMissing(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { scalar in
+            switch self {
+            case .standard: StandardFont.winAnsiCode(scalar) == nil
+            case .trueType(let font): font.glyph(for: scalar) == nil
+            }
+        }
+    }
+
+    /// The bytes a text-showing operator takes: WinAnsi codes, or two-byte glyph numbers.
+    /// A character the face lacks is an ``PDFError/Code/invalidArgument`` error naming it.
+    public func encode(_ text: String) throws -> [UInt8] {
+        switch self {
+        case .standard(let font):
+            return try font.encode(text)
+        case .trueType(let font):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.unicodeScalars.count * 2)
+            for scalar in text.unicodeScalars {
+                guard let glyph = font.glyph(for: scalar) else {
+                    throw PDFError(.invalidArgument,
+                                   "the character \"\(scalar)\" (\(String(format: "U+%04X", scalar.value))) is not in the font \(font.postScriptName)")
+                }
+                bytes += [UInt8(glyph >> 8), UInt8(glyph & 0xFF)]
+            }
+            return bytes
+        }
+    }
+
+    /// The width of `text` in points; characters the face lacks count as a space would.
+    public func width(of text: String, size: Double) -> Double {
+        switch self {
+        case .standard(let font):
+            return font.width(of: text, size: size)
+        case .trueType(let font):
+            let space = font.glyph(for: " ").map(font.advance) ?? 250
+            return text.unicodeScalars.reduce(0) { $0 + (font.glyph(for: $1).map(font.advance) ?? space) } * size / 1000
+        }
+    }
+
+    /// Breaks one line of text (no newlines) into pieces no wider than `maxWidth`, between
+    /// words where it can; a word wider than a line is cut between characters. Leading spaces stay.
+    public func wrap(_ line: String, size: Double, maxWidth: Double) -> [String] {
+        guard width(of: line, size: size) > maxWidth else { return [line] }
+        var pieces: [String] = []
+        var current = ""
+        var open = false
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = open ? current + " " + word : String(word)
+            if width(of: candidate, size: size) <= maxWidth {
+                current = candidate
+                open = true
+                continue
+            }
+            if open, current.contains(where: { $0 != " " }) { pieces.append(current) }
+            var rest = Substring(word)
+            while width(of: String(rest), size: size) > maxWidth, rest.count > 1 {
+                var cut = rest.startIndex
+                var taken = ""
+                while cut < rest.endIndex, width(of: taken + String(rest[cut]), size: size) <= maxWidth || taken.isEmpty {
+                    taken.append(rest[cut])
+                    cut = rest.index(after: cut)
+                }
+                pieces.append(taken)
+                rest = rest[cut...]
+            }
+            current = String(rest)
+            open = true
+        }
+        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        return pieces
+    }
+}
+
+/// A piece of text on a new page: where its baseline starts, its face and size.
+///
+/// ```swift
+/// PDFTextRun(text: "Amazing Grace", face: .standard(.helveticaBold), size: 16, x: 56, y: 780)
+/// ```
+public struct PDFTextRun: Sendable, Equatable {
+    public var text: String
+    public var face: PDFTypeface
+    public var size: Double
+    public var x: Double
+    public var y: Double
+
+    public init(text: String, face: PDFTypeface, size: Double, x: Double, y: Double) {
+        self.text = text
+        self.face = face
+        self.size = size
+        self.x = x
+        self.y = y
+    }
+}
+
+extension PDFNewDocument {
+    /// Adds a page of `width` × `height` points showing `runs`. Standard fonts go into the
+    /// file as their dictionaries; a TrueType font is embedded once, on writing, with widths
+    /// and a ToUnicode map for the glyphs all pages use.
+    public mutating func addTextPage(width: Double, height: Double, runs: [PDFTextRun]) throws {
+        var content: [UInt8] = []
+        var resources = PDFDictionary()
+        var current: (String, Double)?
+        content += Array("BT\n".utf8)
+        for run in runs where !run.text.isEmpty {
+            let (name, reference) = fontResource(run.face)
+            resources[name] = .reference(reference)
+            let encoded = try run.face.encode(run.text)
+            if case .trueType = run.face { noteGlyphs(encoded, of: run.face, text: run.text) }
+            if current.map({ $0 != (name, run.size) }) ?? true {
+                content += Array("/\(name) \(PDFDrawing.number(run.size)) Tf\n".utf8)
+                current = (name, run.size)
+            }
+            content += Array("1 0 0 1 \(PDFDrawing.number(run.x)) \(PDFDrawing.number(run.y)) Tm ".utf8)
+            PDFSerializer.writeLiteral(encoded, to: &content)
+            content += Array(" Tj\n".utf8)
+        }
+        content += Array("ET\n".utf8)
+        try addPage(width: width, height: height, content: content,
+                    resources: resources.isEmpty ? [:] : ["Font": .dictionary(resources)])
+    }
+}

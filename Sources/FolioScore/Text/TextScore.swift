@@ -1,0 +1,216 @@
+import FolioPDF
+import Foundation
+
+/// New scores made from text, as forScore converts text files on import: plain text (lyrics,
+/// chord charts, notes) set line by line, and ChordPro song sheets (see ``ChordProSong``).
+///
+/// ```swift
+/// var options = TextScore.Options()
+/// options.paper = .letter
+/// let made = try TextScore.pdf([("Amazing Grace.txt", bytes)], options: options)
+/// ```
+public enum TextScore {
+    /// The standard fonts text can be set in.
+    public enum Font: String, Sendable, CaseIterable {
+        case helvetica, times, courier
+
+        var regular: StandardFont {
+            switch self {
+            case .helvetica: .helvetica
+            case .times: .timesRoman
+            case .courier: .courier
+            }
+        }
+
+        var bold: StandardFont {
+            switch self {
+            case .helvetica: .helveticaBold
+            case .times: .timesBold
+            case .courier: .courierBold
+            }
+        }
+
+        var italic: StandardFont {
+            switch self {
+            case .helvetica: .helveticaOblique
+            case .times: .timesItalic
+            case .courier: .courierOblique
+            }
+        }
+    }
+
+    /// How text is set.
+    public struct Options: Sendable {
+        public var paper: ScoreMake.Paper = .a4
+        /// nil: Courier for a chord chart (chords stay over their syllables), else Helvetica.
+        public var font: Font?
+        /// A TrueType font to embed instead of a standard font (any characters it has).
+        public var fontFile: TrueTypeFont?
+        /// The text size in points (valid: 4 to 72).
+        public var size = 11.0
+        /// The margin on every side in points (valid: 0 to a third of the paper's width).
+        public var margin = 50.0
+
+        public init() {}
+
+        func validate() throws {
+            guard (4...72).contains(size) else { throw ScoreError(.outOfRange, "text size \(size) is out of range (valid: 4 to 72 pt)") }
+            let most = paper.size.width / 3
+            guard (0...most).contains(margin) else {
+                throw ScoreError(.outOfRange, "margin \(margin) is out of range (valid: 0 to \(Int(most)) pt on \(paper.rawValue))")
+            }
+        }
+    }
+
+    /// What kind of text a file holds: ChordPro by its extension (.cho, .chordpro, .chopro,
+    /// .crd) or a `{title: …}` directive on a line of its own, else plain text.
+    public static func isChordPro(fileName: String, text: String) -> Bool {
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        if ["cho", "chordpro", "chopro", "crd"].contains(ext) { return true }
+        return text.split(separator: "\n", maxSplits: 200, omittingEmptySubsequences: true).prefix(200).contains { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces).lowercased()
+            return trimmed.hasPrefix("{title:") || trimmed.hasPrefix("{t:")
+        }
+    }
+
+    /// A PDF of text files (name, bytes) in order, each starting on a new page; several get an
+    /// outline entry each. `title` names the whole file; by default the one file's own title —
+    /// its first line when that is short and not chords, else its file name.
+    public static func pdf(_ files: [(name: String, bytes: [UInt8])], options: Options = Options(), title: String? = nil,
+                           date: Date = Date()) throws -> (bytes: [UInt8], warnings: [String]) {
+        guard !files.isEmpty else { throw ScoreError(.invalidValue, "no text files given") }
+        try options.validate()
+        var flow = TextPageFlow(paper: options.paper, margin: options.margin)
+        var outline: [PDFOutlineItem] = []
+        var edit = ScoreEdit()
+        var composers: [String] = []
+        var warnings: [String] = []
+        for (name, bytes) in files {
+            let (text, _) = try TextDecoding.decode(bytes)
+            let first = flow.pageCount
+            let fileEdit: ScoreEdit
+            if isChordPro(fileName: name, text: text) {
+                let song = ChordProSong(parsing: text)
+                try ChordProLayout(options: options, fileName: name).set(song, into: &flow)
+                let made = song.edit(fallbackTitle: ScoreMetadata.title(forFile: name))
+                fileEdit = made.edit
+                warnings += (song.warnings + made.warnings).map { "\(name): \($0)" }
+            } else {
+                try setPlain(text, fileName: name, options: options, into: &flow)
+                fileEdit = ScoreEdit(title: plainTitle(text) ?? ScoreMetadata.title(forFile: name))
+            }
+            try flow.finishPage()
+            composers += (fileEdit.composers ?? []).filter { !composers.contains($0) }
+            outline.append(PDFOutlineItem(title: fileEdit.title ?? ScoreMetadata.title(forFile: name), target: .page(index: first)))
+            if files.count == 1 { edit = fileEdit }
+        }
+        if files.count > 1, !composers.isEmpty { edit.composers = composers }
+        if let title { edit.title = title }
+        var pdf = flow.pdf
+        if files.count > 1 { pdf.outline = outline }
+        let finished = try NewScoreFile.finish(try pdf.bytes(), edit: edit, date: date)
+        return (finished.bytes, warnings + finished.warnings)
+    }
+
+    /// The first line as a title: when it is short, has letters and is not a line of chords.
+    static func plainTitle(_ text: String) -> String? {
+        guard let line = text.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= 100, trimmed.contains(where: \.isLetter), !ChordSymbol.isChordLine(trimmed) else { return nil }
+        return trimmed
+    }
+
+    /// The face text is set in: the embedded font, the chosen one, or by what the text is.
+    static func face(_ options: Options, style: Style = .regular, chart: Bool) -> PDFTypeface {
+        if let file = options.fontFile { return .trueType(file) }
+        let font = options.font ?? (chart ? .courier : .helvetica)
+        return .standard(style == .bold ? font.bold : style == .italic ? font.italic : font.regular)
+    }
+
+    enum Style { case regular, bold, italic }
+
+    /// The first character `face` cannot show, as an error naming it and its line.
+    static func checkCharacters(_ line: String, number: Int, fileName: String, face: PDFTypeface) throws {
+        guard let missing = face.firstMissing(in: line) else { return }
+        let code = String(format: "U+%04X", missing.value)
+        let fix: String
+        if case .standard(let font) = face {
+            fix = "\(font.baseFont) has only WinAnsiEncoding's characters (Latin-1, € and typographic quotes); give a TrueType font that has it (--font-file)"
+        } else {
+            fix = "the font has no glyph for it; give a font that has"
+        }
+        throw ScoreError(.invalidValue, "\(fileName), line \(number): the character \"\(missing)\" (\(code)) cannot be written: \(fix)")
+    }
+
+    /// Plain text, one line after another; a form feed starts a page. In a chord chart set
+    /// in a fixed-pitch face, a chord line and the lyric line under it wrap at the same column.
+    static func setPlain(_ text: String, fileName: String, options: Options, into flow: inout TextPageFlow) throws {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+        let chart = ChordSymbol.looksLikeChordChart(lines)
+        let face = face(options, chart: chart)
+        let size = options.size, leading = size * 1.25
+        let monospaced: Bool = switch face {
+        case .standard(let font): font == .courier || font == .courierBold
+        case .trueType(let font): font.isFixedPitch
+        }
+        let columns = monospaced ? max(1, Int(flow.lineWidth / face.width(of: "0", size: size))) : 0
+        func put(_ piece: String, keep: Double = 0) throws {
+            let top = try flow.take(leading, keep: keep)
+            flow.add(PDFTextRun(text: piece, face: face, size: size, x: flow.left, y: top - size))
+        }
+        var index = 0
+        while index < lines.count {
+            var line = lines[index]
+            try checkCharacters(line, number: index + 1, fileName: fileName, face: face)
+            if line.hasPrefix("\u{0C}") {
+                try flow.newPage()
+                line.removeFirst()
+            }
+            if monospaced, chart, ChordSymbol.isChordLine(line), index + 1 < lines.count, !ChordSymbol.isChordLine(lines[index + 1]),
+               max(line.count, lines[index + 1].count) > columns {
+                try checkCharacters(lines[index + 1], number: index + 2, fileName: fileName, face: face)
+                for (chords, words) in wrapPair(line, lines[index + 1], columns: columns) {
+                    try put(chords, keep: leading)
+                    try put(words)
+                }
+                index += 2
+                continue
+            }
+            let pieces = face.wrap(line, size: size, maxWidth: flow.lineWidth)
+            for piece in pieces { try put(piece) }
+            index += 1
+        }
+    }
+
+    /// A chord line and its lyric line cut at the same columns, at spaces of the lyrics where
+    /// there are any, so each chord stays over its syllable.
+    static func wrapPair(_ chords: String, _ words: String, columns: Int) -> [(String, String)] {
+        var chords = Array(chords), words = Array(words)
+        var pairs: [(String, String)] = []
+        while max(chords.count, words.count) > columns {
+            var cut = columns
+            // The last space of the lyrics within the line, where no chord is cut in two.
+            if let space = (1...columns).reversed().first(where: { column in
+                (column >= words.count || words[column] == " ")
+                    && (column >= chords.count || chords[column] == " " || chords[column - 1] == " ")
+            }) { cut = space }
+            pairs.append((String(chords.prefix(cut)), String(words.prefix(cut))))
+            chords = Array(chords.dropFirst(cut))
+            words = Array(words.dropFirst(cut))
+            // Both lines lose the same number of leading spaces, so the columns stay aligned.
+            let blank = min(chords.prefix { $0 == " " }.count, words.prefix { $0 == " " }.count)
+            chords.removeFirst(min(blank, chords.count))
+            words.removeFirst(min(blank, words.count))
+        }
+        pairs.append((String(chords), String(words)))
+        return pairs
+    }
+}
+
+extension ScoreEdit {
+    init(title: String) {
+        self.init()
+        self.title = title
+    }
+}
