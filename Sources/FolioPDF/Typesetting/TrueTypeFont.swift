@@ -34,6 +34,7 @@ public struct TrueTypeFont: Sendable, Equatable {
         guard bytes.count <= TrueTypeFont.maxBytes else {
             throw PDFError(.limitExceeded, "the font file is \(bytes.count) bytes; at most \(TrueTypeFont.maxBytes) are read")
         }
+        guard bytes.count >= 12 else { throw PDFError(.invalidArgument, "not a TrueType font (\(bytes.count) bytes)") }
         let reader = FontReader(bytes: bytes)
         let tag = try reader.tag(0)
         switch tag {

@@ -31,6 +31,11 @@ public struct ChordProSong: Sendable, Equatable {
     public struct Segment: Sendable, Equatable {
         public var chord: String?
         public var text: String
+
+        public init(chord: String?, text: String) {
+            self.chord = chord
+            self.text = text
+        }
     }
 
     /// The kinds of section a song has.

@@ -85,7 +85,8 @@ struct MakeCommand: ParsableCommand {
     private func makeText() throws {
         var options = TextScore.Options()
         let environment = ProcessInfo.processInfo.environment
-        options.paper = paper ?? ScoreMake.Paper.forLocale(environment["LC_ALL"] ?? environment["LC_PAPER"] ?? environment["LANG"])
+        let locale = ["LC_ALL", "LC_PAPER", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        options.paper = paper ?? ScoreMake.Paper.forLocale(locale)
         options.font = font
         options.size = size
         options.margin = margin

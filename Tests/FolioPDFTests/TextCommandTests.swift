@@ -1,0 +1,226 @@
+import Foundation
+import XCTest
+
+/// `folio make` on text and ChordPro files, read back by qpdf, pikepdf, PyMuPDF and Poppler
+/// (Tests/Oracle/text_pdf.py): the text comes back, chords sit over their syllables, every
+/// line fits the page, metadata lands in forScore's fields, and bad input writes nothing.
+final class TextCommandTests: XCTestCase {
+    private var root: URL!
+    private var folio: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-text-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folio = try TestEnvironment.folioBinary()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+
+    @discardableResult
+    private func run(_ arguments: [String], status expected: Int32 = 0, environment: [String: String] = [:]) throws -> String {
+        let result = try TestEnvironment.run(folio, arguments, environment: environment)
+        let out = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
+        XCTAssertEqual(result.status, expected, "folio \(arguments.joined(separator: " ")): \(out)")
+        return out
+    }
+
+    private func inspect(_ file: String) throws -> [String: Any] {
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/text_pdf.py").path
+        let result = try TestEnvironment.runTool("python3", [script, file])
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+        let found = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
+        XCTAssertEqual(found["check"] as? Int, 0, "\(file): \(found["checkOut"] ?? "")")
+        XCTAssertTrue((found["checkOut"] as? String ?? "").contains("No syntax or stream encoding errors"), "\(found["checkOut"] ?? "")")
+        return found
+    }
+
+    /// Every span lies inside the page less its margins.
+    private func assertInsideMargins(_ found: [String: Any], margin: Double, file: StaticString = #filePath, line: UInt = #line) {
+        let boxes = found["boxes"] as? [[Double]] ?? []
+        for span in found["spans"] as? [[String: Any]] ?? [] {
+            guard let page = span["page"] as? Int, let box = span["bbox"] as? [Double], boxes.indices.contains(page) else { continue }
+            let width = boxes[page][2], height = boxes[page][3]
+            XCTAssertGreaterThanOrEqual(box[0], margin - 0.5, "\(span["text"] ?? "")", file: file, line: line)
+            XCTAssertLessThanOrEqual(box[2], width - margin + 0.5, "\(span["text"] ?? "")", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(box[1], margin - 2, "\(span["text"] ?? "")", file: file, line: line)
+            XCTAssertLessThanOrEqual(box[3], height - margin + 4, "\(span["text"] ?? "")", file: file, line: line)
+        }
+    }
+
+    /// Pairs of (chord, the two characters under it) in a chord chart, read by columns.
+    private func chordColumns(_ lines: [String]) -> [String] {
+        var pairs: [String] = []
+        for (index, line) in lines.enumerated() where index + 1 < lines.count {
+            let tokens = line.split(separator: " ")
+            guard !tokens.isEmpty, tokens.allSatisfy({ $0.first.map { "ABCDEFG".contains($0) } ?? false && $0.count <= 4 }) else { continue }
+            let chars = Array(line), under = Array(lines[index + 1])
+            var column = 0
+            while column < chars.count {
+                if chars[column] != " ", column == 0 || chars[column - 1] == " " {
+                    let end = chars[column...].firstIndex(of: " ") ?? chars.count
+                    let syllable = column < under.count ? String(under[column..<min(column + 2, under.count)]) : ""
+                    pairs.append(String(chars[column..<end]) + "/" + syllable)
+                    column = end
+                } else {
+                    column += 1
+                }
+            }
+        }
+        return pairs
+    }
+
+    func testChordChartKeepsChordsOverTheirSyllablesAcrossEncodingsAndWrapping() throws {
+        let lines = [
+            "Amazing Grace", "",
+            "G              G7          C         G",
+            "Amazing grace, how sweet the sound, that saved a wretch like me",
+            "G                     D",
+            "I once was lost, but now am found",
+            // Longer than a line of Courier at 11 pt on A4: both lines wrap at the same column.
+            "G          C              G             D                 Em            C              G          D7",
+            "Through many dangers, toils and snares I have already come; 'tis grace hath brought me safe thus far and home",
+            "Em      C  G",
+            "Déjà vu, façade — “naïve” €5",
+        ]
+        let text = lines.joined(separator: "\n") + "\n"
+        // The same text as UTF-8 with a BOM, UTF-16LE with one, and Windows-1252.
+        let encodings: [(String, [UInt8])] = [
+            ("utf8.txt", [0xEF, 0xBB, 0xBF] + Array(text.utf8)),
+            ("utf16.txt", [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("cp1252.txt", Array(try XCTUnwrap(text.data(using: .windowsCP1252)))),
+        ]
+        let expected = chordColumns(lines)
+        XCTAssertEqual(expected.count, 17)
+        for (name, bytes) in encodings {
+            FileManager.default.createFile(atPath: path(name), contents: Data(bytes))
+            try run(["make", path(name)])
+            let found = try inspect(path(name.replacingOccurrences(of: ".txt", with: ".pdf")))
+            XCTAssertEqual(found["pages"] as? Int, 1)
+            XCTAssertEqual(found["info"].flatMap { ($0 as? [String: String])?["/Title"] }, "Amazing Grace", name)
+            XCTAssertTrue((found["fonts"] as? String ?? "").contains("Courier"), name)
+            // The text by columns of Courier's 0.6 em, from where MuPDF finds each character.
+            let layout = found["grid"] as? [String] ?? []
+            XCTAssertEqual(chordColumns(layout), expected, name)
+            XCTAssertTrue(layout.contains("Déjà vu, façade — “naïve” €5"), "\(name): \(layout)")
+            assertInsideMargins(found, margin: 50)
+        }
+    }
+
+    func testChordProPlacesChordsAndFillsForScoreFields() throws {
+        let song = """
+            {title: Amazing Grace}
+            {subtitle: Traditional}
+            {artist: John Newton}
+            {key: Am}
+            {tempo: 72}
+            {duration: 3:30}
+            {tag: Hymn}
+            # not printed
+            {c: Slowly}
+            A[G]mazing [G7]grace, how [C]sweet the [G]sound
+            That [G]saved a [Em]wretch like [D]me
+            {soc}
+            I [G]once was [G7]lost, but [C]now am [G]found, was [Em]blind but [D]now I [G]see, and [C]ever [G]more [D]sing
+            {eoc}
+            {sot}
+            e|---0---2---3---|
+            {eot}
+            {chorus}
+            """
+        try song.write(toFile: path("grace.cho"), atomically: true, encoding: .utf8)
+        try run(["make", path("grace.cho"), "--paper", "letter", "--size", "14"])
+        let found = try inspect(path("grace.pdf"))
+        XCTAssertEqual(found["boxes"] as? [[Double]], [[0, 0, 612, 792]])
+        // Each chord starts where the syllable after it in the source starts.
+        var expected: [String] = []
+        for line in song.split(separator: "\n") where !line.hasPrefix("{") && line.contains("[") {
+            var rest = Substring(line)
+            while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+                let chord = rest[rest.index(after: open)..<close]
+                rest = rest[rest.index(after: close)...]
+                expected.append("\(chord)/\(String(rest.prefix(3)))")
+            }
+        }
+        let chords = (found["chords"] as? [[String: Any]] ?? []).filter { ($0["chord"] as? String).map { $0.count <= 3 } ?? false }
+            .map { "\($0["chord"] as? String ?? "")/\($0["under"] as? String ?? "-")" }
+        XCTAssertEqual(chords, expected)
+        let text = found["text"] as? String ?? ""
+        for piece in ["Amazing Grace", "Traditional", "John Newton", "Key: Am", "Slowly", "Chorus", "e|---0---2---3---|"] {
+            XCTAssertTrue(text.contains(piece), piece)
+        }
+        XCTAssertFalse(text.contains("not printed"))
+        assertInsideMargins(found, margin: 50)
+        let meta = try JSONSerialization.jsonObject(with: Data(try run(["meta", "get", "--json", path("grace.pdf")]).utf8)) as? [String: Any]
+        XCTAssertEqual(meta?["title"] as? String, "Amazing Grace")
+        XCTAssertEqual(meta?["composers"] as? [String], ["John Newton"])
+        XCTAssertEqual(meta?["tags"] as? [String], ["Hymn"])
+        XCTAssertEqual(meta?["duration"] as? Int, 210)
+        XCTAssertEqual((meta?["key"] as? [String: Any])?["name"] as? String, "A minor")
+        let exif = try TestEnvironment.runTool("exiftool", ["-s3", "-Title", "-Author", path("grace.pdf")])
+        XCTAssertEqual(String(decoding: exif.stdout, as: UTF8.self).split(separator: "\n"), ["Amazing Grace", "John Newton"])
+    }
+
+    func testCharactersBeyondWinAnsiNeedAFontFile() throws {
+        let text = "Rusalka\nSong to the Moon\nMěsíčku na nebi hlubokém\n"
+        try text.write(toFile: path("moon.txt"), atomically: true, encoding: .utf8)
+        let error = try run(["make", path("moon.txt")], status: 64)
+        XCTAssertTrue(error.contains("line 3") && error.contains("ě") && error.contains("U+011B"), error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("moon.pdf")))
+
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        try run(["make", path("moon.txt"), "--font-file", font])
+        let found = try inspect(path("moon.pdf"))
+        // Embedded, and its ToUnicode map gives the text back to Poppler and MuPDF.
+        let fonts = (found["fonts"] as? String ?? "").split(separator: "\n").filter { $0.contains("DejaVuSans") }
+        XCTAssertEqual(fonts.count, 1, found["fonts"] as? String ?? "")
+        // pdffonts' columns: name, type, encoding, then embedded, subset, ToUnicode, object, generation.
+        let columns = fonts.first.map { $0.split(separator: " ").suffix(5).map(String.init) } ?? []
+        XCTAssertTrue(fonts.first.map { $0.contains("CID TrueType") && $0.contains("Identity-H") } ?? false)
+        XCTAssertEqual(columns.prefix(3), ["yes", "no", "yes"], fonts.first.map(String.init) ?? "")
+        XCTAssertTrue((found["layout"] as? String ?? "").contains("Měsíčku na nebi hlubokém"))
+        XCTAssertTrue((found["text"] as? String ?? "").contains("Měsíčku na nebi hlubokém"))
+        XCTAssertEqual(found["info"].flatMap { ($0 as? [String: String])?["/Title"] }, "Rusalka")
+
+        // Not a font, and an output that exists: refused, nothing written or overwritten.
+        try "x".write(toFile: path("bad.ttf"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(try run(["make", path("moon.txt"), "--font-file", path("bad.ttf"), "-o", path("other.pdf")], status: 64)
+            .contains("not a TrueType font"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path("moon.pdf")))
+        XCTAssertTrue(try run(["make", path("moon.txt")], status: 64).contains("exists"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("moon.pdf"))), before)
+        XCTAssertTrue(try run(["make", path("moon.txt"), "--size", "200", "-o", path("big.pdf")], status: 64).contains("4 to 72"))
+        FileManager.default.createFile(atPath: path("binary.txt"), contents: Data([0x25, 0x00, 0x01]))
+        XCTAssertTrue(try run(["make", path("binary.txt")], status: 64).contains("not a text file"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("other.pdf")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("big.pdf")))
+    }
+
+    func testTenThousandLinesFlowOntoPagesInsideTheMargins() throws {
+        var lines: [String] = []
+        for number in 1...10_000 {
+            let words = String(repeating: "la ", count: number % 7 == 0 ? 40 : number % 5)
+            lines.append("Line \(String(format: "%05d", number)) \(words)")
+        }
+        try lines.joined(separator: "\n").write(toFile: path("long.txt"), atomically: true, encoding: .utf8)
+        try run(["make", path("long.txt")], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_PAPER": ""])
+        let found = try inspect(path("long.pdf"))
+        XCTAssertEqual((found["boxes"] as? [[Double]])?.first, [0, 0, 612, 792], "en_US prints on Letter")
+        let text = found["text"] as? String ?? ""
+        var position = text.startIndex
+        for number in 1...10_000 {
+            let marker = "Line \(String(format: "%05d", number))"
+            guard let found = text.range(of: marker, range: position..<text.endIndex) else {
+                return XCTFail("\(marker) is missing or out of order")
+            }
+            position = found.upperBound
+        }
+        assertInsideMargins(found, margin: 50)
+        // Wrapped lines add pages: more than 10,000 lines' worth at 11 pt with 1.25 leading.
+        let perPage = Int((792 - 100) / (11 * 1.25))
+        XCTAssertGreaterThan(found["pages"] as? Int ?? 0, 10_000 / perPage)
+    }
+}

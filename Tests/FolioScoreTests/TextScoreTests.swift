@@ -1,0 +1,73 @@
+import FolioScore
+import Foundation
+import XCTest
+
+/// Reading text as it comes (encodings, tabs), telling chord charts from prose, and ChordPro.
+final class TextScoreTests: XCTestCase {
+    func testEncodingsAreDetected() throws {
+        let text = "Für Elise – “Poco moto” €\n\tTab"
+        let expanded = "Für Elise – “Poco moto” €\n        Tab"
+        let utf16BE: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let cp1252 = Array(try XCTUnwrap(text.data(using: .windowsCP1252)))
+        XCTAssertEqual(try TextDecoding.decode(Array(text.utf8)).encoding, .utf8)
+        XCTAssertEqual(try TextDecoding.decode([0xEF, 0xBB, 0xBF] + Array(text.utf8)).text, expanded)
+        XCTAssertEqual(try TextDecoding.decode(utf16BE).encoding, .utf16BE)
+        XCTAssertEqual(try TextDecoding.decode(utf16BE).text, expanded)
+        XCTAssertEqual(try TextDecoding.decode(cp1252).encoding, .windows1252)
+        XCTAssertEqual(try TextDecoding.decode(cp1252).text, expanded)
+        XCTAssertEqual(try TextDecoding.decode(Array("a\r\nb\rc".utf8)).text, "a\nb\nc")
+        XCTAssertEqual(try TextDecoding.decode(Array("ab\tc".utf8)).text, "ab      c")
+        XCTAssertThrowsError(try TextDecoding.decode([0x41, 0x00, 0x42]))
+    }
+
+    func testChordChartsAreToldFromProse() {
+        for chord in ["C", "F#m7", "Bbmaj7/D", "Gsus4", "Cadd9", "Edim", "A7(b9)", "N.C.", "D/F#", "Ebm"] {
+            XCTAssertTrue(ChordSymbol.isChord(Substring(chord)), chord)
+        }
+        for word in ["Am I", "Go", "Cat", "Bbx", "D/H", "Each", "Amazing"] {
+            XCTAssertFalse(ChordSymbol.isChord(Substring(word)), word)
+        }
+        XCTAssertTrue(ChordSymbol.looksLikeChordChart(["G   C", "Hello there", "", "D   G", "Goodbye now"]))
+        XCTAssertFalse(ChordSymbol.looksLikeChordChart(["A tale of two cities", "Every good boy", "C D E"]))
+        XCTAssertFalse(ChordSymbol.looksLikeChordChart(["G C D", "Am Em"]), "chord names alone are not a chart")
+    }
+
+    func testChordProIsParsed() {
+        let song = ChordProSong(parsing: """
+            {t: Song}
+            {st: Sub}
+            {meta: composer Anon}
+            {key: F#m}
+            {start_of_chorus: Refrain}
+            [F#m]Hel[D]lo [E]
+            {eoc}
+            {sot}
+            [not a chord] {c: kept}
+            {eot}
+            {unknown: x}
+            """)
+        XCTAssertEqual(song.title, "Song")
+        XCTAssertEqual(song.subtitles, ["Sub"])
+        XCTAssertEqual(song.composers, ["Anon"])
+        XCTAssertEqual(song.lines.map(\.kind), [
+            .sectionStart(.chorus, label: "Refrain"),
+            .lyrics([.init(chord: "F#m", text: "Hel"), .init(chord: "D", text: "lo "), .init(chord: "E", text: "")]),
+            .sectionEnd(.chorus), .sectionStart(.tab, label: nil), .verbatim("[not a chord] {c: kept}"), .sectionEnd(.tab),
+        ])
+        XCTAssertEqual(song.warnings, ["line 11: the directive {unknown} is not understood; left out"])
+        let (edit, warnings) = song.edit(fallbackTitle: "file")
+        XCTAssertEqual(edit.key?.name, "F♯ minor")
+        XCTAssertEqual(edit.composers, ["Anon"])
+        XCTAssertTrue(warnings.isEmpty)
+        XCTAssertEqual(ChordProSong(parsing: "{key: H}").edit(fallbackTitle: "f").warnings.count, 1)
+        XCTAssertEqual(ChordProSong(parsing: "la").edit(fallbackTitle: "f").edit.title, "f")
+    }
+
+    func testPaperFollowsTheLocale() {
+        XCTAssertEqual(ScoreMake.Paper.forLocale("en_US.UTF-8"), .letter)
+        XCTAssertEqual(ScoreMake.Paper.forLocale("fr_CA"), .letter)
+        XCTAssertEqual(ScoreMake.Paper.forLocale("de_DE.UTF-8"), .a4)
+        XCTAssertEqual(ScoreMake.Paper.forLocale("C.UTF-8"), .a4)
+        XCTAssertEqual(ScoreMake.Paper.forLocale(nil), .a4)
+    }
+}
