@@ -33,6 +33,27 @@ extension PDFDocument {
         }
     }
 
+    /// Sets the /CropBox of each page (0-based) to `box` in default user space, or removes it
+    /// (nil) so the page shows its whole media box again.
+    public func setCropBox(_ box: PDFRect?, pages indexes: [Int]) throws {
+        let pages = pages()
+        for index in Set(indexes) {
+            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
+            guard let reference = pages[index].reference else {
+                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be changed on its own")
+            }
+            var dictionary = pages[index].dictionary
+            if let box {
+                dictionary["CropBox"] = AnnotationAppearance.numbers(box.array)
+                // A media box inherited from the page tree is made the page's own, so the crop stays meaningful if it moves.
+                if dictionary["MediaBox"] == nil, let media = pages[index].mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(media) }
+            } else {
+                dictionary["CropBox"] = nil
+            }
+            replace(reference, with: .dictionary(dictionary))
+        }
+    }
+
     /// Puts the pages in the order `slots` gives: a page left out is deleted (its object
     /// stays in the file, unreachable, so an undo is one incremental update away), a page
     /// named twice is refused, blanks are new pages. The page tree becomes one level under
@@ -56,6 +77,7 @@ extension PDFDocument {
         guard !slots.isEmpty else { throw PDFError(.invalidArgument, "a PDF needs at least one page; not every page can be deleted") }
         guard var catalog = catalog else { throw PDFError(.damaged, "the document has no catalog") }
         var warnings: [String] = []
+        let labels = pageLabels()
 
         // Outline entries leading to deleted pages, found while the pages are still in the tree.
         let deleted = Set(pages.indices).subtracting(used)
@@ -105,7 +127,42 @@ extension PDFDocument {
         rootDictionary["Parent"] = nil
         replace(root, with: .dictionary(rootDictionary))
         pageCountCache = nil
+        if let labels {
+            let arranged = PDFDocument.arrangedLabels(labels, slots)
+            if arranged != labels { try setPageLabels(arranged) }
+        }
         return warnings
+    }
+
+    /// Page labels after an arrangement. Deleting or inserting pages keeps each range on its
+    /// pages and the numbering consecutive (a blank page joins the range before it); when pages
+    /// change order, labels stay with the positions, as the numbers of a book do.
+    static func arrangedLabels(_ labels: PDFPageLabels, _ slots: [PageSlot]) -> PDFPageLabels {
+        let kept = slots.compactMap { slot -> Int? in if case .page(let index) = slot { index } else { nil } }
+        guard zip(kept, kept.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            return PDFPageLabels(ranges: labels.ranges.filter { $0.start < slots.count })
+        }
+        var groups: [Int?] = []
+        for slot in slots {
+            switch slot {
+            case .page(let index): groups.append(labels.ranges.lastIndex { $0.start <= index })
+            case .blank: groups.append(groups.last ?? nil)
+            }
+        }
+        // Blanks at the very start join the first page's range.
+        if let first = groups.firstIndex(where: { $0 != nil }) {
+            for index in 0..<first {
+                if case .blank = slots[index] { groups[index] = groups[first] }
+            }
+        }
+        var ranges: [PDFPageLabels.Range] = []
+        for (position, group) in groups.enumerated() where position == 0 || group != groups[position - 1] {
+            guard let group else { continue }
+            var range = labels.ranges[group]
+            range.start = position
+            ranges.append(range)
+        }
+        return PDFPageLabels(ranges: ranges)
     }
 
     /// Removes the destination of outline entries that lead to `pages` (0-based): the entry

@@ -63,6 +63,59 @@ public enum ScorePages {
         return try arrange(document, slots, date: date)
     }
 
+    /// How `crop` finds the box.
+    public enum Crop: Sendable, Equatable {
+        /// x, y, width, height in points from the lower left corner of the page's media box.
+        case box(x: Double, y: Double, width: Double, height: Double)
+        /// What the page draws, grown by `margin` points on every side, as forScore's crop.
+        case auto(margin: Double)
+        /// Shows the whole page again.
+        case reset
+    }
+
+    /// Crops `pages` (sets their crop box, which viewers and printers show). An auto crop of a
+    /// page that draws nothing leaves it as it is, with a warning. Returns the warnings.
+    public static func crop(_ document: PDFDocument, pages: [Int], _ crop: Crop) throws -> [String] {
+        try check(pages, in: document)
+        var warnings: [String] = []
+        for page in pages {
+            let values = try document.page(at: page - 1).mediaBox ?? [0, 0, 612, 792]
+            let media = PDFRect(x1: values[0], y1: values[1], x2: values[2], y2: values[3])
+            switch crop {
+            case .reset:
+                try document.setCropBox(nil, pages: [page - 1])
+            case .box(let x, let y, let width, let height):
+                let box = PDFRect(x1: media.x1 + x, y1: media.y1 + y, x2: media.x1 + x + width, y2: media.y1 + y + height)
+                guard width >= 1, height >= 1, x >= 0, y >= 0, media.contains(box, tolerance: 0.01) else {
+                    throw ScoreError(.outOfRange, "the box \(x),\(y),\(width),\(height) does not fit page \(page) "
+                        + "(valid: x, y ≥ 0, width and height ≥ 1, inside its \(format(media.width)) × \(format(media.height)) pt)")
+                }
+                try document.setCropBox(box, pages: [page - 1])
+            case .auto(let margin):
+                guard (0...200).contains(margin) else {
+                    throw ScoreError(.outOfRange, "margin \(margin) is out of range (valid: 0 to 200 pt)")
+                }
+                guard let drawn = try document.contentBounds(ofPage: page - 1) else {
+                    warnings.append("page \(page) draws nothing; left uncropped")
+                    continue
+                }
+                let grown = drawn.insetBy(-margin)
+                let box = PDFRect(x1: max(grown.x1, media.x1), y1: max(grown.y1, media.y1),
+                                  x2: min(grown.x2, media.x2), y2: min(grown.y2, media.y2))
+                guard !box.isEmpty else {
+                    warnings.append("page \(page) draws only outside its media box; left uncropped")
+                    continue
+                }
+                try document.setCropBox(box, pages: [page - 1])
+            }
+        }
+        return warnings
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
     /// A new PDF of `pages` (in the order given, repeats allowed) with the score's metadata,
     /// the outline entries and bookmarks that lead into them, and their annotations.
     public static func extract(_ document: PDFDocument, pages: [Int], date: Date = Date()) throws -> [UInt8] {

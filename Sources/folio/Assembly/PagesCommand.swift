@@ -7,17 +7,18 @@ import Foundation
 /// `folio pages`: page tools.
 struct PagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pages", abstract: "Rotate, delete, move, insert and extract pages.",
+        commandName: "pages", abstract: "Rotate, delete, move, insert, extract and crop pages; read and set page labels.",
         discussion: """
             Every change but extract is an incremental update of FILE (or of --output): the original bytes stay a
             prefix. Page lists are 1-based: 3,5-7. Stored bookmarks follow their pages; outline entries that led to a
-            deleted page lose it (removed, or kept as a heading when they have children), each reported.
+            deleted page lose it (removed, or kept as a heading when they have children), each reported. Page labels
+            stay consecutive: ranges keep their pages when pages are deleted or inserted, and their positions when pages move.
             Example: folio pages rotate Scan.pdf --pages 2,4-5 --by 90
             Exit codes: 0 saved; 1 the file could not be read or written (untouched); 64 usage error or a page,
             position or angle out of range (untouched).
             """,
         subcommands: [PagesRotateCommand.self, PagesDeleteCommand.self, PagesMoveCommand.self, PagesInsertBlankCommand.self,
-                      PagesExtractCommand.self])
+                      PagesExtractCommand.self, PagesCropCommand.self, PagesLabelsCommand.self])
 
     /// "3,5-7" as 1-based pages, checked against `count`.
     static func pages(_ text: String, count: Int) throws -> [Int] {
@@ -128,6 +129,85 @@ struct PagesExtractCommand: ParsableCommand {
                 throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
             }
             print("wrote \(output): \(list.count) page(s)")
+        }
+    }
+}
+
+struct PagesCropCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crop", abstract: "Crop pages to a box, or to what they draw.",
+        discussion: """
+            Sets each page's crop box, which viewers, forScore and printers show; the page's content is kept, so
+            --reset brings the whole page back. --box x,y,w,h is in points from the lower left corner of the page's
+            media box (before any rotation). --auto crops to the bounding box of what the page draws — paths, text,
+            images, forms; white marks count as paper, invisible (OCR) text as nothing — grown by --margin.
+            Example: folio pages crop Scan.pdf --auto --margin 12
+            """)
+    @OptionGroup var file: EditFileOptions
+    @Option(help: "The pages, as 3,5-7 (default: all).") var pages: String?
+    @Option(help: "The box as x,y,width,height in points.") var box: String?
+    @Flag(help: "Crop to what each page draws.") var auto = false
+    @Option(help: "With --auto: points kept around what is drawn, 0 to 200.") var margin = 10.0
+    @Flag(help: "Remove the crop: show whole pages again.") var reset = false
+
+    func run() throws {
+        let chosen = [box != nil, auto, reset].filter { $0 }.count
+        guard chosen == 1 else { throw ValidationError("give one of --box x,y,w,h, --auto or --reset") }
+        let crop: ScorePages.Crop
+        if let box {
+            let values = box.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == 4, let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
+                throw ValidationError("--box '\(box)' is not x,y,width,height in points (such as 36,36,523,770)")
+            }
+            crop = .box(x: x, y: y, width: width, height: height)
+        } else {
+            crop = auto ? .auto(margin: margin) : .reset
+        }
+        try file.update("pages crop") { document in
+            let list = try pages.map { try PagesCommand.pages($0, count: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
+            let warnings = try ScorePages.crop(document, pages: list, crop)
+            PagesCommand.report(warnings)
+            print(reset ? "uncropped \(list.count) page(s)" : "cropped \(list.count - warnings.count) page(s)")
+        }
+    }
+}
+
+struct PagesLabelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "labels", abstract: "Show or set page labels (the page numbers viewers show).",
+        discussion: """
+            Without --set, prints each page's number and label. --set takes ranges in page order: "i-iv,1-" labels
+            four pages i to iv, then the rest from 1; styles are 1, i, I, a and A; a decimal label may have a prefix
+            ("A-1-A-12"); the last range runs to the end. --clear removes the labels.
+            Examples: folio pages labels Book.pdf --set "i-iv,1-"
+                      folio pages labels Book.pdf --json
+            """)
+    @OptionGroup var file: EditFileOptions
+    @Option(name: [.customLong("set"), .customLong("labels")], help: "The labels, as i-iv,1-.") var set: String?
+    @Flag(help: "Remove the page labels.") var clear = false
+    @Flag(help: "Print the labels as a JSON array, one per page.") var json = false
+
+    func run() throws {
+        guard set == nil || !clear else { throw ValidationError("give --set or --clear, not both") }
+        guard set != nil || clear else { return try show() }
+        try file.update("pages labels") { document in
+            try document.setPageLabels(try set.map { try PDFPageLabels(parsing: $0, pageCount: document.pageCount) })
+            print(clear ? "removed the page labels" : "labelled \(document.pageCount) page(s)")
+        }
+    }
+
+    private func show() throws {
+        let document: PDFDocument
+        do { document = try PDFDocument(path: file.file, password: file.password) } catch {
+            printError("folio pages labels: \(file.file): \(ScoreUpdate.describe(error))")
+            throw ExitCode(1)
+        }
+        let labels = document.pageLabels()
+        let all = (0..<document.pageCount).map { labels?.label(forPage: $0) ?? String($0 + 1) }
+        if json {
+            print(String(decoding: try JSONSerialization.data(withJSONObject: all), as: UTF8.self))
+        } else {
+            for (index, label) in all.enumerated() { print("\(index + 1)\t\(label)") }
         }
     }
 }
