@@ -1,8 +1,8 @@
 /// A PNG decoded to 8-bit samples, for placing in a PDF as an image XObject: colour
 /// (gray or RGB) and, when the PNG has transparency, a separate alpha plane (the soft mask).
 ///
-/// Non-interlaced PNGs of every colour type are read (bit depth 8, 16 reduced to 8, and
-/// palettes of 1 to 8 bits); pixel count and chunk sizes are bounded.
+/// PNGs of every colour type are read, interlaced (Adam7) or not (bit depth 8, 16 reduced to
+/// 8, and palettes of 1 to 8 bits); pixel count and chunk sizes are bounded.
 ///
 /// ```swift
 /// let png = try PNGImage(bytes: Array(try Data(contentsOf: url)))
@@ -24,10 +24,10 @@ public struct PNGImage: Sendable {
     public init(bytes: [UInt8], maxPixels: Int = PNGImage.maxPixels) throws {
         let chunks = try PNGChunks(bytes: bytes, maxPixels: maxPixels)
         let (header, palette, transparency, data) = (chunks.header, chunks.palette, chunks.transparency, chunks.data)
-        guard header.interlace == 0 else { throw PDFError(.invalidArgument, "interlaced PNGs are not supported") }
+        guard header.interlace <= 1 else { throw PDFError(.damaged, "PNG interlace method \(header.interlace) is unknown") }
         let channels: Int
         switch (header.colorType, header.depth) {
-        case (0, 8), (0, 16): channels = 1
+        case (0, 1), (0, 2), (0, 4), (0, 8), (0, 16): channels = 1
         case (2, 8), (2, 16): channels = 3
         case (3, 1), (3, 2), (3, 4), (3, 8): channels = 1
         case (4, 8), (4, 16): channels = 2
@@ -38,12 +38,48 @@ public struct PNGImage: Sendable {
         if header.colorType == 3, palette.isEmpty { throw PDFError(.damaged, "paletted PNG has no PLTE chunk") }
         let bitsPerPixel = channels * header.depth
         let stride = (header.width * bitsPerPixel + 7) / 8
-        let expected = (stride + 1) * header.height
+        let passes = header.interlace == 1 ? PNGImage.adam7 : [(0, 0, 1, 1)]
+        // Each pass is a small image of its own, rows filtered separately.
+        let sizes = passes.map { pass -> (width: Int, height: Int) in
+            ((header.width - pass.0 + pass.2 - 1) / pass.2, (header.height - pass.1 + pass.3 - 1) / pass.3)
+        }
+        let expected = sizes.reduce(0) { total, size in
+            size.width == 0 || size.height == 0 ? total : total + ((size.width * bitsPerPixel + 7) / 8 + 1) * size.height
+        }
         let raw = try FlateFilter.decode(data, limit: expected, log: nil)
         guard raw.count == expected else {
             throw PDFError(.damaged, "PNG image data has \(raw.count) bytes, expected \(expected)")
         }
-        let rows = try PNGImage.unfilter(raw, stride: stride, height: header.height, bytesPerPixel: max(1, bitsPerPixel / 8))
+        let rows: [UInt8]
+        if header.interlace == 0 {
+            rows = try PNGImage.unfilter(raw, stride: stride, height: header.height, bytesPerPixel: max(1, bitsPerPixel / 8))
+        } else {
+            var full = [UInt8](repeating: 0, count: stride * header.height)
+            var offset = 0
+            for (pass, size) in zip(passes, sizes) where size.width > 0 && size.height > 0 {
+                let passStride = (size.width * bitsPerPixel + 7) / 8
+                let length = (passStride + 1) * size.height
+                let pixels = try PNGImage.unfilter(Array(raw[offset..<(offset + length)]), stride: passStride, height: size.height,
+                                                   bytesPerPixel: max(1, bitsPerPixel / 8))
+                offset += length
+                for py in 0..<size.height {
+                    let y = pass.1 + py * pass.3
+                    for px in 0..<size.width {
+                        let x = pass.0 + px * pass.2
+                        if bitsPerPixel >= 8 {
+                            let bytes = bitsPerPixel / 8
+                            for byte in 0..<bytes { full[y * stride + x * bytes + byte] = pixels[py * passStride + px * bytes + byte] }
+                        } else {
+                            let sourceBit = px * bitsPerPixel, targetBit = x * bitsPerPixel
+                            let mask = (1 << bitsPerPixel) - 1
+                            let value = Int(pixels[py * passStride + sourceBit / 8] >> (8 - bitsPerPixel - sourceBit % 8)) & mask
+                            full[y * stride + targetBit / 8] |= UInt8(value << (8 - bitsPerPixel - targetBit % 8))
+                        }
+                    }
+                }
+            }
+            rows = full
+        }
 
         let count = header.width * header.height
         let colour = header.colorType == 2 || header.colorType == 6 || header.colorType == 3 ? 3 : 1
@@ -66,6 +102,13 @@ public struct PNGImage: Sendable {
                     if entry < transparency.count { alpha[index] = transparency[entry] }
                     continue
                 }
+                if header.depth < 8 {
+                    // Gray below 8 bits, stretched to 0…255.
+                    let bit = x * header.depth
+                    let value = Int(rows[row + bit / 8] >> (8 - header.depth - bit % 8)) & ((1 << header.depth) - 1)
+                    pixels[index] = UInt8(value * 255 / ((1 << header.depth) - 1))
+                    continue
+                }
                 let base = row + x * channels * sampleBytes
                 // 16-bit samples keep their high byte.
                 let sample = { (channel: Int) in rows[base + channel * sampleBytes] }
@@ -79,6 +122,9 @@ public struct PNGImage: Sendable {
         self.pixels = pixels
         self.alpha = alpha.allSatisfy { $0 == 255 } ? nil : alpha
     }
+
+    /// Adam7's passes: first column and row, then the steps between columns and rows.
+    private static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
     /// Undoes PNG's per-row filters (None, Sub, Up, Average, Paeth).
     private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel: Int) throws -> [UInt8] {
