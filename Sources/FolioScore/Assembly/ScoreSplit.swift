@@ -50,7 +50,7 @@ public enum ScoreSplit {
         case .bookmarks:
             for bookmark in stored {
                 guard let pages = bookmark.pages, pages.lowerBound >= 1, pages.lowerBound <= count else { continue }
-                let title = bookmark.name ?? "Pages \(pages.lowerBound)–\(pages.upperBound)"
+                let title = pieceTitle(bookmark.name, pages)
                 pieces.append(Piece(title: title, pages: pages.lowerBound...min(pages.upperBound, count),
                                     metadata: overlay(bookmark.metadata, on: book, title: title)))
             }
@@ -60,8 +60,9 @@ public enum ScoreSplit {
             }
         case .toc:
             for entry in TableOfContents.bookmarks(from: document.outline(), pageCount: count) {
-                pieces.append(Piece(title: entry.title, pages: entry.start...entry.end,
-                                    metadata: overlay(ScoreMetadata(), on: book, title: entry.title)))
+                let title = pieceTitle(entry.title, entry.start...entry.end)
+                pieces.append(Piece(title: title, pages: entry.start...entry.end,
+                                    metadata: overlay(ScoreMetadata(), on: book, title: title)))
             }
             guard !pieces.isEmpty else {
                 throw ScoreError(.invalidValue, "the file has no outline entries with pages; try --by bookmarks or page ranges")
@@ -145,6 +146,14 @@ public enum ScoreSplit {
             result.append(start...end)
         }
         return result
+    }
+
+    /// A bookmark's or outline entry's name, or "Pages 3–7" when it has none (untitled entries exist).
+    private static func pieceTitle(_ name: String?, _ pages: ClosedRange<Int>) -> String {
+        guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            return pages.count == 1 ? "Page \(pages.lowerBound)" : "Pages \(pages.lowerBound)–\(pages.upperBound)"
+        }
+        return name
     }
 
     /// A piece's own fields over the book's, titled `title`; the book's rating and
