@@ -1,7 +1,7 @@
-"""Merge the corpus scores, split the merged anthology by its outline, and make a PDF of
-photos and scans, with Folio and with established tools; medians of REPEAT runs."""
+"""Merge the corpus scores, split the merged anthology by its outline, make a PDF of photos
+and scans, and set long texts, with Folio and with established tools; medians of REPEAT runs."""
 import glob, os, random, shutil, statistics, subprocess, sys, tempfile, time
-import img2pdf, pikepdf, pypdf
+import fpdf, img2pdf, pikepdf, pypdf
 from PIL import Image
 
 folio, corpus, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -80,4 +80,24 @@ for name in ("folio", "img2pdf"):
     pdf = pikepdf.open(out)
     same = all(list(page.images.values())[0].read_raw_bytes() == open(images[i], "rb").read() for i, page in enumerate(pdf.pages[:12]))
     print(f"{name}: JPEG bytes embedded unchanged: {same}")
+
+# Text: 10,000 lines of lyrics (Helvetica, wrapped) and a chord chart of 2,000 chord + lyric pairs (Courier).
+words = "grace amazing sweet sound saved wretch like me once was lost but now am found blind see".split()
+lyrics = os.path.join(work, "lyrics.txt")
+with open(lyrics, "w") as f:
+    f.write("Lyrics\n\n" + "\n".join(" ".join(random.choice(words) for _ in range(random.randrange(3, 30))) for _ in range(10_000)))
+chart = os.path.join(work, "chart.txt")
+with open(chart, "w") as f:
+    f.write("Chart\n\n" + "\n".join("G       C        D7      Em\n" + " ".join(random.choice(words) for _ in range(7)) for _ in range(2_000)))
+def folio_text(path):
+    return lambda out: subprocess.run([folio, "make", path, "-o", f"{out}/t.pdf", "--paper", "a4"], check=True, capture_output=True)
+def fpdf_text(path, font):
+    def run(out):
+        pdf = fpdf.FPDF(unit="pt", format="A4"); pdf.set_margins(50, 50, 50); pdf.set_auto_page_break(True, 50)
+        pdf.add_page(); pdf.set_font(font, size=11)
+        pdf.multi_cell(0, 11 * 1.25, open(path).read()); pdf.output(f"{out}/t.pdf")
+    return run
+for name, path, font in (("10,000 lines of lyrics", lyrics, "Helvetica"), ("a chord chart of 4,000 lines", chart, "Courier")):
+    rows = [("folio make", timed(folio_text(path))), (f"fpdf2 multi_cell ({font})", timed(fpdf_text(path, font)))]
+    table(f"Text to PDF: {name}", rows)
 shutil.rmtree(work)

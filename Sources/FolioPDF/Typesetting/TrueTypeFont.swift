@@ -157,12 +157,16 @@ public struct TrueTypeFont: Sendable, Equatable {
             let segments = try cmap.u16(offset + 6) / 2
             let ends = offset + 14, starts = ends + 2 * segments + 2
             let deltas = starts + 2 * segments, rangeOffsets = deltas + 2 * segments
+            var total = 0
             for segment in 0..<segments {
                 let end = try cmap.u16(ends + 2 * segment), start = try cmap.u16(starts + 2 * segment)
                 let delta = try cmap.u16(deltas + 2 * segment)
                 let rangeOffsetAt = rangeOffsets + 2 * segment
                 let rangeOffset = try cmap.u16(rangeOffsetAt)
                 guard start <= end else { continue }
+                // Segments cover the 65,536 BMP codes once; overlapping ones must not multiply the work.
+                total += end - start + 1
+                guard total <= 0x10000 else { throw PDFError(.damaged, "the font's character map segments overlap") }
                 for code in start...end where code != 0xFFFF {
                     if rangeOffset == 0 {
                         add(UInt32(code), (code + delta) & 0xFFFF)
