@@ -143,6 +143,13 @@ public enum PDFMerger {
                 let head: [UInt8]
                 let data: Int
                 let length: Int
+
+                // Hashed as one block of bytes: an array hashes element by element, far slower.
+                func hash(into hasher: inout Hasher) {
+                    head.withUnsafeBytes { hasher.combine(bytes: $0) }
+                    hasher.combine(data)
+                    hasher.combine(length)
+                }
             }
             while true {
                 var seen: [Shape: [Int]] = [:]
