@@ -173,6 +173,36 @@ final class AssemblyCommandTests: XCTestCase {
         assertClean(report, "decrypted merge")
         XCTAssertEqual(try render(output, page: 1), try render(locked, page: 1, password: "asdfzxcv"))
     }
+    func testDeletingAPageRemovesTheLinksThatLedToIt() throws {
+        let count = """
+            import json, sys, pymupdf
+            doc = pymupdf.open(sys.argv[1]); page = int(sys.argv[2]) - 1
+            links = [(p.number, l) for p in doc for l in p.get_links() if l.get("kind") in (1, 4)]
+            print(json.dumps({"links": len(links), "on": sum(1 for n, _ in links if n == page),
+                              "to": sum(1 for n, l in links if n != page and l.get("page") == page),
+                              "dangling": sum(1 for _, l in links if not 0 <= l.get("page", -1) < doc.page_count)}))
+            """
+        for (name, page) in [("deterministic-id-in.pdf", 26), ("link-annots.pdf", 1)] {
+            let file = path(name)
+            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("qpdf/" + name), toPath: file)
+            func links() throws -> [String: Int] {
+                let result = try TestEnvironment.runTool("python3", ["-c", count, file, String(page)])
+                return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Int] ?? [:]
+            }
+            let before = try links()
+            XCTAssertGreaterThan(before["to"] ?? 0, 0, name)
+            let result = try TestEnvironment.run(folio, ["pages", "delete", file, "--pages", String(page)])
+            XCTAssertEqual(result.status, 0, name)
+            let reported = String(decoding: result.stderr, as: UTF8.self).components(separatedBy: "led to deleted page").count - 1
+            let after = try links()
+            XCTAssertEqual(after["dangling"], 0, name)
+            // The deleted page's own links go with it; links elsewhere that led to it are removed and reported.
+            XCTAssertEqual(after["links"], (before["links"] ?? 0) - (before["to"] ?? 0) - (before["on"] ?? 0), name)
+            XCTAssertEqual(reported, before["to"], name)
+            XCTAssertEqual(try inspect(file)["check"] as? Int, 0, name)
+        }
+    }
+
     func testPageToolsAreIncrementalAndBookmarksFollowTheirPages() throws {
         let source = TestEnvironment.corpusFile("scores/Schubert-Impromptu_in_Ges_dur_D_899_Op_90_No_3.pdf")
         let file = path("Impromptu.pdf")

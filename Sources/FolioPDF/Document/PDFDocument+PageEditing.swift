@@ -83,6 +83,7 @@ extension PDFDocument {
         let deleted = Set(pages.indices).subtracting(used)
         if !deleted.isEmpty {
             warnings += try dropOutlineTargets(deleted)
+            warnings += dropLinks(to: deleted, pages: pages)
         }
 
         var root: PDFReference
@@ -103,7 +104,8 @@ extension PDFDocument {
                 let page = pages[index]
                 guard let reference = page.reference else { continue }
                 if page.dictionary["Parent"]?.referenceValue != root {
-                    var dictionary = page.dictionary
+                    // As edited so far (links to deleted pages may be gone).
+                    var dictionary = object(reference).dictionaryValue ?? page.dictionary
                     dictionary["Parent"] = .reference(root)
                     if dictionary["Resources"] == nil, let resources = page.resources { dictionary["Resources"] = resources }
                     if dictionary["MediaBox"] == nil, let box = page.mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(box) }
@@ -163,6 +165,31 @@ extension PDFDocument {
             ranges.append(range)
         }
         return PDFPageLabels(ranges: ranges)
+    }
+
+    /// Removes link annotations on the pages that stay whose destination is one of the
+    /// `deleted` pages (0-based), so no link leads nowhere; each is reported.
+    private func dropLinks(to deleted: Set<Int>, pages: [PDFPage]) -> [String] {
+        let resolver = DestinationResolver(document: self)
+        var warnings: [String] = []
+        for (index, page) in pages.enumerated() where !deleted.contains(index) {
+            guard let annotations = resolve(page.dictionary["Annots"]).arrayValue else { continue }
+            let kept = annotations.filter { annotation in
+                guard let dictionary = self.dictionary(annotation), resolve(dictionary["Subtype"]).nameValue == "Link",
+                      case .page(let target)? = resolver.target(of: dictionary), deleted.contains(target) else { return true }
+                warnings.append("a link on page \(index + 1) led to deleted page \(target + 1); removed")
+                return false
+            }
+            guard kept.count != annotations.count else { continue }
+            if case .reference(let array)? = page.dictionary["Annots"] {
+                replace(array, with: .array(kept))
+            } else if let reference = page.reference {
+                var dictionary = page.dictionary
+                dictionary["Annots"] = .array(kept)
+                replace(reference, with: .dictionary(dictionary))
+            }
+        }
+        return warnings
     }
 
     /// Removes the destination of outline entries that lead to `pages` (0-based): the entry

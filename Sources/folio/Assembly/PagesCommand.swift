@@ -11,7 +11,8 @@ struct PagesCommand: ParsableCommand {
         discussion: """
             Every change but extract is an incremental update of FILE (or of --output): the original bytes stay a
             prefix. Page lists are 1-based: 3,5-7. Stored bookmarks follow their pages; outline entries that led to a
-            deleted page lose it (removed, or kept as a heading when they have children), each reported. Page labels
+            deleted page lose it (removed, or kept as a heading when they have children), and links that led to it are
+            removed, each reported. Page labels
             stay consecutive: ranges keep their pages when pages are deleted or inserted, and their positions when pages move.
             Example: folio pages rotate Scan.pdf --pages 2,4-5 --by 90
             Exit codes: 0 saved; 1 the file could not be read or written (untouched); 64 usage error or a page,
