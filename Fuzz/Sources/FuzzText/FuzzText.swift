@@ -1,0 +1,19 @@
+import FolioScore
+import FuzzSupport
+
+/// Text and ChordPro files to PDF: encoding detection, chord charts, ChordPro parsing, layout.
+func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let data = input else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: count))
+    guard let (text, _) = try? TextDecoding.decode(bytes) else { return 0 }
+    let song = ChordProSong(parsing: text)
+    _ = song.edit(fallbackTitle: "fuzz")
+    _ = ChordSymbol.looksLikeChordChart(text.split(separator: "\n").prefix(500).map(String.init))
+    _ = try? TextScore.pdf([(bytes.first.map { $0 & 1 == 0 } ?? true ? "f.txt" : "f.cho", bytes)])
+    return 0
+}
+
+@_cdecl("FuzzText_main")
+func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzDriver.run(argc, argv, fuzz)
+}

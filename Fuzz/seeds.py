@@ -1,0 +1,55 @@
+"""Seed inputs for each fuzz target, into Fuzz/corpus/<target>/ (kept out of git): corpus PDFs
+and what can be taken from them (XMP packets, stream data), the tests' hand-made files, and
+small synthetic files for the formats the corpus lacks."""
+import glob, io, os, plistlib, struct, sys, zlib, json
+
+corpus, out = sys.argv[1], sys.argv[2]
+def put(target, name, data):
+    folder = os.path.join(out, target); os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f: f.write(data)
+
+pdfs = sorted(p for p in glob.glob(os.path.join(corpus, "**", "*.pdf"), recursive=True) if os.path.getsize(p) <= 256 << 10)
+for index, path in enumerate(pdfs):
+    data = open(path, "rb").read()
+    put("FuzzPDF", f"{index:04}.pdf", data)
+    if index % 3 == 0: put("FuzzSave", f"{index:04}.pdf", data)
+try:
+    import pikepdf
+    for index, path in enumerate(pdfs[:300]):
+        try:
+            with pikepdf.open(path) as pdf:
+                meta = pdf.Root.get("/Metadata")
+                if meta is not None: put("FuzzXMP", f"{index:04}.xmp", meta.read_bytes())
+                for number, obj in enumerate(pdf.objects[:40]):
+                    if isinstance(obj, pikepdf.Stream) and "/Filter" in obj and len(obj.read_raw_bytes()) < 65536:
+                        name = str(obj.get("/Filter"))
+                        head = {"/FlateDecode": 0, "/LZWDecode": 1, "/ASCII85Decode": 2, "/ASCIIHexDecode": 3, "/RunLengthDecode": 4}.get(name)
+                        if head is not None: put("FuzzFilters", f"{index:04}-{number}", bytes([head, 0, 3, 3]) + obj.read_raw_bytes())
+        except Exception:
+            pass
+except ImportError:
+    pass
+put("FuzzFilters", "flate", bytes([0, 4, 3, 3]) + zlib.compress(bytes(range(256)) * 8))
+put("FuzzXMP", "min.xmp", b'<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">T</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>')
+put("FuzzCSV", "index.csv", b"Title,Composer,Start,End\nBlue Bossa,Dorham,44,45\n\"A, B\",C,46,47\n")
+put("FuzzCSV", "library.csv", b"Title,Composers,Genres,Tags,Labels,Reference,Rating,Difficulty,Duration,Key,File,Start,End\nSonatina,Clementi,Classical,,,Op. 36,3,1,1:12,C major,c.pdf,,\n")
+meta = {"title": "Sonatina", "composers": ["Clementi"], "genres": ["Classical"], "rating": 3, "difficulty": 1, "keysf": 0, "keymi": 0, "duration": 72}
+put("FuzzOpenIn", "d.json", json.dumps(meta).encode())
+put("FuzzOpenIn", "d.plist", plistlib.dumps(meta))
+put("FuzzOpenIn", "d.bplist", plistlib.dumps(meta, fmt=plistlib.FMT_BINARY))
+put("FuzzSetlist", "s.4ss", b'<?xml version="1.0" encoding="UTF-8"?><forScore kind="setlist" version="1.0" title="Gig"><score title="Sonatina" path="c.pdf"/><bookmark title="Blue Bossa" path="rb.pdf" start="44" end="45"/><placeholder title="Break"/></forScore>')
+put("FuzzSetlist", "s.txt", b"1. Blue Bossa\n2. Sonatina (Clementi)\n-- break --\n")
+record = lambda name, data: struct.pack(">QQQQ", 0, len(name), 0, len(data))
+put("FuzzForScore", "b.4sb", b"<--4SBV02-->" + struct.pack(">Q", 10) + struct.pack(">Q", 0) + b"x" * 16)
+put("FuzzForScore", "meta.plist", plistlib.dumps({"c.pdf": {"title": "Sonatina", "composer": "Clementi"}}, fmt=plistlib.FMT_BINARY))
+for font in glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf")[:3]:
+    put("FuzzFont", os.path.basename(font), open(font, "rb").read())
+try:
+    from PIL import Image
+    for mode, ext in (("RGB", "jpg"), ("L", "jpg"), ("CMYK", "jpg"), ("RGBA", "png"), ("P", "png"), ("1", "png"), ("I;16", "png")):
+        buffer = io.BytesIO(); Image.new(mode, (17, 9)).save(buffer, "JPEG" if ext == "jpg" else "PNG"); put("FuzzImage", f"{mode.replace(';', '')}.{ext}", buffer.getvalue())
+except ImportError:
+    pass
+put("FuzzText", "chart.txt", b"Title\n\nG    C   D7\nAmazing grace how sweet\nEm      C\nthe sound\n")
+put("FuzzText", "song.cho", b"{title: T}\n{key: Am}\n{soc}\n[Am]La [G]la\n{eoc}\n{sot}\ne|--0--|\n{eot}\n{chorus}\n")
+put("FuzzText", "bom16.txt", b"\xff\xfeA\x00\n\x00")
