@@ -53,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FolioScoreTests",
-            dependencies: ["FolioScore"]
+            dependencies: ["FolioScore", "FolioPDF"]
         ),
         .testTarget(
             name: "FolioLibraryTests",

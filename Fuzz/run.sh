@@ -22,6 +22,7 @@ all=(FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzFor
 swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >/dev/null
 bin="$(swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --show-bin-path)"
 if [ ! -d corpus ]; then python3 seeds.py "${FOLIO_CORPUS:-../../shared/corpus}" corpus; fi
+export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp:print_suppressions=0"
 status=0
 printf "| target | executions | exec/s | coverage (edges) | features | corpus | findings |\n| --- | --- | --- | --- | --- | --- | --- |\n"
 for target in "${targets[@]}"; do
@@ -38,13 +39,13 @@ for target in "${targets[@]}"; do
     else
         "$bin/$target" "${options[@]}" "corpus/$target" > "logs/$target/fuzz-0.log" 2>&1 || true
     fi
-    runs=0; rate=0; cov=0; ft=0
+    runs=0; cov=0; ft=0
     for log in logs/"$target"/*.log; do
         r=$(grep -o "stat::number_of_executed_units: [0-9]*" "$log" | tail -1 | awk '{print $2}'); runs=$((runs + ${r:-0}))
-        e=$(grep -o "stat::average_exec_per_sec: [0-9]*" "$log" | tail -1 | awk '{print $2}'); rate=$((rate + ${e:-0}))
         c=$(grep -o "cov: [0-9]*" "$log" | tail -1 | awk '{print $2}'); [ "${c:-0}" -gt "$cov" ] && cov=$c
         f=$(grep -o "ft: [0-9]*" "$log" | tail -1 | awk '{print $2}'); [ "${f:-0}" -gt "$ft" ] && ft=$f
     done
+    rate=$((runs / seconds))
     after=$(ls "findings/$target" | wc -l)
     found=$((after - before))
     printf "| %s | %s | %s | %s | %s | %s | %s |\n" "$target" "$runs" "$rate" "$cov" "$ft" "$(ls "corpus/$target" | wc -l)" "$found"

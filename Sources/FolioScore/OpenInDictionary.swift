@@ -122,6 +122,23 @@ public enum OpenInDictionary {
             }
         }
 
+        /// A value as PropertyListSerialization gives it.
+        init(propertyList value: Any) {
+            if type(of: value) == Bool.self, let flag = value as? Bool {
+                self = .boolean(flag)
+            } else if let number = value as? Int {
+                self = .integer(number)
+            } else if let number = value as? Double {
+                self = .fraction(number)
+            } else if let text = value as? String {
+                self = .string(text)
+            } else if let items = value as? [Any], let texts = items as? [String] {
+                self = .list(texts)
+            } else {
+                self = .other
+            }
+        }
+
         var kind: String {
             switch self {
             case .string(let text): "the string '\(text.prefix(40))'"
@@ -138,13 +155,22 @@ public enum OpenInDictionary {
     private static func decode(_ data: Data) throws -> [String: Value] {
         let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let isPropertyList = head.starts(with: Array("bplist".utf8)) || head.first == UInt8(ascii: "<")
-        do {
-            if isPropertyList {
-                return try PropertyListDecoder().decode([String: Value].self, from: data)
+        if isPropertyList {
+            // PropertyListSerialization, not PropertyListDecoder: the decoder stops the process with a
+            // fatal error on some damaged binary property lists (found by Fuzz/FuzzOpenIn).
+            let object: Any
+            do { object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
+                throw ScoreError(.invalidValue, "the file is not a valid property list dictionary: \(error.localizedDescription)")
             }
+            guard let dictionary = object as? [String: Any] else {
+                throw ScoreError(.invalidValue, "the property list does not hold a dictionary at its top level")
+            }
+            return dictionary.mapValues(Value.init(propertyList:))
+        }
+        do {
             return try JSONDecoder().decode([String: Value].self, from: data)
         } catch let error as DecodingError {
-            let what = isPropertyList ? "property list" : "JSON"
+            let what = "JSON"
             switch error {
             case .typeMismatch, .valueNotFound:
                 throw ScoreError(.invalidValue, "the \(what) does not hold a dictionary at its top level")

@@ -1,4 +1,5 @@
 import Foundation
+import FolioPDF
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -49,7 +50,7 @@ public struct OpenSetlist: Sendable, Equatable {
         // libxml2 caps attribute values at 10 MB, smaller than many PDFs: long values
         // are lifted out before parsing, `data` ones kept aside and others refused.
         let (xml, lifted) = try OpenSetlist.liftLongAttributes(bytes)
-        let parser = XMLParser(data: Data(xml))
+        let parser = XMLParser(data: Data(XMLInput.utf8(xml)))
         parser.shouldResolveExternalEntities = false
         let reader = Reader()
         parser.delegate = reader

@@ -1,0 +1,60 @@
+import Foundation
+
+/// XML bytes made safe for Foundation's `XMLParser`, which on Linux stops the whole process
+/// (a trap in its element callback) when a name is not valid UTF-8 — `<\u{FF}cp:` is enough
+/// (found by Fuzz/FuzzXMP). Everything is handed over as UTF-8 with a declaration that says so:
+/// UTF-16 and UTF-32 (by byte-order mark) and declared Latin-1, Windows-1252 or ASCII are
+/// transcoded; other bytes that are not valid UTF-8 become U+FFFD.
+///
+/// ```swift
+/// let parser = XMLParser(data: Data(XMLInput.utf8(bytes)))
+/// ```
+public enum XMLInput {
+    public static func utf8(_ bytes: [UInt8]) -> [UInt8] {
+        var text: String
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            let big = bytes[0] == 0
+            let scalars = stride(from: 4, to: bytes.count - 3, by: 4).map { index -> Unicode.Scalar in
+                let value = big
+                    ? UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
+                    : UInt32(bytes[index + 3]) << 24 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index])
+                return Unicode.Scalar(value) ?? "\u{FFFD}"
+            }
+            text = String(String.UnicodeScalarView(scalars))
+        } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            let big = bytes[0] == 0xFE
+            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { (index: Int) -> UInt16 in
+                let high = UInt16(bytes[big ? index : index + 1]), low = UInt16(bytes[big ? index + 1 : index])
+                return high << 8 | low
+            }
+            text = String(decoding: units, as: UTF16.self)
+        } else if let valid = String(bytes: bytes, encoding: .utf8) {
+            guard declaredEncoding(valid) != nil else { return bytes }
+            text = valid
+        } else if let declared = declaredEncoding(String(decoding: bytes.prefix(200), as: UTF8.self)),
+                  ["iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252", "us-ascii", "ascii"].contains(declared) {
+            text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        } else {
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        // The declaration, if any, now says UTF-8.
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
+            let declaration = String(text[..<end.lowerBound])
+            let rewritten = declaration.replacingOccurrences(of: #"encoding\s*=\s*["'][^"']*["']"#, with: "encoding=\"UTF-8\"",
+                                                             options: .regularExpression)
+            text = rewritten + text[end.lowerBound...]
+        }
+        return Array(text.utf8)
+    }
+
+    /// The encoding an XML declaration names, lower-cased; nil without one.
+    private static func declaredEncoding(_ text: String) -> String? {
+        guard text.hasPrefix("<?xml"), let end = text.range(of: "?>"),
+              let match = text[..<end.lowerBound].range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression)
+        else { return nil }
+        let value = text[match].split(separator: "=", maxSplits: 1).last ?? ""
+        let name = value.trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")).lowercased()
+        return name == "utf-8" || name == "utf8" ? nil : name
+    }
+}
