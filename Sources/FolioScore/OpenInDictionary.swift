@@ -156,11 +156,11 @@ public enum OpenInDictionary {
         let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let isPropertyList = head.starts(with: Array("bplist".utf8)) || head.first == UInt8(ascii: "<")
         if isPropertyList {
-            // PropertyListSerialization, not PropertyListDecoder: the decoder stops the process with a
-            // fatal error on some damaged binary property lists (found by Fuzz/FuzzOpenIn).
+            // Not PropertyListDecoder: it stops the process with a fatal error on some damaged binary
+            // property lists (found by Fuzz/FuzzOpenIn); see PropertyList.
             let object: Any
-            do { object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
-                throw ScoreError(.invalidValue, "the file is not a valid property list dictionary: \(error.localizedDescription)")
+            do { object = try PropertyList.read(Array(data)) } catch let error as ScoreError {
+                throw ScoreError(.invalidValue, "the file is not a valid property list dictionary: \(error.message)")
             }
             guard let dictionary = object as? [String: Any] else {
                 throw ScoreError(.invalidValue, "the property list does not hold a dictionary at its top level")

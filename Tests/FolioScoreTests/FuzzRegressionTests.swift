@@ -40,3 +40,44 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try OpenSetlist(bytes: utf16).title, "Ré")
     }
 }
+
+/// Folio's binary property list reader against Foundation's, on what Foundation writes.
+final class PropertyListTests: XCTestCase {
+    func testBinaryPropertyListsReadAsFoundationReadsThem() throws {
+        let nested: [String: Any] = ["inner": ["a", 1, 2.5, true] as [Any], "é": "ünïcödé — “quotes” 𝄞"]
+        let root: [String: Any] = [
+            "string": "Sonatina", "unicode": "Dvořák", "small": 3, "negative": -42, "large": 1 << 40, "huge": Int.max,
+            "real": 0.1, "float": 2.5, "yes": true, "no": false, "date": Date(timeIntervalSinceReferenceDate: 123_456.5),
+            "data": Data((0..<300).map { UInt8($0 % 256) }), "empty": [Any](), "array": Array(0..<40), "nested": nested,
+            "long": String(repeating: "x", count: 70_000),
+        ]
+        let bytes = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        let ours = try XCTUnwrap(try PropertyList.read(Array(bytes)) as? NSDictionary)
+        let theirs = try XCTUnwrap(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil) as? NSDictionary)
+        XCTAssertEqual(ours, theirs)
+        XCTAssertEqual(ours["huge"] as? Int, Int.max)
+        XCTAssertEqual(ours["negative"] as? Int, -42)
+        XCTAssertTrue(type(of: ours["yes"] ?? 0) == Bool.self || (ours["yes"] as? Bool) == true)
+    }
+
+    func testDamagedBinaryPropertyListsAreErrors() throws {
+        let bytes = Array(try PropertyListSerialization.data(fromPropertyList: ["a": ["b", "c", 1]], format: .binary, options: 0))
+        // Every truncation and every single-byte change: an error or a value, never a crash.
+        for length in 0..<bytes.count { _ = try? PropertyList.read(Array(bytes.prefix(length))) }
+        for index in bytes.indices {
+            for value: UInt8 in [0x00, 0x0F, 0x7F, 0xAF, 0xDF, 0xFF] {
+                var damaged = bytes
+                damaged[index] = value
+                _ = try? PropertyList.read(damaged)
+            }
+        }
+        // An array that contains itself is a nesting error, not a hang.
+        var cyclic = Array("bplist00".utf8) + [0xA1, 0x00]
+        let table = cyclic.count
+        cyclic += [8]
+        cyclic += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        XCTAssertThrowsError(try PropertyList.read(cyclic)) { error in
+            XCTAssertEqual((error as? ScoreError)?.code, .limitExceeded)
+        }
+    }
+}

@@ -67,10 +67,8 @@ public struct ForScoreLibraryData: Sendable {
 
     public init(plist bytes: [UInt8], source: String) throws {
         let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
-        } catch {
-            throw ScoreError(.malformed, "\(source) is not a property list: \(error.localizedDescription)")
+        do { object = try PropertyList.read(bytes) } catch let error as ScoreError {
+            throw ScoreError(error.code, "\(source) is not a property list: \(error.message)")
         }
         guard let dictionary = object as? [String: Any] else {
             throw ScoreError(.malformed, "\(source) is a property list but not a dictionary")
