@@ -21,35 +21,39 @@ extension PDFDocument {
         guard degrees % 90 == 0 else {
             throw PDFError(.invalidArgument, "rotation \(degrees) is not a multiple of 90 (valid: …, -90, 90, 180, 270, …)")
         }
-        let pages = pages()
-        for index in Set(indexes) {
-            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
-            guard let reference = pages[index].reference else {
-                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be changed on its own")
-            }
-            var dictionary = pages[index].dictionary
-            dictionary["Rotate"] = .integer(((pages[index].rotation + degrees) % 360 + 360) % 360)
-            replace(reference, with: .dictionary(dictionary))
+        try editPages(indexes) { page, dictionary in
+            dictionary["Rotate"] = .integer(((page.rotation + degrees) % 360 + 360) % 360)
         }
     }
 
     /// Sets the /CropBox of each page (0-based) to `box` in default user space, or removes it
     /// (nil) so the page shows its whole media box again.
     public func setCropBox(_ box: PDFRect?, pages indexes: [Int]) throws {
-        let pages = pages()
-        for index in Set(indexes) {
-            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
-            guard let reference = pages[index].reference else {
-                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be changed on its own")
-            }
-            var dictionary = pages[index].dictionary
+        try editPages(indexes) { page, dictionary in
             if let box {
                 dictionary["CropBox"] = AnnotationAppearance.numbers(box.array)
                 // A media box inherited from the page tree is made the page's own, so the crop stays meaningful if it moves.
-                if dictionary["MediaBox"] == nil, let media = pages[index].mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(media) }
+                if dictionary["MediaBox"] == nil, let media = page.mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(media) }
             } else {
                 dictionary["CropBox"] = nil
             }
+        }
+    }
+
+    /// Changes the dictionary of each page (0-based) once, all checked before any is changed.
+    private func editPages(_ indexes: [Int], _ change: (PDFPage, inout PDFDictionary) -> Void) throws {
+        let pages = pages()
+        let chosen = Set(indexes).sorted()
+        for index in chosen {
+            guard pages.indices.contains(index) else { throw PDFError.pageOutOfRange(index + 1, count: pages.count) }
+            guard pages[index].reference != nil else {
+                throw PDFError(.damaged, "page \(index + 1) is not an indirect object and cannot be changed on its own")
+            }
+        }
+        for index in chosen {
+            guard let reference = pages[index].reference else { continue }
+            var dictionary = pages[index].dictionary
+            change(pages[index], &dictionary)
             replace(reference, with: .dictionary(dictionary))
         }
     }
