@@ -120,3 +120,11 @@ public struct ScoreEdit: Sendable, Equatable {
         return result
     }
 }
+
+extension ScoreEdit {
+    /// An edit that sets the title alone.
+    init(title: String) {
+        self.init()
+        self.title = title
+    }
+}

@@ -111,6 +111,15 @@ public struct StandardFont: Sendable, Equatable {
         return winAnsiHigh[value]
     }
 
+    /// The character a WinAnsiEncoding (Windows-1252) code stands for; nil for controls and
+    /// the five codes it leaves unassigned.
+    public static func character(forWinAnsiCode code: UInt8) -> Unicode.Scalar? {
+        switch code {
+        case 0x20...0x7E, 0xA0...0xFF: Unicode.Scalar(code)
+        default: winAnsiHigh.first { $0.value == code }.flatMap { Unicode.Scalar($0.key) }
+        }
+    }
+
     private static let winAnsiHigh: [UInt32: UInt8] = [
         0x20AC: 0x80, 0x201A: 0x82, 0x0192: 0x83, 0x201E: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87,
         0x02C6: 0x88, 0x2030: 0x89, 0x0160: 0x8A, 0x2039: 0x8B, 0x0152: 0x8C, 0x017D: 0x8E, 0x2018: 0x91,

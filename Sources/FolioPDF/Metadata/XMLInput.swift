@@ -22,12 +22,7 @@ public enum XMLInput {
             }
             text = String(String.UnicodeScalarView(scalars))
         } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            let big = bytes[0] == 0xFE
-            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { (index: Int) -> UInt16 in
-                let high = UInt16(bytes[big ? index : index + 1]), low = UInt16(bytes[big ? index + 1 : index])
-                return high << 8 | low
-            }
-            text = String(decoding: units, as: UTF16.self)
+            text = PDFTextString.utf16Text(bytes[2...], bigEndian: bytes[0] == 0xFE)
         } else if let valid = String(bytes: bytes, encoding: .utf8) {
             guard declaredEncoding(valid) != nil else { return bytes }
             text = valid

@@ -57,7 +57,9 @@ public enum PDFTextString {
         return bytes
     }
 
-    private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+    /// UTF-16 code units in either byte order (a BOM already removed) as text; a trailing odd
+    /// byte is dropped, unpaired surrogates become U+FFFD. Text files and XML share it.
+    public static func utf16Text(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var index = bytes.startIndex
@@ -66,8 +68,12 @@ public enum PDFTextString {
             units.append(bigEndian ? a << 8 | b : b << 8 | a)
             index += 2
         }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
         // Language escape sequences (U+001B … U+001B) carry no text.
-        var text = String(decoding: units, as: UTF16.self)
+        var text = utf16Text(bytes, bigEndian: bigEndian)
         while let start = text.firstIndex(of: "\u{1B}") {
             guard let end = text[text.index(after: start)...].firstIndex(of: "\u{1B}") else { break }
             text.removeSubrange(start...end)

@@ -23,9 +23,6 @@ enum NewScoreFile {
 
     /// An edit that sets the title alone; nil for no title.
     static func titled(_ title: String?) -> ScoreEdit? {
-        guard let title else { return nil }
-        var edit = ScoreEdit()
-        edit.title = title
-        return edit
+        title.map(ScoreEdit.init(title:))
     }
 }

@@ -9,8 +9,8 @@ struct ChordProLayout {
 
     private var size: Double { options.size }
     private var lyrics: PDFTypeface { TextScore.face(options, chart: false) }
-    private var chords: PDFTypeface { TextScore.face(options, style: .bold, chart: false) }
-    private var labels: PDFTypeface { TextScore.face(options, style: .bold, chart: false) }
+    /// Chords, section labels and the title.
+    private var bold: PDFTypeface { TextScore.face(options, style: .bold, chart: false) }
     private var comments: PDFTypeface { TextScore.face(options, style: .italic, chart: false) }
     private var fixed: PDFTypeface { options.fontFile.map { .trueType($0) } ?? .standard(.courier) }
     private var chordSize: Double { size * 0.9 }
@@ -29,11 +29,11 @@ struct ChordProLayout {
             case .sectionStart(let section, let label):
                 let shown = label ?? (section == .chorus ? "Chorus" : section == .bridge ? "Bridge" : nil)
                 indent = section == .chorus || section == .bridge ? 18 : 0
-                if let shown { try text(shown, face: labels, size: size, x: 0, number: line.number, into: &flow, keep: size * 2.5) }
+                if let shown { try text(shown, face: bold, size: size, x: 0, number: line.number, into: &flow, keep: size * 2.5) }
             case .sectionEnd:
                 indent = 0
             case .chorusAgain(let label):
-                try text(label ?? "Chorus", face: labels, size: size, x: 18, number: line.number, into: &flow)
+                try text(label ?? "Chorus", face: bold, size: size, x: 18, number: line.number, into: &flow)
             case .verbatim(let verbatim):
                 try text(verbatim, face: fixed, size: size * 0.9, x: indent, number: line.number, into: &flow, wrap: false)
             case .lyrics(let segments):
@@ -44,7 +44,7 @@ struct ChordProLayout {
 
     private func heading(_ song: ChordProSong, into flow: inout TextPageFlow) throws {
         let title = song.title ?? ScoreMetadata.title(forFile: fileName)
-        try text(title, face: labels, size: size * 1.6, x: 0, number: 1, into: &flow)
+        try text(title, face: bold, size: size * 1.6, x: 0, number: 1, into: &flow)
         for subtitle in song.subtitles { try text(subtitle, face: lyrics, size: size * 1.15, x: 0, number: 1, into: &flow) }
         let people = (song.artists + song.composers + song.lyricists.map { "Words: \($0)" }).joined(separator: ", ")
         if !people.isEmpty { try text(people, face: lyrics, size: size, x: 0, number: 1, into: &flow) }
@@ -78,13 +78,13 @@ struct ChordProLayout {
     private func place(_ atoms: [Atom], x: Double) -> (chords: [(String, Double)], words: [(String, Double)], end: Double) {
         var placedChords: [(String, Double)] = [], placedWords: [(String, Double)] = []
         var cursor = x, chordEnd = -Double.infinity
-        let gap = chords.width(of: " ", size: chordSize)
+        let gap = bold.width(of: " ", size: chordSize)
         for atom in atoms {
             if let chord = atom.chord, !chord.isEmpty {
                 let start = max(cursor, chordEnd)
                 cursor = start
                 placedChords.append((chord, start))
-                chordEnd = start + chords.width(of: chord, size: chordSize) + gap
+                chordEnd = start + bold.width(of: chord, size: chordSize) + gap
             }
             if !atom.text.isEmpty { placedWords.append((atom.text, cursor)) }
             cursor += lyrics.width(of: atom.text, size: size)
@@ -96,7 +96,7 @@ struct ChordProLayout {
         var atoms: [Atom] = []
         for segment in segments {
             try TextScore.checkCharacters(segment.text, number: number, fileName: fileName, face: lyrics)
-            if let chord = segment.chord { try TextScore.checkCharacters(chord, number: number, fileName: fileName, face: chords) }
+            if let chord = segment.chord { try TextScore.checkCharacters(chord, number: number, fileName: fileName, face: bold) }
             // Words keep the space after them; the chord goes with the segment's first piece.
             var pieces: [String] = []
             var current = ""
@@ -121,7 +121,7 @@ struct ChordProLayout {
             let height = (hasChords ? chordSize * 1.15 : 0) + size * 1.25
             let top = try flow.take(height)
             for (chord, at) in placed.chords {
-                flow.add(PDFTextRun(text: chord, face: chords, size: chordSize, x: at, y: top - chordSize))
+                flow.add(PDFTextRun(text: chord, face: bold, size: chordSize, x: at, y: top - chordSize))
             }
             for (word, at) in placed.words {
                 flow.add(PDFTextRun(text: word, face: lyrics, size: size, x: at, y: top - height + size * 0.25))

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Plain text files as they come from editors, phones and old PCs: UTF-8 with or without a
@@ -24,11 +25,7 @@ public enum TextDecoding {
         let text: String, encoding: Encoding
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             let bigEndian = bytes[0] == 0xFE
-            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { (index: Int) -> UInt16 in
-                let high = UInt16(bytes[bigEndian ? index : index + 1]), low = UInt16(bytes[bigEndian ? index + 1 : index])
-                return high << 8 | low
-            }
-            text = String(decoding: units, as: UTF16.self)
+            text = PDFTextString.utf16Text(bytes[2...], bigEndian: bigEndian)
             encoding = bigEndian ? .utf16BE : .utf16LE
         } else {
             guard !bytes.contains(0) else { throw ScoreError(.invalidValue, "the file holds NUL bytes: it is not a text file") }
@@ -68,13 +65,9 @@ public enum TextDecoding {
         return out
     }
 
-    /// Windows-1252: Latin-1 with printable characters in 0x80–0x9F; its five unassigned
-    /// codes stay the C1 controls Latin-1 gives them.
+    /// Windows-1252 (the WinAnsiEncoding the standard fonts use); its five unassigned codes
+    /// and the controls stay the code points Latin-1 gives them.
     private static func windows1252(_ byte: UInt8) -> Unicode.Scalar {
-        guard (0x80...0x9F).contains(byte) else { return Unicode.Scalar(byte) }
-        let high: [UInt32] = [0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-                              0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-                              0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178]
-        return Unicode.Scalar(high[Int(byte) - 0x80]) ?? Unicode.Scalar(byte)
+        StandardFont.character(forWinAnsiCode: byte) ?? Unicode.Scalar(byte)
     }
 }

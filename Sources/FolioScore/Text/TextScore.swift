@@ -207,10 +207,3 @@ public enum TextScore {
         return pairs
     }
 }
-
-extension ScoreEdit {
-    init(title: String) {
-        self.init()
-        self.title = title
-    }
-}

@@ -30,6 +30,13 @@ enum AssemblyCommand {
         return document
     }
 
+    /// Writes a new file (never over an existing one) through `SafeFile`; a failure exits 1.
+    static func create(_ path: String, bytes: [UInt8]) throws {
+        do { try SafeFile.create(at: path, bytes: bytes) } catch {
+            throw LibraryError(.io, "cannot write \(path): \(ScoreUpdate.describe(error))")
+        }
+    }
+
     /// Refuses an output that exists, before any work.
     static func checkFree(_ path: String) throws {
         if FileManager.default.fileExists(atPath: path) {

@@ -67,18 +67,12 @@ struct MakeCommand: ParsableCommand {
         return Array(data)
     }
 
-    private func write(_ bytes: [UInt8], to path: String) throws {
-        do { try SafeFile.create(at: path, bytes: bytes) } catch {
-            throw LibraryError(.io, "cannot write \(path): \(ScoreUpdate.describe(error))")
-        }
-    }
-
     private func makeImages() throws {
         guard let output else { throw LibraryError(.invalidArgument, "images need --output, the PDF to create") }
         try AssemblyCommand.checkFree(output)
         let images = try files.map { ($0, try read($0)) }
         let bytes = try ScoreMake.images(images, fit: fit, title: title ?? ScoreMetadata.title(forFile: output))
-        try write(bytes, to: output)
+        try AssemblyCommand.create(output, bytes: bytes)
         print("wrote \(output): \(files.count) page(s)")
     }
 
@@ -103,7 +97,7 @@ struct MakeCommand: ParsableCommand {
             let made = try TextScore.pdf(inputs, options: options,
                                          title: title ?? (inputs.count > 1 ? ScoreMetadata.title(forFile: job.output) : nil))
             for warning in made.warnings { FileHandle.standardError.write(Data("folio make: \(warning)\n".utf8)) }
-            try write(made.bytes, to: job.output)
+            try AssemblyCommand.create(job.output, bytes: made.bytes)
             let pages = (try? PDFDocument(bytes: made.bytes).pageCount) ?? 0
             print("wrote \(job.output): \(pages) page(s)")
         }

@@ -35,9 +35,7 @@ struct MergeCommand: ParsableCommand {
                                  name: ($0 as NSString).lastPathComponent)
             }
             let merged = try ScoreMerge.merge(pieces, title: title)
-            do { try SafeFile.create(at: output, bytes: merged.bytes) } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
-            }
+            try AssemblyCommand.create(output, bytes: merged.bytes)
             for warning in merged.warnings { printError("warning: \(warning)") }
             for piece in merged.pieces { print("\(piece.start)–\(piece.end)\t\(piece.title)") }
             print("wrote \(output): \(merged.pieces.last?.end ?? 0) pages from \(files.count) files")

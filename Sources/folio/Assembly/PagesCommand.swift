@@ -126,9 +126,7 @@ struct PagesExtractCommand: ParsableCommand {
             let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
             let list = try PagesCommand.pages(pages, count: document.pageCount)
             let bytes = try ScorePages.extract(document, pages: list)
-            do { try SafeFile.create(at: output, bytes: bytes) } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
-            }
+            try AssemblyCommand.create(output, bytes: bytes)
             print("wrote \(output): \(list.count) page(s)")
         }
     }
