@@ -21,16 +21,17 @@ extension PDFDocument {
         guard degrees % 90 == 0 else {
             throw PDFError(.invalidArgument, "rotation \(degrees) is not a multiple of 90 (valid: …, -90, 90, 180, 270, …)")
         }
-        try editPages(indexes) { page, dictionary in
+        try editPages(indexes) { _, page, dictionary in
             dictionary["Rotate"] = .integer(((page.rotation + degrees) % 360 + 360) % 360)
         }
     }
 
-    /// Sets the /CropBox of each page (0-based) to `box` in default user space, or removes it
-    /// (nil) so the page shows its whole media box again.
-    public func setCropBox(_ box: PDFRect?, pages indexes: [Int]) throws {
-        try editPages(indexes) { page, dictionary in
-            if let box {
+    /// Sets the /CropBox of each page given (0-based) to its box in default user space, or
+    /// removes it (nil) so the page shows its whole media box again.
+    public func setCropBoxes(_ boxes: [(page: Int, box: PDFRect?)]) throws {
+        let chosen = Dictionary(boxes.map { ($0.page, $0.box) }, uniquingKeysWith: { _, last in last })
+        try editPages(Array(chosen.keys)) { index, page, dictionary in
+            if let box = chosen[index] ?? nil {
                 dictionary["CropBox"] = AnnotationAppearance.numbers(box.array)
                 // A media box inherited from the page tree is made the page's own, so the crop stays meaningful if it moves.
                 if dictionary["MediaBox"] == nil, let media = page.mediaBox { dictionary["MediaBox"] = AnnotationAppearance.numbers(media) }
@@ -41,7 +42,7 @@ extension PDFDocument {
     }
 
     /// Changes the dictionary of each page (0-based) once, all checked before any is changed.
-    private func editPages(_ indexes: [Int], _ change: (PDFPage, inout PDFDictionary) -> Void) throws {
+    private func editPages(_ indexes: [Int], _ change: (Int, PDFPage, inout PDFDictionary) -> Void) throws {
         let pages = pages()
         let chosen = Set(indexes).sorted()
         for index in chosen {
@@ -53,7 +54,7 @@ extension PDFDocument {
         for index in chosen {
             guard let reference = pages[index].reference else { continue }
             var dictionary = pages[index].dictionary
-            change(pages[index], &dictionary)
+            change(index, pages[index], &dictionary)
             replace(reference, with: .dictionary(dictionary))
         }
     }

@@ -12,7 +12,11 @@ import Foundation
 extension PDFDocument {
     /// The bounding box of what page `index` (0-based) draws, nil when it draws nothing.
     public func contentBounds(ofPage index: Int) throws -> PDFRect? {
-        let page = try page(at: index)
+        try contentBounds(of: try page(at: index))
+    }
+
+    /// The bounding box of what `page` draws, for callers that walked the page tree already.
+    public func contentBounds(of page: PDFPage) throws -> PDFRect? {
         var walker = ContentBoundsWalker(document: self)
         let data = try contentData(page.dictionary["Contents"])
         try walker.walk(data, resources: dictionary(page.resources), matrix: PDFMatrix(1, 0, 0, 1, 0, 0), depth: 0)

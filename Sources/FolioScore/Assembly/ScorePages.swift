@@ -77,25 +77,28 @@ public enum ScorePages {
     /// page that draws nothing leaves it as it is, with a warning. Returns the warnings.
     public static func crop(_ document: PDFDocument, pages: [Int], _ crop: Crop) throws -> [String] {
         try check(pages, in: document)
+        if case .auto(let margin) = crop, !(0...200).contains(margin) {
+            throw ScoreError(.outOfRange, "margin \(margin) is out of range (valid: 0 to 200 pt)")
+        }
+        // One walk of the page tree for the whole crop; every box is worked out before any is set.
+        let all = document.pages()
+        var boxes: [(page: Int, box: PDFRect?)] = []
         var warnings: [String] = []
         for page in pages {
-            let values = try document.page(at: page - 1).mediaBox ?? [0, 0, 612, 792]
+            let values = all[page - 1].mediaBox ?? [0, 0, 612, 792]
             let media = PDFRect(x1: values[0], y1: values[1], x2: values[2], y2: values[3])
             switch crop {
             case .reset:
-                try document.setCropBox(nil, pages: [page - 1])
+                boxes.append((page - 1, nil))
             case .box(let x, let y, let width, let height):
                 let box = PDFRect(x1: media.x1 + x, y1: media.y1 + y, x2: media.x1 + x + width, y2: media.y1 + y + height)
                 guard width >= 1, height >= 1, x >= 0, y >= 0, media.contains(box, tolerance: 0.01) else {
                     throw ScoreError(.outOfRange, "the box \(x),\(y),\(width),\(height) does not fit page \(page) "
                         + "(valid: x, y ≥ 0, width and height ≥ 1, inside its \(format(media.width)) × \(format(media.height)) pt)")
                 }
-                try document.setCropBox(box, pages: [page - 1])
+                boxes.append((page - 1, box))
             case .auto(let margin):
-                guard (0...200).contains(margin) else {
-                    throw ScoreError(.outOfRange, "margin \(margin) is out of range (valid: 0 to 200 pt)")
-                }
-                guard let drawn = try document.contentBounds(ofPage: page - 1) else {
+                guard let drawn = try document.contentBounds(of: all[page - 1]) else {
                     warnings.append("page \(page) draws nothing; left uncropped")
                     continue
                 }
@@ -106,9 +109,10 @@ public enum ScorePages {
                     warnings.append("page \(page) draws only outside its media box; left uncropped")
                     continue
                 }
-                try document.setCropBox(box, pages: [page - 1])
+                boxes.append((page - 1, box))
             }
         }
+        try document.setCropBoxes(boxes)
         return warnings
     }
 
