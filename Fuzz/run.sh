@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Builds Folio's libFuzzer targets (-sanitize=fuzzer,address) and runs them.
-# Usage: bash Fuzz/run.sh [TARGET...] [--seconds N] [--seed S] [--jobs J]
+# Usage: bash Fuzz/run.sh [TARGET...] [--seconds N] [--seed S] [--jobs J] [--max-len BYTES]
 #   TARGET: FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText
-#   (default: all), each for N seconds (default 60) on J processes (default 2, one per core).
+#   (default: all), each for N seconds (default 60) on J processes (default 2, one per core);
+#   inputs are cut to BYTES (default 262144; smaller runs faster, larger reaches deeper into big files).
 # Corpora grow in Fuzz/corpus/<target>/ and findings land in Fuzz/findings/<target>/ (both out of git).
 # Prints executions, coverage and findings per target; exits 1 when a target found a crash, hang,
 # leak or out-of-memory.
 set -u
 cd "$(dirname "$0")"
-seconds=60; seed=""; jobs=2; targets=()
+seconds=60; seed=""; jobs=2; maxlen=262144; targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
+        --max-len) maxlen="$2"; shift 2 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -30,7 +32,7 @@ for target in "${targets[@]}"; do
     mkdir -p "corpus/$target" "findings/$target" "logs/$target"
     rm -f logs/"$target"/*.log
     here="$(pwd)"
-    options=(-rss_limit_mb=2048 -timeout=5 -max_total_time="$seconds" -max_len=262144 -print_final_stats=1
+    options=(-rss_limit_mb=2048 -timeout=5 -max_total_time="$seconds" -max_len="$maxlen" -print_final_stats=1
              -artifact_prefix="$here/findings/$target/" -dict="$here/pdf.dict")
     [ -n "$seed" ] && options+=(-seed="$seed")
     before=$(ls "findings/$target" | wc -l)

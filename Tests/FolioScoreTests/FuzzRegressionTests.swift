@@ -39,6 +39,18 @@ final class FuzzRegressionTests: XCTestCase {
         let utf16: [UInt8] = [0xFF, 0xFE] + "<forScore kind=\"setlist\" version=\"1.0\" title=\"Ré\"></forScore>".utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         XCTAssertEqual(try OpenSetlist(bytes: utf16).title, "Ré")
     }
+
+    func testInstructionsWithoutDataAreKeptOutsideCommentsAndCDATA() throws {
+        // `<?w?>` made XMLParser read a null pointer (crash-7d37…); comments and CDATA stay as written.
+        let bytes = Array("<?x?><!-- <?y?> --><r xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><![CDATA[<?z?>]]><?w?></r>".utf8)
+        XCTAssertEqual(String(decoding: XMLInput.instructionsWithData(bytes), as: UTF8.self),
+                       "<?x ?><!-- <?y?> --><r xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><![CDATA[<?z?>]]><?w ?></r>")
+        let packet = try XMPPacket(bytes: bytes)
+        let written = String(decoding: packet.serialized(), as: UTF8.self)
+        XCTAssertTrue(written.contains("<?x"), written)
+        XCTAssertTrue(written.contains("<![CDATA[<?z?>]]>"), written)
+        XCTAssertEqual(Array(XMLInput.instructionsWithData(Array("<a>no instruction</a>".utf8))), Array("<a>no instruction</a>".utf8))
+    }
 }
 
 /// Folio's binary property list reader against Foundation's, on what Foundation writes.

@@ -4,7 +4,9 @@ import Foundation
 /// (a trap in its element callback) when a name is not valid UTF-8 — `<\u{FF}cp:` is enough
 /// (found by Fuzz/FuzzXMP). Everything is handed over as UTF-8 with a declaration that says so:
 /// UTF-16 and UTF-32 (by byte-order mark) and declared Latin-1, Windows-1252 or ASCII are
-/// transcoded; other bytes that are not valid UTF-8 become U+FFFD.
+/// transcoded; other bytes that are not valid UTF-8 become U+FFFD. A processing instruction
+/// without data (`<?name?>`) gets a space before `?>`: XMLParser reads a null pointer for its
+/// data otherwise (found by Fuzz/FuzzXMP).
 ///
 /// ```swift
 /// let parser = XMLParser(data: Data(XMLInput.utf8(bytes)))
@@ -24,7 +26,7 @@ public enum XMLInput {
         } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             text = PDFTextString.utf16Text(bytes[2...], bigEndian: bytes[0] == 0xFE)
         } else if let valid = String(bytes: bytes, encoding: .utf8) {
-            guard declaredEncoding(valid) != nil else { return bytes }
+            guard declaredEncoding(valid) != nil else { return instructionsWithData(bytes) }
             text = valid
         } else if let declared = declaredEncoding(String(decoding: bytes.prefix(200), as: UTF8.self)),
                   ["iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252", "us-ascii", "ascii"].contains(declared) {
@@ -40,7 +42,47 @@ public enum XMLInput {
                                                              options: .regularExpression)
             text = rewritten + text[end.lowerBound...]
         }
-        return Array(text.utf8)
+        return instructionsWithData(Array(text.utf8))
+    }
+
+    /// `bytes` with a space added inside every `<?target?>` outside comments and CDATA
+    /// sections; anything else is unchanged.
+    public static func instructionsWithData(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var copied = 0
+        var index = 0
+        let count = bytes.count
+        func starts(_ prefix: [UInt8], at position: Int) -> Bool {
+            position + prefix.count <= count && bytes[position..<position + prefix.count].elementsEqual(prefix)
+        }
+        func skip(to terminator: [UInt8], from position: Int) -> Int {
+            var cursor = position
+            while cursor < count, !starts(terminator, at: cursor) { cursor += 1 }
+            return min(count, cursor + terminator.count)
+        }
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            if starts(Array("<!--".utf8), at: index) {
+                index = skip(to: Array("-->".utf8), from: index + 4)
+            } else if starts(Array("<![CDATA[".utf8), at: index) {
+                index = skip(to: Array("]]>".utf8), from: index + 9)
+            } else if starts(Array("<?".utf8), at: index) {
+                var end = index + 2
+                while end < count, ![UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
+                if end > index + 2, starts(Array("?>".utf8), at: end) {
+                    if out.isEmpty { out.reserveCapacity(count + 16) }
+                    out += bytes[copied..<end]
+                    out.append(0x20)
+                    copied = end
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        if copied == 0 { return bytes }
+        out += bytes[copied...]
+        return out
     }
 
     /// The encoding an XML declaration names, lower-cased; nil without one.
