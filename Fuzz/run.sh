@@ -1,28 +1,30 @@
 #!/usr/bin/env bash
 # Builds Folio's libFuzzer targets (-sanitize=fuzzer,address) and runs them.
-# Usage: bash Fuzz/run.sh [TARGET...] [--seconds N] [--seed S] [--jobs J] [--max-len BYTES]
+# Usage: bash Fuzz/run.sh [TARGET...] [--seconds N] [--seed S] [--jobs J] [--max-len BYTES] [--no-build]
 #   TARGET: FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText
 #   (default: all), each for N seconds (default 60) on J processes (default 2, one per core);
-#   inputs are cut to BYTES (default 262144; smaller runs faster, larger reaches deeper into big files).
+#   inputs are cut to BYTES (default 262144; smaller runs faster, larger reaches deeper into big files);
+#   --no-build runs the targets as last built (a long campaign keeps testing one build while the sources change).
 # Corpora grow in Fuzz/corpus/<target>/ and findings land in Fuzz/findings/<target>/ (both out of git).
 # Prints executions, coverage and findings per target; exits 1 when a target found a crash, hang,
 # leak or out-of-memory.
 set -u
 cd "$(dirname "$0")"
-seconds=60; seed=""; jobs=2; maxlen=262144; targets=()
+seconds=60; seed=""; jobs=2; maxlen=262144; build=1; targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
         --max-len) maxlen="$2"; shift 2 ;;
+        --no-build) build=0; shift ;;
         *) targets+=("$1"); shift ;;
     esac
 done
 all=(FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText)
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
-if ! swift build "${flags[@]}" > build.log 2>&1; then cat build.log; echo "fuzz build failed"; exit 2; fi
+if [ "$build" = 1 ] && ! swift build "${flags[@]}" > build.log 2>&1; then cat build.log; echo "fuzz build failed"; exit 2; fi
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 if [ ! -d corpus ]; then python3 seeds.py "${FOLIO_CORPUS:-../../shared/corpus}" corpus || exit 2; fi
 export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp:print_suppressions=0"

@@ -117,4 +117,57 @@ final class LexerParserTests: XCTestCase {
         bytes.append(UInt8(ascii: ">"))
         XCTAssertEqual(try parse(bytes: bytes).stringValue?.bytes.count, 4 << 20)
     }
+
+    func testStringsPastTheLimitAreCutWithAWarning() throws {
+        let log = WarningLog()
+        let text = "(" + String(repeating: "a", count: Lexer.maxStringBytes + 10) + ")"
+        XCTAssertEqual(try parse(text, log: log).stringValue?.bytes.count, Lexer.maxStringBytes)
+        XCTAssertTrue(log.warnings.contains { $0.message.contains("cut") }, "\(log.warnings)")
+        let hex = "<" + String(repeating: "ab", count: Lexer.maxStringBytes + 1)
+        XCTAssertEqual(try parse(hex).stringValue?.bytes.count, Lexer.maxStringBytes)
+    }
+
+    func testArraysPastTheLimitAreAnError() {
+        let text = "[" + String(repeating: "0 ", count: Parser.maxItems + 1) + "]"
+        XCTAssertThrowsError(try parse(text)) { error in
+            XCTAssertEqual((error as? PDFError)?.code, .limitExceeded)
+        }
+    }
+
+    func testEveryParsedObjectIsChargedToTheDocumentBudget() throws {
+        let log = WarningLog(maxParsedObjects: 10)
+        XCTAssertNoThrow(try parse("[1 2 3 4 5 6 7 8 9]", log: log))  // the array and nine numbers
+        XCTAssertThrowsError(try parse("1", log: log)) { error in
+            XCTAssertEqual((error as? PDFError)?.code, .limitExceeded)
+        }
+        // In a document the object that overdraws the budget reads as null, with a warning.
+        var body = "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+        body += "2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n"
+        body += "3 0 obj [" + String(repeating: "1 ", count: 500) + "] endobj\ntrailer << /Root 1 0 R /Size 4 >>\n%%EOF\n"
+        var options = PDFReadOptions()
+        options.maxParsedObjects = 100
+        let document = try PDFDocument(bytes: Array(body.utf8), options: options)
+        XCTAssertEqual(document.object(PDFReference(number: 3)), .null)
+        XCTAssertTrue(document.warnings.contains { $0.message.contains("objects parsed") }, "\(document.warnings)")
+    }
+
+    func testAllStreamsOfADocumentShareOneDecodingBudget() throws {
+        var body = "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n"
+        for number in 3...5 {
+            body += "\(number) 0 obj << /Length 1000 >> stream\n" + String(repeating: "x", count: 1000) + "\nendstream endobj\n"
+        }
+        body += "trailer << /Root 1 0 R /Size 6 >>\n%%EOF\n"
+        var options = PDFReadOptions()
+        options.maxTotalDecodedBytes = 2500
+        let document = try PDFDocument(bytes: Array(body.utf8), options: options)
+        func decode(_ number: Int) throws -> Int {
+            guard case .stream(let stream) = document.object(PDFReference(number: number)) else { return -1 }
+            return try document.decodedData(of: stream).count
+        }
+        XCTAssertEqual(try decode(3), 1000)
+        XCTAssertEqual(try decode(4), 1000)
+        XCTAssertThrowsError(try decode(5)) { error in
+            XCTAssertEqual((error as? PDFError)?.code, .limitExceeded)
+        }
+    }
 }

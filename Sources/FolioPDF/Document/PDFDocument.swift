@@ -54,7 +54,8 @@ public final class PDFDocument {
         self.source = source
         self.options = options
         self.password = password
-        log = WarningLog(limit: options.maxWarnings)
+        log = WarningLog(limit: options.maxWarnings, maxParsedObjects: options.maxParsedObjects,
+                         maxTotalDecodedBytes: options.maxTotalDecodedBytes)
         guard source.count > 0 else { throw PDFError(.notPDF, "the file is empty") }
         let finder = Lexer(bytes: source.bytes)
         if let header = finder.find(Array("%PDF-".utf8), from: 0, limit: min(source.count, 1024)) {
@@ -165,7 +166,8 @@ public final class PDFDocument {
     }
 
     /// The data of a stream with its filters undone (image codecs passed through).
-    /// Fails with ``PDFError/Code/limitExceeded`` past ``PDFReadOptions/maxDecodedBytes``.
+    /// Fails with ``PDFError/Code/limitExceeded`` past ``PDFReadOptions/maxDecodedBytes``, or
+    /// once the document's streams have decoded to ``PDFReadOptions/maxTotalDecodedBytes``.
     public func decodedData(of stream: PDFStream) throws -> [UInt8] {
         var resolved = stream
         // /Filter and /DecodeParms may be indirect.
@@ -175,7 +177,9 @@ public final class PDFDocument {
         if case .array(let items)? = resolved.dictionary["DecodeParms"] {
             resolved.dictionary["DecodeParms"] = .array(items.map { resolve($0) })
         }
-        return try StreamDecoder.decode(resolved, limit: options.maxDecodedBytes, log: log)
+        let data = try StreamDecoder.decode(resolved, limit: log.decodeLimit(perStream: options.maxDecodedBytes), log: log)
+        try log.chargeDecoded(data.count)
+        return data
     }
 
     private func load(_ number: Int) -> PDFObject {

@@ -11,6 +11,16 @@ public struct PDFReadOptions: Sendable {
     public var maxDecodedBytes: Int = 256 << 20
     /// Most warnings kept per document (all are counted).
     public var maxWarnings: Int = 1000
+    /// The most bytes all stream decoding of one document may produce together (content,
+    /// object streams, cross-reference streams): the total work one open can cause stays
+    /// bounded however many streams a file has. Past it decoding fails with
+    /// ``PDFError/Code/limitExceeded``.
+    public var maxTotalDecodedBytes: Int = 2 << 30
+    /// The most objects (each number, name, string, array and dictionary counts one) that
+    /// may be parsed from one document: a bound on the memory its objects can take, since
+    /// a few bytes like `[[][]…]` parse into far larger values. Past it reading an object
+    /// fails with ``PDFError/Code/limitExceeded``.
+    public var maxParsedObjects: Int = 20_000_000
 
     public init() {}
 }

@@ -239,13 +239,27 @@ struct Lexer {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
+    /// The longest string kept; the rest of a longer one is read past and dropped, with a warning.
+    static let maxStringBytes = 32 << 20
+
+    /// Drops the byte just appended past ``maxStringBytes`` (each step appends at most one),
+    /// warning once.
+    private func capped(_ result: inout [UInt8], _ truncated: inout Bool, start: Int) {
+        guard result.count > Lexer.maxStringBytes else { return }
+        result.removeLast()
+        if !truncated { log?.add("string longer than \(Lexer.maxStringBytes) bytes cut there", offset: start) }
+        truncated = true
+    }
+
     mutating func readLiteralString() -> PDFString {
         let start = position
         position += 1  // "("
         var depth = 1
         var result: [UInt8] = []
+        var truncated = false
         let count = bytes.count
         while position < count {
+            capped(&result, &truncated, start: start)
             let byte = bytes[position]
             position += 1
             switch byte {
@@ -292,6 +306,7 @@ struct Lexer {
                 result.append(byte)
             }
         }
+        capped(&result, &truncated, start: start)
         log?.add("unterminated literal string", offset: start)
         return PDFString(result)
     }
@@ -302,7 +317,9 @@ struct Lexer {
         var result: [UInt8] = []
         var high: UInt8?
         var warned = false
+        var truncated = false
         while position < bytes.count {
+            capped(&result, &truncated, start: start)
             let byte = bytes[position]
             position += 1
             if byte == UInt8(ascii: ">") {
@@ -324,6 +341,7 @@ struct Lexer {
                 high = value
             }
         }
+        capped(&result, &truncated, start: start)
         log?.add("unterminated hex string", offset: start)
         if let high { result.append(high << 4) }
         return PDFString(result, isHex: true)

@@ -1,11 +1,14 @@
 /// Builds objects from tokens. Tolerant: a missing `>>` or `]`, a key without a value or
 /// stray keywords become warnings, as in qpdf.
 ///
-/// Nesting is limited (``maxDepth``) so hostile input cannot overflow the stack.
+/// Nesting is limited (``maxDepth``) so hostile input cannot overflow the stack, an array
+/// or dictionary to ``maxItems`` entries, and every object parsed is charged to the
+/// document's budget (``WarningLog/chargeObject(offset:)``).
 struct Parser {
     var lexer: Lexer
     let log: WarningLog?
     static let maxDepth = 100
+    static let maxItems = 1 << 22
 
     init(bytes: UnsafeRawBufferPointer, position: Int = 0, log: WarningLog? = nil) {
         lexer = Lexer(bytes: bytes, position: position, log: log)
@@ -36,6 +39,7 @@ struct Parser {
         guard depth < Parser.maxDepth else {
             throw PDFError(.syntax, "objects nested deeper than \(Parser.maxDepth) levels", offset: start)
         }
+        try log?.chargeObject(offset: start)
         switch token {
         case .integer(let value):
             if value >= 0, let generation = lexer.readReferenceTail() {
@@ -97,6 +101,9 @@ struct Parser {
                 }
                 log?.add("unexpected '\(word.prefix(20))' in array; skipped", offset: itemStart)
             default:
+                guard items.count < Parser.maxItems else {
+                    throw PDFError(.limitExceeded, "array of more than \(Parser.maxItems) items", offset: start)
+                }
                 items.append(try object(from: token, start: itemStart, depth: depth + 1))
             }
         }
@@ -125,6 +132,9 @@ struct Parser {
                     lexer.position = valueStart
                     return dictionary
                 default:
+                    guard dictionary.count < Parser.maxItems else {
+                        throw PDFError(.limitExceeded, "dictionary of more than \(Parser.maxItems) entries", offset: start)
+                    }
                     dictionary[key] = try object(from: valueToken, start: valueStart, depth: depth + 1)
                 }
             case .keyword(let word) where Parser.isStructureKeyword(word):
