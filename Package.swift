@@ -3,11 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "Folio",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "FolioPDF", targets: ["FolioPDF"]),
         .library(name: "FolioScore", targets: ["FolioScore"]),
         .library(name: "FolioLibrary", targets: ["FolioLibrary"]),
+        .library(name: "FolioServer", targets: ["FolioServer"]),
         .executable(name: "folio", targets: ["folio"]),
     ],
     dependencies: [
@@ -15,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,13 +47,34 @@ let package = Package(
                 "FolioScore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "FolioServer",
+            dependencies: [
+                "FolioPDF", "FolioScore", "FolioLibrary",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Assets")]
+        ),
         .executableTarget(
             name: "folio",
             dependencies: [
                 "FolioPDF",
                 "FolioScore",
                 "FolioLibrary",
+                "FolioServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FolioServerTests",
+            dependencies: [
+                "FolioServer", "FolioLibrary", "FolioPDF",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `folio` command: tools for sheet-music PDF collections.
 @main
-struct Folio: ParsableCommand {
+struct Folio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "Read and tag sheet-music PDFs.",
@@ -14,6 +14,6 @@ struct Folio: ParsableCommand {
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
                       LintCommand.self, SetlistCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
-                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self]
+                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, ServeCommand.self]
     )
 }

@@ -68,14 +68,17 @@ public enum XMLInput {
                 index = skip(to: Array("]]>".utf8), from: index + 9)
             } else if starts(Array("<?".utf8), at: index) {
                 var end = index + 2
-                while end < count, ![UInt8(ascii: "?"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
+                while end < count, ![UInt8(ascii: "?"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
+                    end += 1
+                }
                 if end > index + 2, starts(Array("?>".utf8), at: end) {
                     if out.isEmpty { out.reserveCapacity(count + 16) }
                     out += bytes[copied..<end]
                     out.append(0x20)
                     copied = end
                 }
-                index = end
+                // `<?<?x?>`: the second `<?` is looked at too (found by FuzzXMP).
+                index += 2
             } else {
                 index += 1
             }

@@ -1,0 +1,241 @@
+// The score view: pdf.js draws the page with its annotations; the overlay takes the tools
+// (text, square, highlight, pen) and page turns (keys, pedals, click zones, swipes).
+// Coordinates sent to the API are points from the top-left of the page as displayed.
+import { getJSON, change } from './api.js';
+
+const pdfjs = globalThis.pdfjsLib;
+const stage = document.getElementById('stage');
+const canvas = document.getElementById('page');
+const overlay = document.getElementById('overlay');
+const list = document.getElementById('annotations');
+const status = document.getElementById('status');
+const pageLabel = document.getElementById('pageno');
+const scoreID = stage.dataset.score;
+
+const state = { document: null, page: 1, pages: 0, scale: 1, version: null, tool: 'view', annotations: [], rendering: null };
+pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
+
+function say(text) { status.textContent = text; }
+
+async function loadDocument() {
+  const url = `/api/scores/${scoreID}/pdf?v=${encodeURIComponent(state.version ?? Date.now())}`;
+  const task = pdfjs.getDocument({ url, isEvalSupported: false, disableAutoFetch: false });
+  const loaded = await task.promise;
+  if (state.document) state.document.destroy();
+  state.document = loaded;
+  state.pages = loaded.numPages;
+}
+
+async function render() {
+  const page = await state.document.getPage(state.page);
+  const base = page.getViewport({ scale: 1 });
+  const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
+  state.scale = Math.max(0.2, Math.min(room.width / base.width, room.height / base.height));
+  const viewport = page.getViewport({ scale: state.scale });
+  const ratio = window.devicePixelRatio || 1;
+  for (const target of [canvas, overlay]) {
+    target.width = Math.floor(viewport.width * ratio);
+    target.height = Math.floor(viewport.height * ratio);
+    target.style.width = `${Math.floor(viewport.width)}px`;
+    target.style.height = `${Math.floor(viewport.height)}px`;
+  }
+  overlay.style.left = `${canvas.offsetLeft}px`;
+  overlay.style.top = `${canvas.offsetTop}px`;
+  if (state.rendering) state.rendering.cancel();
+  const context = canvas.getContext('2d');
+  state.rendering = page.render({ canvasContext: context, viewport, transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
+  try { await state.rendering.promise; } catch (error) { if (error?.name !== 'RenderingCancelledException') throw error; }
+  state.rendering = null;
+  pageLabel.textContent = `${state.page} / ${state.pages}`;
+  clearOverlay();
+  await loadAnnotations();
+  stage.dataset.rendered = `${state.page}`;
+}
+
+async function loadAnnotations() {
+  const { data, version } = await getJSON(`/api/scores/${scoreID}/annotations?page=${state.page}`);
+  state.version = version;
+  state.annotations = data.annotations;
+  list.replaceChildren(...data.annotations.map((annotation) => {
+    const item = document.createElement('li');
+    const label = document.createElement('span');
+    label.textContent = `${annotation.subtype}${annotation.contents ? ': ' + annotation.contents : ''}`;
+    label.title = label.textContent;
+    const remove = document.createElement('button');
+    remove.textContent = 'Delete';
+    remove.setAttribute('aria-label', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim());
+    remove.addEventListener('click', () => run(() => change('DELETE',
+      `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), 'Deleted'));
+    item.append(label, remove);
+    return item;
+  }));
+  if (!data.annotations.length) {
+    const empty = document.createElement('li');
+    empty.className = 'muted';
+    empty.textContent = 'No annotations on this page.';
+    list.append(empty);
+  }
+}
+
+// Saves one change, then shows the file as saved; 409 means someone else changed it first.
+async function run(action, done) {
+  try {
+    const result = await action();
+    state.version = result.version;
+    say(done);
+  } catch (error) {
+    say(error.status === 409 ? 'The score changed elsewhere; showing the current version.' : `Not saved: ${error.message}`);
+  }
+  await loadDocument();
+  await render();
+}
+
+function turn(delta) {
+  const next = Math.min(state.pages, Math.max(1, state.page + delta));
+  if (next === state.page) return;
+  state.page = next;
+  render();
+}
+
+document.addEventListener('keydown', (event) => {
+  if (event.target instanceof HTMLInputElement) return;
+  const forward = ['ArrowRight', 'ArrowDown', 'PageDown', ' '];
+  const back = ['ArrowLeft', 'ArrowUp', 'PageUp'];
+  if (forward.includes(event.key)) { turn(1); event.preventDefault(); }
+  else if (back.includes(event.key)) { turn(-1); event.preventDefault(); }
+  else if (event.key === 'Home') { state.page = 1; render(); }
+  else if (event.key === 'End') { state.page = state.pages; render(); }
+  else {
+    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink' };
+    if (tools[event.key] && !event.ctrlKey && !event.metaKey) choose(tools[event.key]);
+  }
+});
+document.getElementById('prev').addEventListener('click', () => turn(-1));
+document.getElementById('next').addEventListener('click', () => turn(1));
+
+function choose(tool) {
+  state.tool = tool;
+  stage.classList.toggle('view', tool === 'view');
+  for (const button of document.querySelectorAll('[data-tool]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+  }
+}
+for (const button of document.querySelectorAll('[data-tool]')) {
+  button.addEventListener('click', () => choose(button.dataset.tool));
+}
+choose('view');
+
+// Pointer positions in points of the displayed page.
+function point(event) {
+  const box = overlay.getBoundingClientRect();
+  return { x: (event.clientX - box.left) / state.scale, y: (event.clientY - box.top) / state.scale };
+}
+
+function clearOverlay() {
+  overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);
+}
+
+function drawPreview(shape) {
+  const context = overlay.getContext('2d');
+  const ratio = window.devicePixelRatio || 1;
+  clearOverlay();
+  context.save();
+  context.scale(state.scale * ratio, state.scale * ratio);
+  context.lineWidth = 2 / state.scale;
+  context.strokeStyle = '#d62828';
+  if (shape.rect) {
+    const [x, y, w, h] = shape.rect;
+    if (state.tool === 'highlight') { context.fillStyle = 'rgba(255, 233, 77, .45)'; context.fillRect(x, y, w, h); }
+    else context.strokeRect(x, y, w, h);
+  }
+  for (const stroke of shape.strokes ?? []) {
+    context.beginPath();
+    stroke.forEach((p, i) => (i ? context.lineTo(p.x, p.y) : context.moveTo(p.x, p.y)));
+    context.stroke();
+  }
+  context.restore();
+}
+
+let drag = null;
+overlay.addEventListener('pointerdown', (event) => {
+  const at = point(event);
+  if (state.tool === 'view') { drag = { start: at, x: event.clientX, time: Date.now() }; return; }
+  if (state.tool === 'freetext') { askText(at); return; }
+  overlay.setPointerCapture(event.pointerId);
+  drag = { start: at, points: [at] };
+});
+overlay.addEventListener('pointermove', (event) => {
+  if (!drag || state.tool === 'view') return;
+  const at = point(event);
+  if (state.tool === 'ink') { drag.points.push(at); drawPreview({ strokes: [drag.points] }); }
+  else drawPreview({ rect: rectangle(drag.start, at) });
+});
+overlay.addEventListener('pointerup', (event) => {
+  if (!drag) return;
+  const at = point(event);
+  const started = drag;
+  drag = null;
+  if (state.tool === 'view') {
+    const moved = event.clientX - started.x;
+    if (Math.abs(moved) > 50 && Date.now() - started.time < 800) { turn(moved < 0 ? 1 : -1); return; }
+    // Click zones: the left third goes back, the rest forward.
+    const box = overlay.getBoundingClientRect();
+    turn(event.clientX - box.left < box.width / 3 ? -1 : 1);
+    return;
+  }
+  if (state.tool === 'ink') {
+    if (started.points.length < 2) { clearOverlay(); return; }
+    const stroke = started.points.flatMap((p) => [round(p.x), round(p.y)]);
+    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+      { type: 'ink', page: state.page, strokes: [stroke] }), 'Pen stroke saved');
+    return;
+  }
+  const rect = rectangle(started.start, at);
+  if (rect[2] < 3 || rect[3] < 3) { clearOverlay(); return; }
+  run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+    { type: state.tool, page: state.page, rect }), state.tool === 'square' ? 'Rectangle saved' : 'Highlight saved');
+});
+
+function rectangle(a, b) {
+  return [round(Math.min(a.x, b.x)), round(Math.min(a.y, b.y)), round(Math.abs(a.x - b.x)), round(Math.abs(a.y - b.y))];
+}
+function round(value) { return Math.round(value * 100) / 100; }
+
+function askText(at) {
+  const input = document.createElement('input');
+  input.className = 'textentry';
+  input.setAttribute('aria-label', 'Text of the new annotation; Enter saves, Escape cancels');
+  const box = overlay.getBoundingClientRect();
+  const parent = stage.getBoundingClientRect();
+  input.style.left = `${box.left - parent.left + stage.scrollLeft + at.x * state.scale}px`;
+  input.style.top = `${box.top - parent.top + stage.scrollTop + at.y * state.scale}px`;
+  stage.append(input);
+  input.focus();
+  const finish = (save) => {
+    const text = input.value.trim();
+    input.remove();
+    overlay.focus();
+    if (!save || !text) return;
+    const width = Math.min(Math.max(40, text.length * 7 + 12), 400);
+    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+      { type: 'freetext', page: state.page, rect: [round(at.x), round(at.y), width, 22], text, size: 12 }), 'Text saved');
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') finish(true);
+    else if (event.key === 'Escape') finish(false);
+    event.stopPropagation();
+  });
+  input.addEventListener('blur', () => { if (input.isConnected) finish(true); });
+}
+
+window.addEventListener('resize', () => { if (state.document) render(); });
+
+(async () => {
+  try {
+    await loadDocument();
+    await render();
+    overlay.focus();
+  } catch (error) {
+    say(`Cannot show this score: ${error.message}`);
+  }
+})();

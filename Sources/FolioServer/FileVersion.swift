@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A file's version as an HTTP entity tag: its size and modification time. Every save
+/// Folio makes changes both (an incremental update appends; the rename gives a new
+/// time), so an edit based on an older view is recognised and refused with 409.
+///
+/// ```swift
+/// let tag = FileVersion.tag(of: "/lib/score.pdf")   // "\"1843-1700000000123456789\""
+/// ```
+public enum FileVersion {
+    public static func tag(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return "\"\(info.st_size)-\(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))\""
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Folio's pages, rendered on the server: a skeleton with the data a page starts with,
+/// every string from a file escaped; the ES modules in Assets/ do the rest.
+///
+/// ```swift
+/// let html = HTMLPage.library(scores: list, csrf: token)
+/// ```
+enum HTMLPage {
+    /// `text` safe in HTML text and in quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// pdf.js from libjs-pdf is a classic (UMD) script; Folio's own are ES modules. Both
+    /// run after parsing, in this order.
+    private static func script(_ source: String) -> String {
+        source.hasPrefix("/pdfjs/") ? "<script defer src=\"\(escape(source))\"></script>"
+            : "<script type=\"module\" src=\"\(escape(source))\"></script>"
+    }
+
+    private static func shell(title: String, csrf: String, body: String, scripts: [String], extraHead: String = "") -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="folio-csrf" content="\(escape(csrf))">
+        <meta name="color-scheme" content="light dark">
+        <title>\(escape(title))</title>
+        <link rel="stylesheet" href="/assets/folio.css">
+        \(extraHead)
+        </head>
+        <body>
+        \(body)
+        \(scripts.map(script).joined(separator: "\n"))
+        </body>
+        </html>
+        """
+    }
+
+    static func library(scores: [ScoreService.Score], total: Int, csrf: String) -> String {
+        let items = scores.map(item).joined(separator: "\n")
+        let body = """
+        <header class="bar">
+          <h1>Folio</h1>
+          <label class="search"><span class="visually-hidden">Search</span>
+            <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
+          <span id="count" class="muted">\(total) scores</span>
+        </header>
+        <main>
+          <ul id="scores" class="scores">
+        \(items)
+          </ul>
+        </main>
+        """
+        return shell(title: "Folio library", csrf: csrf, body: body, scripts: ["/assets/library.js"])
+    }
+
+    static func item(_ score: ScoreService.Score) -> String {
+        let people = score.composers.joined(separator: ", ")
+        let facts = [score.key, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
+        return """
+            <li><a href="/scores/\(score.id)"><span class="title">\(escape(score.title))</span>
+              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a></li>
+        """
+    }
+
+    static func score(_ score: ScoreService.Score, csrf: String, pdfjs: Bool) -> String {
+        guard pdfjs else {
+            let body = """
+            <main class="notice"><h1>\(escape(score.title))</h1>
+            <p>The score viewer needs pdf.js. Install it with <code>sudo apt-get install libjs-pdf</code>
+            (Debian, Ubuntu), or start <code>folio serve --pdfjs DIR</code> with a folder holding
+            <code>pdf.js</code> and <code>pdf.worker.js</code>.</p>
+            <p><a href="/api/scores/\(score.id)/pdf">Download the PDF</a> · <a href="/">Library</a></p></main>
+            """
+            return shell(title: score.title, csrf: csrf, body: body, scripts: [])
+        }
+        let body = """
+        <header class="bar">
+          <a href="/" class="back" aria-label="Library">←</a>
+          <h1 id="title">\(escape(score.title))</h1>
+          <span class="people muted">\(escape(score.composers.joined(separator: ", ")))</span>
+          <nav class="tools" aria-label="Tools">
+            <button data-tool="view" aria-pressed="true" title="Turn pages (V)">View</button>
+            <button data-tool="freetext" title="Text: click, type, Enter (T)">Text</button>
+            <button data-tool="square" title="Rectangle: drag (R)">Square</button>
+            <button data-tool="highlight" title="Highlight: drag (H)">Highlight</button>
+            <button data-tool="ink" title="Pen: draw (P)">Pen</button>
+          </nav>
+          <span class="pager"><button id="prev" aria-label="Previous page">‹</button>
+            <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
+        </header>
+        <main class="viewer">
+          <div id="stage" class="stage" data-score="\(score.id)">
+            <canvas id="page"></canvas>
+            <canvas id="overlay" tabindex="0" aria-label="Page; arrow keys, space and PageDown turn pages"></canvas>
+          </div>
+          <aside class="panel">
+            <h2>On this page</h2>
+            <ul id="annotations" class="annotations"></ul>
+            <p id="status" class="muted" role="status"></p>
+          </aside>
+        </main>
+        """
+        return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"])
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The files a request may reach: only those inside the library folder. A relative path
+/// with `..`, `.`, an absolute path, a NUL byte, or a symbolic link that leads out of the
+/// folder resolves to nothing (the server answers 404).
+///
+/// ```swift
+/// let paths = try LibraryPaths(folder: "Samples")
+/// paths.resolve("Bach/Prelude.pdf")   // "/home/me/Samples/Bach/Prelude.pdf"
+/// paths.resolve("../etc/passwd")      // nil
+/// ```
+public struct LibraryPaths: Sendable {
+    /// The folder with every symbolic link resolved.
+    public let root: String
+
+    public init(folder: String) throws {
+        guard let real = Self.realPath(folder) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: folder])
+        }
+        root = real
+    }
+
+    /// The real absolute path of an existing file `relative` to the library, or nil when it
+    /// does not exist or lies outside the library.
+    public func resolve(_ relative: String) -> String? {
+        guard !relative.isEmpty, relative.utf8.count < 4096, !relative.hasPrefix("/"), !relative.contains("\0"),
+              !relative.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." })
+        else { return nil }
+        guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else { return nil }
+        return real
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

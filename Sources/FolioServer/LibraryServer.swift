@@ -1,0 +1,204 @@
+import FolioLibrary
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `folio serve`: the library in a browser. Builds the Hummingbird application — pages,
+/// the JSON API, Folio's scripts and pdf.js — around one catalog.
+///
+/// ```swift
+/// let catalog = try LibraryCatalog(folder: "Samples")
+/// let server = try LibraryServer(catalog: catalog, options: .init())
+/// try await server.application(logger: Logger(label: "folio")).runService()
+/// ```
+public struct LibraryServer: Sendable {
+    /// How the server listens and what it serves.
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The folder holding pdf.js (`pdf.js`, `pdf.worker.js`); Debian's libjs-pdf by default.
+        public var pdfjs = "/usr/share/javascript/pdf/build"
+        /// Required from every request when set (listening beyond loopback).
+        public var accessToken: String?
+        /// Seconds between looks at the folder for added, changed or removed files (0: never).
+        public var rescanInterval = 2.0
+        /// The largest request body accepted.
+        public var maxBody = 1 << 20
+        public init() {}
+    }
+
+    public let service: ScoreService
+    public let options: Options
+    /// The token every state-changing request repeats (see ``CSRFMiddleware``).
+    let csrf: String
+
+    public init(catalog: LibraryCatalog, options: Options) throws {
+        service = try ScoreService(catalog: catalog)
+        self.options = options
+        csrf = Secret.random()
+    }
+
+    /// Whether pdf.js is where ``Options/pdfjs`` says.
+    public var hasPDFJS: Bool {
+        ["pdf.js", "pdf.worker.js"].allSatisfy { FileManager.default.isReadableFile(atPath: options.pdfjs + "/" + $0) }
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: SecurityHeadersMiddleware())
+        if let token = options.accessToken { router.add(middleware: AccessTokenMiddleware(token: token)) }
+        router.add(middleware: CSRFMiddleware(token: csrf))
+        let service = self.service, csrf = self.csrf, options = self.options, hasPDFJS = self.hasPDFJS
+        let maxBody = options.maxBody
+
+        router.get("/") { request, _ -> Response in
+            let scores = try service.search(request.uri.queryParameters.get("q"), limit: 200)
+            let total = try service.catalog.counts().scores
+            return Self.html(HTMLPage.library(scores: scores, total: total, csrf: csrf), csrf: csrf)
+        }
+        router.get("/scores/:id") { _, context -> Response in
+            let (score, _) = try service.score(try Self.scoreID(context))
+            return Self.html(HTMLPage.score(score, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
+        }
+        router.get("/assets/:name") { _, context -> Response in
+            try Self.asset(context.parameters.require("name"))
+        }
+        router.get("/pdfjs/:name") { _, context -> Response in
+            let name = try context.parameters.require("name")
+            guard ["pdf.js", "pdf.worker.js", "pdf.min.js", "pdf.worker.min.js"].contains(name),
+                  let data = FileManager.default.contents(atPath: options.pdfjs + "/" + name) else {
+                throw HTTPError(.notFound)
+            }
+            return Self.bytes(data, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
+        }
+        router.get("/api/openapi.yaml") { _, _ -> Response in
+            try Self.asset("openapi.yaml")
+        }
+        router.get("/api/scores") { request, _ -> Response in
+            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 200
+            guard (1...10_000).contains(limit) else { throw HTTPError(.badRequest, message: "limit \(limit) is out of range (valid: 1 to 10000)") }
+            return try Self.json(["scores": service.search(request.uri.queryParameters.get("q"), limit: limit)])
+        }
+        router.get("/api/scores/:id") { _, context -> Response in
+            try Self.json(service.score(try Self.scoreID(context)).0)
+        }
+        router.get("/api/scores/:id/pdf") { request, context -> Response in
+            let (score, path) = try service.score(try Self.scoreID(context))
+            guard let tag = FileVersion.tag(of: path), let data = FileManager.default.contents(atPath: path) else {
+                throw HTTPError(.notFound, message: "no score \(score.id)")
+            }
+            if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: [.eTag: tag]) }
+            var response = Self.bytes(data, type: "application/pdf", cache: "no-cache")
+            response.headers[.eTag] = tag
+            let name = (score.path as NSString).lastPathComponent
+            response.headers[.contentDisposition] = "inline; filename*=UTF-8''" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "score.pdf")
+            return response
+        }
+        router.get("/api/scores/:id/annotations") { request, context -> Response in
+            let page = request.uri.queryParameters.get("page", as: Int.self)
+            let (tag, list) = try service.annotations(score: try Self.scoreID(context), page: page)
+            var response = try Self.json(["annotations": list])
+            response.headers[.eTag] = tag
+            return response
+        }
+        router.post("/api/scores/:id/annotations") { request, context -> Response in
+            var request = request
+            let body = try await request.collectBody(upTo: maxBody)
+            let input: ScoreService.NewAnnotation
+            do { input = try JSONDecoder().decode(ScoreService.NewAnnotation.self, from: Data(buffer: body)) } catch {
+                throw HTTPError(.badRequest, message: "the body is not an annotation: \(error)")
+            }
+            let added = try service.addAnnotation(score: try Self.scoreID(context), expected: request.headers[.ifMatch], input)
+            var response = try Self.json(["id": added.id], status: .created)
+            response.headers[.eTag] = added.tag
+            return response
+        }
+        router.delete("/api/scores/:id/annotations/:annotation") { request, context -> Response in
+            let tag = try service.removeAnnotation(score: try Self.scoreID(context),
+                                                   annotation: try context.parameters.require("annotation"),
+                                                   expected: request.headers[.ifMatch])
+            return Response(status: .noContent, headers: [.eTag: tag])
+        }
+        return router
+    }
+
+    /// The application, listening as ``Options`` says; with a rescan service that keeps the
+    /// catalog current. `runService()` ends on SIGINT or SIGTERM after the requests in
+    /// flight (and so their saves) have finished.
+    public func application(logger: Logger) -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if options.rescanInterval > 0 {
+            services.append(CatalogWatcher(catalog: service.catalog, interval: options.rescanInterval, logger: logger))
+        }
+        return Application(router: router(),
+                           configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
+                           services: services, logger: logger)
+    }
+
+    static func scoreID(_ context: BasicRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
+        return id
+    }
+
+    static func html(_ text: String, csrf: String) -> Response {
+        var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(string: text)))
+        response.setCookie(Cookie(name: Secret.csrfCookie, value: csrf, path: "/",
+                                  httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func bytes(_ data: Data, type: String, cache: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: cache],
+                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A file of Folio's own (Assets/), by a name from a fixed list.
+    static func asset(_ name: String) throws -> Response {
+        let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
+                     "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
+                     "openapi.yaml": "application/yaml; charset=utf-8"]
+        guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
+              let data = try? Data(contentsOf: url) else {
+            throw HTTPError(.notFound)
+        }
+        return bytes(data, type: type, cache: "no-cache")
+    }
+}
+
+/// Looks at the library folder every few seconds and brings the catalog up to date, so
+/// files added, changed or removed appear without a restart.
+struct CatalogWatcher: Service {
+    let catalog: LibraryCatalog
+    let interval: Double
+    let logger: Logger
+
+    func run() async throws {
+        let scanner = LibraryScanner(catalog: catalog)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                let summary = try scanner.scan()
+                if summary.opened + summary.removed + summary.moved > 0 {
+                    logger.info("catalog updated", metadata: ["added": "\(summary.added)", "updated": "\(summary.updated)",
+                                                              "removed": "\(summary.removed)", "moved": "\(summary.moved)"])
+                }
+            } catch {
+                logger.warning("rescan failed: \(error)")
+            }
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
+            } catch {
+                return
+            }
+        }
+    }
+}

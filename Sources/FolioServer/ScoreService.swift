@@ -1,0 +1,237 @@
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+import Hummingbird
+
+/// What the server does with the library, apart from HTTP: search the catalog, find a
+/// score's file (inside the library only), list, add and remove annotations through the
+/// engine's incremental, atomic saves, each edit checked against the version the client saw.
+///
+/// ```swift
+/// let service = try ScoreService(catalog: catalog)
+/// let (tag, list) = try service.annotations(score: 3, page: 1)
+/// ```
+public struct ScoreService: Sendable {
+    public let catalog: LibraryCatalog
+    public let paths: LibraryPaths
+    /// The author written into new annotations (/T).
+    public var author = "Folio"
+
+    public init(catalog: LibraryCatalog) throws {
+        self.catalog = catalog
+        paths = try LibraryPaths(folder: catalog.folder)
+    }
+
+    /// A score as the API shows it.
+    public struct Score: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var path: String
+        public var title: String
+        public var composers: [String]
+        public var genres: [String]
+        public var tags: [String]
+        public var labels: [String]
+        public var rating: Int?
+        public var difficulty: Int?
+        public var duration: Int?
+        public var key: String?
+        public var pages: Int?
+
+        init(_ entry: LibraryEntry) {
+            id = entry.id
+            path = entry.path
+            title = entry.title
+            composers = entry.composers
+            genres = entry.genres
+            tags = entry.tags
+            labels = entry.labels
+            rating = entry.rating
+            difficulty = entry.difficulty
+            duration = entry.duration
+            key = entry.key?.description
+            pages = entry.pages
+        }
+    }
+
+    /// An annotation as the API shows it: `rect` is x, y, width, height in points from the
+    /// top-left corner of the page as displayed.
+    public struct Annotation: Codable, Sendable, Equatable {
+        public var id: String
+        public var page: Int
+        public var subtype: String
+        public var rect: [Double]
+        public var contents: String?
+        public var author: String?
+        public var color: String?
+    }
+
+    /// A new annotation: `type` is freetext, square, highlight or ink; `rect` x, y, width,
+    /// height and `strokes` lists of x, y pairs, in points from the displayed page's top-left.
+    public struct NewAnnotation: Codable, Sendable {
+        public var type: String
+        public var page: Int
+        public var rect: [Double]?
+        public var strokes: [[Double]]?
+        public var text: String?
+        public var color: String?
+        public var size: Double?
+    }
+
+    /// The scores matching `text` (every score without text), best first.
+    public func search(_ text: String?, limit: Int) throws -> [Score] {
+        var query = LibraryQuery(text: text?.isEmpty == true ? nil : text)
+        query.limit = limit
+        return try catalog.search(query).map(Score.init)
+    }
+
+    /// One score and the real path of its file; 404 when it is not in the catalog or its
+    /// file is not inside the library.
+    public func score(_ id: Int64) throws -> (Score, String) {
+        let entries: [LibraryEntry]
+        do { entries = try catalog.show(String(id)) } catch let error as LibraryError where error.code == .notFound {
+            throw HTTPError(.notFound, message: "no score \(id)")
+        }
+        guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id,
+              let path = paths.resolve(entry.path) else {
+            throw HTTPError(.notFound, message: "no score \(id)")
+        }
+        return (Score(entry), path)
+    }
+
+    /// The annotations of one page (1-based), or of every page, with the file's version.
+    public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
+        let (_, path) = try score(id)
+        return try Self.mapped {
+            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
+            let document = try PDFDocument(path: path)
+            let pages = document.pages()
+            if let page, !(1...max(1, pages.count)).contains(page) || pages.isEmpty {
+                throw PDFError.pageOutOfRange(page, count: pages.count)
+            }
+            var result: [Annotation] = []
+            for (index, item) in pages.enumerated() where page == nil || page == index + 1 {
+                let geometry = PDFPageGeometry(page: item)
+                for annotation in document.annotations(of: item, pageIndex: index) where annotation.subtype != "Popup" {
+                    let shown = geometry.toDisplay(annotation.rect, noRotate: annotation.flags.contains(.noRotate))
+                    result.append(Annotation(id: annotation.id, page: index + 1, subtype: annotation.subtype,
+                                             rect: [shown.x, shown.y, shown.width, shown.height].map(Self.rounded),
+                                             contents: annotation.contents, author: annotation.author,
+                                             color: annotation.color?.hex))
+                }
+            }
+            return (tag, result)
+        }
+    }
+
+    /// Adds an annotation when the file is still at version `expected`; returns the new
+    /// annotation's id and the file's new version. 409 when the file changed since.
+    public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
+        let (_, path) = try score(id)
+        let added = try edit(path, expected: expected) { document in
+            let pages = document.pages()
+            guard pages.indices.contains(input.page - 1) else { throw PDFError.pageOutOfRange(input.page, count: pages.count) }
+            let geometry = PDFPageGeometry(page: pages[input.page - 1])
+            let draft = try Self.draft(input, geometry: geometry, author: author)
+            return try document.addAnnotation(draft, toPage: input.page - 1).id
+        }
+        return (added.value, added.tag)
+    }
+
+    /// Removes one annotation when the file is still at version `expected`; returns the new
+    /// version. 404 when the score has no such annotation.
+    public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
+        let (_, path) = try score(id)
+        return try edit(path, expected: expected) { document in
+            guard (try? document.locateAnnotation(id: annotation)) != nil else {
+                throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
+            }
+            return try document.removeAnnotations(ids: [annotation])
+        }.tag
+    }
+
+    /// An edit under the file's lock, refused with 409 when the file is not at `expected`
+    /// (the check and the save happen under the same lock, so no edit slips in between).
+    private func edit<T>(_ path: String, expected: String?, _ change: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
+        guard let expected else {
+            throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
+        }
+        let value = try Self.mapped {
+            try PDFSaver.update(path: path) { document in
+                guard FileVersion.tag(of: path) == expected else {
+                    throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
+                }
+                return try change(document)
+            }
+        }
+        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
+        return (value, tag)
+    }
+
+    /// Builds the engine's draft from what the browser sent, checking every value.
+    static func draft(_ input: NewAnnotation, geometry: PDFPageGeometry, author: String) throws -> PDFAnnotationDraft {
+        let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight, "ink": .ink]
+        guard let kind = kinds[input.type] else {
+            throw HTTPError(.badRequest, message: "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
+        }
+        var draft = PDFAnnotationDraft(kind: kind)
+        draft.author = author
+        if let rect = input.rect {
+            guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
+                throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
+            }
+            let user = geometry.toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+            if kind == .highlight { draft.quads = [user] } else { draft.rect = user }
+        } else if kind != .ink {
+            throw HTTPError(.badRequest, message: "a \(input.type) needs rect")
+        }
+        if kind == .ink {
+            let strokes = input.strokes ?? []
+            guard !strokes.isEmpty, strokes.count <= 1000,
+                  strokes.allSatisfy({ $0.count >= 2 && $0.count % 2 == 0 && $0.allSatisfy(\.isFinite) }) else {
+                throw HTTPError(.badRequest, message: "an ink annotation needs strokes: 1 to 1000 lists of x, y pairs")
+            }
+            draft.strokes = strokes.map { values in
+                stride(from: 0, to: values.count, by: 2).map { geometry.toUser(PDFPoint(x: values[$0], y: values[$0 + 1])) }
+            }
+        }
+        if let text = input.text {
+            guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
+            draft.contents = text
+        }
+        if kind == .freeText, (input.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw HTTPError(.badRequest, message: "a freetext needs text")
+        }
+        if let size = input.size {
+            guard size.isFinite, (1...400).contains(size) else { throw HTTPError(.badRequest, message: "size \(size) is out of range (valid: 1 to 400)") }
+            draft.fontSize = size
+        }
+        if let color = input.color { draft.color = try mapped { try PDFColor(hex: color) } }
+        if kind == .highlight, draft.color == nil { draft.color = try mapped { try PDFColor(hex: "#ffe94d") } }
+        if kind == .square || kind == .ink, draft.color == nil { draft.color = try mapped { try PDFColor(hex: "#d62828") } }
+        if kind == .square || kind == .ink { draft.width = 2 }
+        return draft
+    }
+
+    /// Engine and catalog errors as HTTP statuses: bad values 400, a score that cannot be
+    /// read or annotated 422, a busy file 503.
+    static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            throw error
+        } catch let error as PDFError {
+            switch error.code {
+            case .invalidArgument: throw HTTPError(.badRequest, message: error.message)
+            case .io: throw HTTPError(.serviceUnavailable, message: error.message)
+            default: throw HTTPError(.unprocessableContent, message: error.message)
+            }
+        } catch let error as ScoreError {
+            throw HTTPError(.badRequest, message: error.message)
+        } catch let error as LibraryError {
+            throw HTTPError(error.code == .notFound ? .notFound : .internalServerError, message: error.message)
+        }
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
+/// workers and connections from this server only; no inline script, no eval, no frames),
+/// no MIME sniffing, no referrer.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var policy: String {  // computed: generic types hold no stored statics
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            + "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "frame-ancestors 'none'; form-action 'self'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        response.headers[.contentSecurityPolicy] = Self.policy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        return response
+    }
+}
+
+/// Refuses state-changing requests (POST, PUT, PATCH, DELETE) that do not come from
+/// Folio's own pages: they must carry the `X-Folio-CSRF` header equal to the `folio_csrf`
+/// cookie (SameSite=Strict, set by every page), and an `Origin`, when sent, must be this
+/// server's. Another site can neither read the cookie nor send the header without CORS,
+/// which the server never grants.
+struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard [.post, .put, .patch, .delete].contains(request.method) else { return try await next(request, context) }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+                throw HTTPError(.forbidden, message: "cross-site request refused (Origin \(origin))")
+            }
+        }
+        guard let sent = request.headers[Secret.csrfHeader], let cookie = request.cookies[Secret.csrfCookie]?.value,
+              Secret.equal(sent, token), Secret.equal(cookie, token) else {
+            throw HTTPError(.forbidden, message: "missing or wrong CSRF token: reload the page")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// With an access token (required when listening beyond loopback), every request must
+/// present it: once as `?token=` (the address printed at start, as Jupyter does), which
+/// sets a cookie, or as `Authorization: Bearer`.
+struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let cookie = request.cookies[Secret.accessCookie]?.value, Secret.equal(cookie, token) {
+            return try await next(request, context)
+        }
+        if let bearer = request.headers[.authorization], bearer.hasPrefix("Bearer "),
+           Secret.equal(String(bearer.dropFirst(7)), token) {
+            return try await next(request, context)
+        }
+        if let given = request.uri.queryParameters.get("token"), Secret.equal(given, token) {
+            var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+            response.setCookie(Cookie(name: Secret.accessCookie, value: token, path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+        throw HTTPError(.unauthorized, message: "open the address with ?token= that folio serve printed")
+    }
+}
+
+/// Random tokens, where they travel, and a comparison whose time does not depend on
+/// where strings differ.
+enum Secret {
+    static let csrfCookie = "folio_csrf"
+    static let csrfHeader = HTTPField.Name("X-Folio-CSRF")!
+    static let accessCookie = "folio_token"
+
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
