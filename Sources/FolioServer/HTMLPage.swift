@@ -31,7 +31,7 @@ enum HTMLPage {
             : "<script type=\"module\" src=\"\(escape(source))\"></script>"
     }
 
-    private static func shell(title: String, csrf: String, body: String, scripts: [String], extraHead: String = "") -> String {
+    private static func shell(title: String, csrf: String, body: String, scripts: [String], bodyClass: String = "") -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -42,9 +42,9 @@ enum HTMLPage {
         <meta name="color-scheme" content="light dark">
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="/assets/folio.css">
-        \(extraHead)
+        <link rel="icon" href="data:,">
         </head>
-        <body>
+        <body class="\(bodyClass)">
         \(body)
         \(scripts.map(script).joined(separator: "\n"))
         </body>
@@ -59,7 +59,7 @@ enum HTMLPage {
           <h1>Folio</h1>
           <label class="search"><span class="visually-hidden">Search</span>
             <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
-          <span id="count" class="muted">\(total) scores</span>
+          <span id="count" class="muted">\(total == 1 ? "1 score" : "\(total) scores")</span>
         </header>
         <main>
           <ul id="scores" class="scores">
@@ -117,6 +117,6 @@ enum HTMLPage {
           </aside>
         </main>
         """
-        return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"])
+        return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"], bodyClass: "score")
     }
 }

@@ -24,7 +24,7 @@ function render(scores) {
     item.append(link);
     return item;
   }));
-  count.textContent = `${scores.length} scores`;
+  count.textContent = scores.length === 1 ? '1 score' : `${scores.length} scores`;
 }
 
 input.addEventListener('input', () => {

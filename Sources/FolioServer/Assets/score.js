@@ -157,10 +157,11 @@ function drawPreview(shape) {
 }
 
 let drag = null;
+overlay.addEventListener('click', (event) => { if (state.tool === 'freetext') askText(point(event)); });
 overlay.addEventListener('pointerdown', (event) => {
   const at = point(event);
   if (state.tool === 'view') { drag = { start: at, x: event.clientX, time: Date.now() }; return; }
-  if (state.tool === 'freetext') { askText(at); return; }
+  if (state.tool === 'freetext') return;  // on click, after focus has moved
   overlay.setPointerCapture(event.pointerId);
   drag = { start: at, points: [at] };
 });
@@ -211,7 +212,10 @@ function askText(at) {
   input.style.top = `${box.top - parent.top + stage.scrollTop + at.y * state.scale}px`;
   stage.append(input);
   input.focus();
+  let finished = false;
   const finish = (save) => {
+    if (finished) return;  // removing the input blurs it, which finishes again
+    finished = true;
     const text = input.value.trim();
     input.remove();
     overlay.focus();
@@ -225,7 +229,7 @@ function askText(at) {
     else if (event.key === 'Escape') finish(false);
     event.stopPropagation();
   });
-  input.addEventListener('blur', () => { if (input.isConnected) finish(true); });
+  input.addEventListener('blur', () => finish(true));
 }
 
 window.addEventListener('resize', () => { if (state.document) render(); });

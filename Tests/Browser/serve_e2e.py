@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""End-to-end test of `folio serve` in Debian's Chromium, driven by Playwright (no browser
+download): open the library, search without diacritics, open a score, turn pages by key, add
+a FreeText, a Square and an Ink stroke, delete the Square, reload and see the rest; then
+PyMuPDF confirms the PDF holds exactly those annotations and qpdf --check is clean.
+
+Usage: python3 Tests/Browser/serve_e2e.py FOLIO [ARTIFACTS_DIR]
+Screenshots of every step go to ARTIFACTS_DIR (default .build/e2e-artifacts).
+Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+
+import pymupdf
+from playwright.sync_api import sync_playwright, expect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def annotations(path, page):
+    with pymupdf.open(path) as document:
+        return sorted((a.type[1], (a.info.get("content") or "")) for a in document[page].annots()
+                      if a.type[1] not in ("Link", "Popup"))
+
+
+def main(folio, artifacts):
+    os.makedirs(artifacts, exist_ok=True)
+    library = tempfile.mkdtemp(prefix="folio-e2e-")
+    for name in os.listdir(os.path.join(ROOT, "Samples")):
+        if name.endswith(".pdf"):
+            shutil.copy(os.path.join(ROOT, "Samples", name), library)
+    score = os.path.join(library, "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+    subprocess.run([folio, "set-info", score, "--entry", "Title=Clair de lune (Suite bergamasque)",
+                    "--entry", "Author=Claude Débussy"], check=True, capture_output=True)
+    original = open(score, "rb").read()
+    port = free_port()
+    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/api/scores", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+
+            page.goto(base + "/")
+            expect(page.locator("#scores li")).to_have_count(3)
+            page.screenshot(path=f"{artifacts}/1-library.png")
+            page.fill("#search", "debussy clair")  # the composer is stored as "Débussy"
+            expect(page.locator("#scores li")).to_have_count(1)
+            page.screenshot(path=f"{artifacts}/2-search.png")
+            page.click("#scores li a")
+            page.wait_for_selector("#stage[data-rendered='1']")
+            expect(page.locator("#pageno")).to_have_text("1 / 4")
+            page.screenshot(path=f"{artifacts}/3-score.png")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            page.keyboard.press("PageDown")
+            page.wait_for_selector("#stage[data-rendered='3']")
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            expect(page.locator("#pageno")).to_have_text("2 / 4")
+
+            box = page.locator("#overlay").bounding_box()
+            x, y = box["x"], box["y"]
+            # FreeText: click, type, Enter.
+            page.click("[data-tool=freetext]")
+            page.mouse.click(x + 60, y + 60)
+            page.keyboard.type("Cut to bar 48")
+            page.keyboard.press("Enter")
+            expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
+            # Square: drag.
+            page.click("[data-tool=square]")
+            page.mouse.move(x + 100, y + 200)
+            page.mouse.down()
+            page.mouse.move(x + 200, y + 260, steps=5)
+            page.mouse.up()
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            # Ink: a stroke.
+            page.click("[data-tool=ink]")
+            page.mouse.move(x + 80, y + 320)
+            page.mouse.down()
+            for step in range(1, 12):
+                page.mouse.move(x + 80 + step * 12, y + 320 + (step % 3) * 8)
+            page.mouse.up()
+            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            page.screenshot(path=f"{artifacts}/4-annotated.png")
+            # Delete the square.
+            page.click("#annotations li:has-text('Square') button")
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            page.screenshot(path=f"{artifacts}/5-deleted.png")
+            # Reload: the rest is still there (saved in the PDF).
+            page.reload()
+            page.wait_for_selector("#stage[data-rendered='1']")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            page.screenshot(path=f"{artifacts}/6-reloaded.png")
+            assert not errors, f"browser errors: {errors}"
+            browser.close()
+
+        saved = open(score, "rb").read()
+        assert saved.startswith(original), "the original bytes are no longer a prefix"
+        found = annotations(score, 1)
+        assert found == [("FreeText", "Cut to bar 48"), ("Ink", "")], f"page 2 holds {found}"
+        for other in (0, 2, 3):
+            assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
+        check = subprocess.run(["qpdf", "--check", score], capture_output=True, text=True)
+        assert check.returncode == 0 and "No syntax or stream encoding errors found" in check.stdout, check.stdout + check.stderr
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(library, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    folio = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
+    artifacts = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build/e2e-artifacts")
+    try:
+        main(folio, artifacts)
+    except Exception:
+        traceback.print_exc()
+        print("0 passed, 1 failed")
+        sys.exit(1)
+    print("1 passed, 0 failed")
