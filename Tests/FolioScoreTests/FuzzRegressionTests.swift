@@ -40,16 +40,23 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try OpenSetlist(bytes: utf16).title, "Ré")
     }
 
-    func testInstructionsWithoutDataAreKeptOutsideCommentsAndCDATA() throws {
-        // `<?w?>` made XMLParser read a null pointer (crash-7d37…); comments and CDATA stay as written.
+    func testSetlistsThatCrashedXMLParser() throws {
+        for (name, bytes) in try inputs("FuzzSetlist") {
+            XCTAssertThrowsError(try OpenSetlist(bytes: bytes), name)
+        }
+    }
+
+    func testInstructionsWithoutDataGetASpaceEverywhere() throws {
+        // `<?w?>` made XMLParser read a null pointer (crash-7d37…), even inside a broken comment (crash-9cf4…).
         let bytes = Array("<?x?><!-- <?y?> --><r xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><![CDATA[<?z?>]]><?w?></r>".utf8)
         XCTAssertEqual(String(decoding: XMLInput.instructionsWithData(bytes), as: UTF8.self),
-                       "<?x ?><!-- <?y?> --><r xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><![CDATA[<?z?>]]><?w ?></r>")
+                       "<?x ?><!-- <?y ?> --><r xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><![CDATA[<?z ?>]]><?w ?></r>")
         let packet = try XMPPacket(bytes: bytes)
         let written = String(decoding: packet.serialized(), as: UTF8.self)
         XCTAssertTrue(written.contains("<?x"), written)
-        XCTAssertTrue(written.contains("<![CDATA[<?z?>]]>"), written)
+        XCTAssertTrue(written.contains("<![CDATA[<?z ?>]]>"), written)
         XCTAssertEqual(Array(XMLInput.instructionsWithData(Array("<a>no instruction</a>".utf8))), Array("<a>no instruction</a>".utf8))
+        XCTAssertEqual(String(decoding: XMLInput.instructionsWithData(Array("<?<?a?><?".utf8)), as: UTF8.self), "<?<?a ?><?")
     }
 }
 

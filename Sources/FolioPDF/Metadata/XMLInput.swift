@@ -6,7 +6,7 @@ import Foundation
 /// UTF-16 and UTF-32 (by byte-order mark) and declared Latin-1, Windows-1252 or ASCII are
 /// transcoded; other bytes that are not valid UTF-8 become U+FFFD. A processing instruction
 /// without data (`<?name?>`) gets a space before `?>`: XMLParser reads a null pointer for its
-/// data otherwise (found by Fuzz/FuzzXMP).
+/// data otherwise (found by Fuzz/FuzzXMP and FuzzSetlist).
 ///
 /// ```swift
 /// let parser = XMLParser(data: Data(XMLInput.utf8(bytes)))
@@ -45,43 +45,29 @@ public enum XMLInput {
         return instructionsWithData(Array(text.utf8))
     }
 
-    /// `bytes` with a space added inside every `<?target?>` outside comments and CDATA
-    /// sections; anything else is unchanged.
+    /// `bytes` with a space added inside every `<?target?>`, wherever it stands: libxml2
+    /// recovering from a broken comment or CDATA section may still report one found inside
+    /// it (FuzzSetlist crash-9cf4…), so none is skipped; a comment that quotes `<?x?>` gets
+    /// `<?x ?>`, which is harmless.
     public static func instructionsWithData(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var copied = 0
         var index = 0
         let count = bytes.count
-        func starts(_ prefix: [UInt8], at position: Int) -> Bool {
-            position + prefix.count <= count && bytes[position..<position + prefix.count].elementsEqual(prefix)
-        }
-        func skip(to terminator: [UInt8], from position: Int) -> Int {
-            var cursor = position
-            while cursor < count, !starts(terminator, at: cursor) { cursor += 1 }
-            return min(count, cursor + terminator.count)
-        }
-        while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
-            if starts(Array("<!--".utf8), at: index) {
-                index = skip(to: Array("-->".utf8), from: index + 4)
-            } else if starts(Array("<![CDATA[".utf8), at: index) {
-                index = skip(to: Array("]]>".utf8), from: index + 9)
-            } else if starts(Array("<?".utf8), at: index) {
-                var end = index + 2
-                while end < count, ![UInt8(ascii: "?"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
-                    end += 1
-                }
-                if end > index + 2, starts(Array("?>".utf8), at: end) {
-                    if out.isEmpty { out.reserveCapacity(count + 16) }
-                    out += bytes[copied..<end]
-                    out.append(0x20)
-                    copied = end
-                }
-                // `<?<?x?>`: the second `<?` is looked at too (found by FuzzXMP).
-                index += 2
-            } else {
-                index += 1
+        while index + 1 < count {
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { index += 1; continue }
+            var end = index + 2
+            while end < count, ![UInt8(ascii: "?"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) {
+                end += 1
             }
+            if end > index + 2, end + 1 < count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
+                if out.isEmpty { out.reserveCapacity(count + 16) }
+                out += bytes[copied..<end]
+                out.append(0x20)
+                copied = end
+            }
+            // `<?<?x?>`: the second `<?` is looked at too (FuzzXMP crash-e3d0…).
+            index += 2
         }
         if copied == 0 { return bytes }
         out += bytes[copied...]
