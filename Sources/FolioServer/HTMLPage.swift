@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Folio's pages, rendered on the server: a skeleton with the data a page starts with,
@@ -9,19 +10,7 @@ import Foundation
 enum HTMLPage {
     /// `text` safe in HTML text and in quoted attribute values.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
+        XMLText.escape(text, quote: true)
     }
 
     /// pdf.js from libjs-pdf is a classic (UMD) script; Folio's own are ES modules. Both

@@ -94,24 +94,7 @@ struct XMLTree: Sendable {
     }
 
     static func escape(_ text: String, quote: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quote: result += "&quot;"
-            case "\n" where quote: result += "&#xA;"
-            case "\r": result += "&#xD;"
-            case "\t" where quote: result += "&#x9;"
-            default:
-                // Control characters other than tab and line ends cannot appear in XML 1.0.
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        XMLText.escape(text, quote: quote)
     }
 
     /// Collects parser events into nodes; one parser, one thread.

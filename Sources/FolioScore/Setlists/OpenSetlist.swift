@@ -130,22 +130,7 @@ public struct OpenSetlist: Sendable, Equatable {
     }
 
     static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n": result += "&#xA;"
-            case "\r": result += "&#xD;"
-            case "\t": result += "&#x9;"
-            default:
-                if scalar.value < 0x20 { continue }   // not allowed in XML 1.0
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        XMLText.escape(text, quote: true)
     }
 
     private static func decodeBase64(_ text: [UInt8], position: String) throws -> [UInt8] {
