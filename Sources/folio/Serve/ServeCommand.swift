@@ -68,8 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("pdf.js not found in \(pdfjs): install libjs-pdf (apt-get install libjs-pdf) or give --pdfjs DIR")
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        print("Folio is serving \(server.service.catalog.folder) at http://\(shown):\(port)/"
-              + (options.accessToken.map { "?token=\($0)" } ?? ""))
+        // Written at once (not buffered), so a log or a script reading it sees the address before requests arrive.
+        FileHandle.standardOutput.write(Data(("Folio is serving \(server.service.catalog.folder) at http://\(shown):\(port)/"
+            + (options.accessToken.map { "?token=\($0)" } ?? "") + "\n").utf8))
         do {
             try await server.application(logger: logger).runService()
         } catch {
