@@ -177,9 +177,7 @@ public final class PDFDocument {
         if case .array(let items)? = resolved.dictionary["DecodeParms"] {
             resolved.dictionary["DecodeParms"] = .array(items.map { resolve($0) })
         }
-        let data = try StreamDecoder.decode(resolved, limit: log.decodeLimit(perStream: options.maxDecodedBytes), log: log)
-        try log.chargeDecoded(data.count)
-        return data
+        return try StreamDecoder.decode(resolved, limit: options.maxDecodedBytes, log: log)
     }
 
     private func load(_ number: Int) -> PDFObject {

@@ -21,7 +21,16 @@ public enum StreamDecoder {
         "RL": "RunLengthDecode", "CCF": "CCITTFaxDecode", "DCT": "DCTDecode",
     ]
 
+    /// The stream's data with its filters undone, at most `limit` bytes. With a document's
+    /// log, the output is also charged to the document's budget
+    /// (``PDFReadOptions/maxTotalDecodedBytes``), unfiltered streams included.
     static func decode(_ stream: PDFStream, limit: Int, log: WarningLog?) throws -> [UInt8] {
+        let data = try undoFilters(stream, limit: log?.decodeLimit(perStream: limit) ?? limit, log: log)
+        try log?.chargeDecoded(data.count)
+        return data
+    }
+
+    private static func undoFilters(_ stream: PDFStream, limit: Int, log: WarningLog?) throws -> [UInt8] {
         let filters = filters(of: stream.dictionary)
         if filters.isEmpty { return stream.encodedData }
         let parameters: [PDFObject]

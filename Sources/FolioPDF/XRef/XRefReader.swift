@@ -221,8 +221,7 @@ struct XRefReader {
         } else {
             ranges = [(0, size)]
         }
-        let data = try StreamDecoder.decode(stream, limit: log.decodeLimit(perStream: limits.maxDecodedBytes), log: log)
-        try log.chargeDecoded(data.count)
+        let data = try StreamDecoder.decode(stream, limit: limits.maxDecodedBytes, log: log)
         let entrySize = widths[0] + widths[1] + widths[2]
         guard entrySize > 0 else {
             throw PDFError(.damaged, "cross-reference stream /W sums to zero", offset: offset)
