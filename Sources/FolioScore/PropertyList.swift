@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Property lists read from files people send: binary ones (`bplist00`) by Folio's own
@@ -134,8 +135,7 @@ public enum PropertyList {
                 let count = try length(info, after: &at)
                 guard count <= bytes.count / 2 else { throw ScoreError(.malformed, "a string of \(count) characters at \(at)") }
                 try need(at, 2 * count)
-                let units = (0..<count).map { UInt16(bytes[at + 2 * $0]) << 8 | UInt16(bytes[at + 2 * $0 + 1]) }
-                return String(decoding: units, as: UTF16.self)
+                return PDFTextString.utf16Text(bytes[at..<(at + 2 * count)], bigEndian: true)
             case 0x8:
                 try need(at, info + 1)
                 return NSNumber(value: BinaryReader.number(bytes, at, info + 1))

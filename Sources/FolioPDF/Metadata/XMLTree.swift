@@ -71,17 +71,17 @@ struct XMLTree: Sendable {
 
     private static func write(_ node: Node, to out: inout String) {
         switch node {
-        case .text(let text): out += escape(text, quote: false)
+        case .text(let text): out += XMLText.escape(text, quote: false)
         case .comment(let text): out += "<!--\(text)-->"
         case .cdata(let text): out += "<![CDATA[\(text)]]>"
         case .instruction(let target, let data): out += "<?\(target)\(data.map { " " + $0 } ?? "")?>"
         case .element(let element):
             out += "<" + element.qualifiedName
             for (prefix, uri) in element.declarations {
-                out += (prefix.isEmpty ? " xmlns" : " xmlns:" + prefix) + "=\"" + escape(uri, quote: true) + "\""
+                out += (prefix.isEmpty ? " xmlns" : " xmlns:" + prefix) + "=\"" + XMLText.escape(uri, quote: true) + "\""
             }
             for (name, value) in element.attributes {
-                out += " " + name + "=\"" + escape(value, quote: true) + "\""
+                out += " " + name + "=\"" + XMLText.escape(value, quote: true) + "\""
             }
             if element.children.isEmpty {
                 out += "/>"
@@ -91,10 +91,6 @@ struct XMLTree: Sendable {
             for child in element.children { write(child, to: &out) }
             out += "</" + element.qualifiedName + ">"
         }
-    }
-
-    static func escape(_ text: String, quote: Bool) -> String {
-        XMLText.escape(text, quote: quote)
     }
 
     /// Collects parser events into nodes; one parser, one thread.

@@ -1,3 +1,5 @@
+import FolioPDF
+
 /// MobileSheets' setlist import file (`.mss`): XML with a `Setlists` root and per setlist a
 /// `Name` and its `Song`s, each a `Title`, the `FileName` MobileSheets finds it by and a
 /// `FileType` (1, a PDF). A bookmark becomes the song the CSV export made of its pages
@@ -28,12 +30,12 @@ public struct MobileSheetsSetlists: Sendable {
     public func xml() -> [UInt8] {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<Setlists>\n"
         for setlist in setlists {
-            out += "  <Setlist><Name>\(OpenSetlist.escape(setlist.title))</Name>\n"
+            out += "  <Setlist><Name>\(XMLText.escape(setlist.title, quote: true))</Name>\n"
             for entry in setlist.entries {
                 guard let path = entry.path else { continue }
                 let fileName = path.split(separator: "/").last.map(String.init) ?? path
-                out += "    <Song><Title>\(OpenSetlist.escape(entry.title))</Title>"
-                    + "<FileName>\(OpenSetlist.escape(fileName))</FileName><FileType>1</FileType></Song>\n"
+                out += "    <Song><Title>\(XMLText.escape(entry.title, quote: true))</Title>"
+                    + "<FileName>\(XMLText.escape(fileName, quote: true))</FileName><FileType>1</FileType></Song>\n"
             }
             out += "  </Setlist>\n"
         }

@@ -110,27 +110,23 @@ public struct OpenSetlist: Sendable, Equatable {
     /// The setlist as 4SS XML.
     public func xml() -> [UInt8] {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
-        out += "<forScore kind=\"setlist\" version=\"1.0\" title=\"\(OpenSetlist.escape(title))\">\n"
+        out += "<forScore kind=\"setlist\" version=\"1.0\" title=\"\(XMLText.escape(title, quote: true))\">\n"
         for item in items {
             switch item {
             case .score(let path, let title, let data):
                 out += "<score"
-                if let title { out += " title=\"\(OpenSetlist.escape(title))\"" }
-                out += " path=\"\(OpenSetlist.escape(path))\""
+                if let title { out += " title=\"\(XMLText.escape(title, quote: true))\"" }
+                out += " path=\"\(XMLText.escape(path, quote: true))\""
                 if let data { out += " data=\"\(Data(data).base64EncodedString())\"" }
                 out += " />\n"
             case .bookmark(let path, let title):
-                out += "<bookmark title=\"\(OpenSetlist.escape(title))\" path=\"\(OpenSetlist.escape(path))\" />\n"
+                out += "<bookmark title=\"\(XMLText.escape(title, quote: true))\" path=\"\(XMLText.escape(path, quote: true))\" />\n"
             case .placeholder(let title):
-                out += "<placeholder title=\"\(OpenSetlist.escape(title))\" />\n"
+                out += "<placeholder title=\"\(XMLText.escape(title, quote: true))\" />\n"
             }
         }
         out += "</forScore>\n"
         return Array(out.utf8)
-    }
-
-    static func escape(_ text: String) -> String {
-        XMLText.escape(text, quote: true)
     }
 
     private static func decodeBase64(_ text: [UInt8], position: String) throws -> [UInt8] {
