@@ -39,6 +39,11 @@ public struct LibraryServer: Sendable {
         csrf = Secret.random()
     }
 
+    /// A new random access token (64 hex digits), for ``Options/accessToken``.
+    public static func randomToken() -> String {
+        Secret.random()
+    }
+
     /// Whether pdf.js is where ``Options/pdfjs`` says.
     public var hasPDFJS: Bool {
         ["pdf.js", "pdf.worker.js"].allSatisfy { FileManager.default.isReadableFile(atPath: options.pdfjs + "/" + $0) }

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (1 to 65535).") var port: Int = 8080
     @Option(help: "Address to listen on; anything but loopback requires an access token.") var host: String = "127.0.0.1"
     @Option(help: "A file whose first line is the access token.") var tokenFile: String?
-    @Option(help: "Folder holding pdf.js (pdf.js and pdf.worker.js).") var pdfjs: String = "/usr/share/javascript/pdf/build"
+    @Option(help: "Folder holding pdf.js (pdf.js and pdf.worker.js).") var pdfjs: String = LibraryServer.Options().pdfjs
     @Option(help: "Seconds between looks at the folder for changes (0 turns them off).") var rescan: Double = 2
 
     func validate() throws {
@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             options.accessToken = String(line)
         } else if !loopback {
-            options.accessToken = (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            options.accessToken = LibraryServer.randomToken()
         }
         let server: LibraryServer
         do {
