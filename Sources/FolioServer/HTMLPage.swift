@@ -1,4 +1,5 @@
 import FolioPDF
+import FolioScore
 import Foundation
 
 /// Folio's pages, rendered on the server: a skeleton with the data a page starts with,
@@ -90,6 +91,7 @@ enum HTMLPage {
             <button data-tool="square" title="Rectangle: drag (R)">Square</button>
             <button data-tool="highlight" title="Highlight: drag (H)">Highlight</button>
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
+            <button id="undo" disabled title="Nothing to undo">Undo</button>
           </nav>
           <span class="pager"><button id="prev" aria-label="Previous page">‹</button>
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
@@ -100,12 +102,54 @@ enum HTMLPage {
             <canvas id="overlay" tabindex="0" aria-label="Page; arrow keys, space and PageDown turn pages"></canvas>
           </div>
           <aside class="panel">
-            <h2>On this page</h2>
-            <ul id="annotations" class="annotations"></ul>
+            <div class="tabs" role="tablist" aria-label="Panels">
+              <button role="tab" id="tab-page" aria-controls="panel-page" aria-selected="true">Page</button>
+              <button role="tab" id="tab-contents" aria-controls="panel-contents" aria-selected="false" tabindex="-1">Contents</button>
+              <button role="tab" id="tab-details" aria-controls="panel-details" aria-selected="false" tabindex="-1">Details</button>
+            </div>
+            <section id="panel-page" role="tabpanel" aria-labelledby="tab-page">
+              <h2>On this page</h2>
+              <ul id="annotations" class="annotations"></ul>
+            </section>
+            <section id="panel-contents" role="tabpanel" aria-labelledby="tab-contents" hidden>
+              <h2>Table of contents</h2>
+              <ul id="toc" class="toc"></ul>
+              <h2>Bookmarks</h2>
+              <ul id="bookmarks" class="annotations"></ul>
+              <button id="from-toc" disabled>Bookmarks from TOC</button>
+            </section>
+            <section id="panel-details" role="tabpanel" aria-labelledby="tab-details" hidden>
+        \(detailsForm())
+            </section>
             <p id="status" class="muted" role="status"></p>
           </aside>
         </main>
         """
         return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"], bodyClass: "score")
+    }
+
+    /// The metadata editor; details.js fills it from the API and saves it back.
+    static func detailsForm() -> String {
+        let keys = MusicalKey.all.map { "<option>\(escape($0.name))</option>" }.joined()
+        let stars = (1...5).map { value in
+            "<label title=\"\(value) of 5\"><input type=\"radio\" name=\"rating\" value=\"\(value)\">"
+                + "<span aria-hidden=\"true\">★</span><span class=\"visually-hidden\">\(value) stars</span></label>"
+        }.joined()
+        return """
+              <form id="details" class="details" autocomplete="off">
+                <label>Title <input name="title" required></label>
+                <label>Composers <input name="composers" placeholder="comma-separated"></label>
+                <label>Genres <input name="genres" placeholder="comma-separated"></label>
+                <label>Tags <input name="tags" placeholder="comma-separated"></label>
+                <label>Labels <input name="labels" placeholder="comma-separated"></label>
+                <fieldset class="stars"><legend>Rating</legend>
+                  <label title="No rating"><input type="radio" name="rating" value=""><span aria-hidden="true">∅</span><span class="visually-hidden">no rating</span></label>\(stars)</fieldset>
+                <label>Difficulty <select name="difficulty"><option value="">—</option><option value="1">Easy</option>
+                  <option value="2">Medium</option><option value="3">Difficult</option></select></label>
+                <label>Key <select name="key"><option value="">—</option>\(keys)</select></label>
+                <label>Duration <input name="duration" placeholder="m:ss" inputmode="numeric"></label>
+                <button type="submit">Save details</button>
+              </form>
+        """
     }
 }

@@ -103,27 +103,48 @@ public struct LibraryServer: Sendable {
         router.get("/api/scores/:id/annotations") { request, context -> Response in
             let page = request.uri.queryParameters.get("page", as: Int.self)
             let (tag, list) = try service.annotations(score: try Self.scoreID(context), page: page)
-            var response = try Self.json(["annotations": list])
-            response.headers[.eTag] = tag
-            return response
+            return try Self.json(["annotations": list], tag: tag)
         }
         router.post("/api/scores/:id/annotations") { request, context -> Response in
-            var request = request
-            let body = try await request.collectBody(upTo: maxBody)
-            let input: ScoreService.NewAnnotation
-            do { input = try JSONDecoder().decode(ScoreService.NewAnnotation.self, from: Data(buffer: body)) } catch {
-                throw HTTPError(.badRequest, message: "the body is not an annotation: \(error)")
-            }
+            let input = try await Self.decode(ScoreService.NewAnnotation.self, request, limit: maxBody, what: "an annotation")
             let added = try service.addAnnotation(score: try Self.scoreID(context), expected: request.headers[.ifMatch], input)
-            var response = try Self.json(["id": added.id], status: .created)
-            response.headers[.eTag] = added.tag
-            return response
+            return try Self.json(["id": added.id], status: .created, tag: added.tag)
         }
         router.delete("/api/scores/:id/annotations/:annotation") { request, context -> Response in
             let tag = try service.removeAnnotation(score: try Self.scoreID(context),
                                                    annotation: try context.parameters.require("annotation"),
                                                    expected: request.headers[.ifMatch])
             return Response(status: .noContent, headers: [.eTag: tag])
+        }
+        router.get("/api/scores/:id/metadata") { _, context -> Response in
+            let (tag, metadata) = try service.metadata(score: try Self.scoreID(context))
+            return try Self.json(metadata, tag: tag)
+        }
+        router.put("/api/scores/:id/metadata") { request, context -> Response in
+            let input = try await Self.decode(ScoreService.Metadata.self, request, limit: maxBody, what: "metadata")
+            let (tag, metadata) = try service.setMetadata(score: try Self.scoreID(context), expected: request.headers[.ifMatch], input)
+            return try Self.json(metadata, tag: tag)
+        }
+        router.get("/api/scores/:id/contents") { _, context -> Response in
+            let (tag, contents) = try service.contents(score: try Self.scoreID(context))
+            return try Self.json(contents, tag: tag)
+        }
+        router.post("/api/scores/:id/bookmarks/from-toc") { request, context -> Response in
+            let (tag, contents) = try service.bookmarksFromTOC(score: try Self.scoreID(context), expected: request.headers[.ifMatch])
+            return try Self.json(contents, tag: tag)
+        }
+        router.delete("/api/scores/:id/bookmarks/:bookmark") { request, context -> Response in
+            let (tag, contents) = try service.removeBookmark(score: try Self.scoreID(context),
+                                                              bookmark: try context.parameters.require("bookmark"),
+                                                              expected: request.headers[.ifMatch])
+            return try Self.json(contents, tag: tag)
+        }
+        router.get("/api/scores/:id/undo") { _, context -> Response in
+            try Self.json(UndoState(change: try service.lastChange(score: try Self.scoreID(context))))
+        }
+        router.post("/api/scores/:id/undo") { request, context -> Response in
+            let undone = try service.undo(score: try Self.scoreID(context), expected: request.headers[.ifMatch])
+            return try Self.json(["undone": undone.change], tag: undone.tag)
         }
         return router
     }
@@ -154,12 +175,33 @@ public struct LibraryServer: Sendable {
         return response
     }
 
-    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, tag: String? = nil) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var response = Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        if let tag { response.headers[.eTag] = tag }
+        return response
+    }
+
+    /// A JSON request body of at most `limit` bytes; 400 naming `what` was expected.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
+        var request = request
+        let body = try await request.collectBody(upTo: limit)
+        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch {
+            throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
+        }
+    }
+
+    /// What `GET /api/scores/{id}/undo` answers: the change an undo would take back.
+    struct UndoState: Encodable {
+        let change: String?
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(change, forKey: .change)   // null, not left out
+        }
+        enum CodingKeys: String, CodingKey { case change }
     }
 
     static func bytes(_ data: Data, type: String, cache: String) -> Response {
@@ -171,6 +213,7 @@ public struct LibraryServer: Sendable {
     static func asset(_ name: String) throws -> Response {
         let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
                      "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
+                     "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
                      "openapi.yaml": "application/yaml; charset=utf-8"]
         guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

@@ -17,6 +17,8 @@ public struct ScoreService: Sendable {
     public let paths: LibraryPaths
     /// The author written into new annotations (/T).
     public var author = "Folio"
+    /// The server's own saves, so the last one can be undone.
+    let undoLog = UndoLog()
 
     public init(catalog: LibraryCatalog) throws {
         self.catalog = catalog
@@ -41,7 +43,7 @@ public struct ScoreService: Sendable {
         init(_ entry: LibraryEntry) {
             id = entry.id
             path = entry.path
-            title = entry.title
+            title = entry.title.isEmpty ? ScoreMetadata.title(forFile: entry.path) : entry.title
             composers = entry.composers
             genres = entry.genres
             tags = entry.tags
@@ -128,7 +130,7 @@ public struct ScoreService: Sendable {
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let (_, path) = try score(id)
-        let added = try edit(path, expected: expected) { document in
+        let added = try edit(path, expected: expected, change: "Added a \(Self.kindNames[input.type] ?? input.type)") { document in
             let pages = document.pages()
             guard pages.indices.contains(input.page - 1) else { throw PDFError.pageOutOfRange(input.page, count: pages.count) }
             let geometry = PDFPageGeometry(page: pages[input.page - 1])
@@ -142,7 +144,7 @@ public struct ScoreService: Sendable {
     /// version. 404 when the score has no such annotation.
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
         let (_, path) = try score(id)
-        return try edit(path, expected: expected) { document in
+        return try edit(path, expected: expected, change: "Deleted an annotation") { document in
             guard (try? document.locateAnnotation(id: annotation)) != nil else {
                 throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
             }
@@ -152,21 +154,65 @@ public struct ScoreService: Sendable {
 
     /// An edit under the file's lock, refused with 409 when the file is not at `expected`
     /// (the check and the save happen under the same lock, so no edit slips in between).
-    private func edit<T>(_ path: String, expected: String?, _ change: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
+    /// A save is remembered as `change` for ``undo(score:expected:)``.
+    func edit<T>(_ path: String, expected: String?, change: String,
+                 _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
         guard let expected else {
             throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
         }
+        var lengthBefore = 0
         let value = try Self.mapped {
             try PDFSaver.update(path: path) { document in
                 guard FileVersion.tag(of: path) == expected else {
                     throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
                 }
-                return try change(document)
+                lengthBefore = document.source.count
+                return try body(document)
             }
         }
         guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
+        if tag != expected {
+            undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
+        }
         return (value, tag)
     }
+
+    /// What the last change the server saved to a score did, when it can still be undone
+    /// (nothing changed the file since).
+    public func lastChange(score id: Int64) throws -> String? {
+        let (_, path) = try score(id)
+        guard let step = undoLog.last(for: path), FileVersion.tag(of: path) == step.versionAfter else { return nil }
+        return step.change
+    }
+
+    /// Undoes the last change the server saved to a score by taking the file back to the
+    /// revision before it (every save is an incremental update, so that revision is a
+    /// prefix of the file). 409 when the file is not at `expected` or changed since that
+    /// save, or when there is nothing to undo. Returns what was undone and the new version.
+    public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
+        let (_, path) = try score(id)
+        guard let expected else {
+            throw HTTPError(.preconditionRequired, message: "send the version you undo in If-Match (the ETag of GET)")
+        }
+        guard let step = undoLog.last(for: path) else { throw HTTPError(.conflict, message: "nothing to undo") }
+        try Self.mapped {
+            try PDFSaver.revert(path: path, toLength: step.lengthBefore) {
+                let current = FileVersion.tag(of: path)
+                guard current == expected else {
+                    throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
+                }
+                guard current == step.versionAfter else {
+                    throw HTTPError(.conflict, message: "the score was changed after that edit; it can no longer be undone")
+                }
+            }
+        }
+        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
+        undoLog.undone(step, version: tag, for: path)
+        refreshCatalog()
+        return (step.change, tag)
+    }
+
+    static let kindNames = ["freetext": "text", "square": "rectangle", "highlight": "highlight", "ink": "pen stroke"]
 
     /// Builds the engine's draft from what the browser sent, checking every value.
     static func draft(_ input: NewAnnotation, geometry: PDFPageGeometry, author: String) throws -> PDFAnnotationDraft {

@@ -1,7 +1,10 @@
 // The score view: pdf.js draws the page with its annotations; the overlay takes the tools
 // (text, square, highlight, pen) and page turns (keys, pedals, click zones, swipes).
 // Coordinates sent to the API are points from the top-left of the page as displayed.
+// The panels (page annotations, contents, details) and undo share the file's version.
 import { getJSON, change } from './api.js';
+import { details } from './details.js';
+import { contents } from './contents.js';
 
 const pdfjs = globalThis.pdfjsLib;
 const stage = document.getElementById('stage');
@@ -15,7 +18,68 @@ const scoreID = stage.dataset.score;
 const state = { document: null, page: 1, pages: 0, scale: 1, version: null, tool: 'view', annotations: [], rendering: null };
 pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
 
+const undoButton = document.getElementById('undo');
+
 function say(text) { status.textContent = text; }
+
+// What the panels share: the version of the file last seen, and what follows a save.
+const app = {
+  scoreID,
+  version: () => state.version,
+  seen(version) { if (version) state.version = version; },
+  say,
+  saved(version, message) { state.version = version; say(message); refreshUndo(); },
+  failed(error) { say(`Not saved: ${error.message}`); },
+  goTo(page) { state.page = Math.min(state.pages, Math.max(1, page)); render(); },
+};
+const panels = { details: details(app), contents: contents(app) };
+
+async function refreshUndo() {
+  try {
+    const { data } = await getJSON(`/api/scores/${scoreID}/undo`);
+    undoButton.disabled = !data.change;
+    undoButton.title = data.change ? `Undo: ${data.change} (Ctrl+Z)` : 'Nothing to undo';
+  } catch { undoButton.disabled = true; }
+}
+
+async function undo() {
+  if (undoButton.disabled) return;
+  try {
+    const { data, version } = await change('POST', `/api/scores/${scoreID}/undo`, state.version);
+    state.version = version;
+    say(`Undone: ${data.undone}`);
+  } catch (error) {
+    say(`Cannot undo: ${error.message}`);
+  }
+  await loadDocument();
+  await render();
+  await Promise.all([panels.details.load(), panels.contents.load()]);
+  refreshUndo();
+}
+undoButton.addEventListener('click', undo);
+
+// Panel tabs: click, or arrow keys between them (the ARIA tabs pattern).
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+function showTab(tab) {
+  for (const other of tabs) {
+    const selected = other === tab;
+    other.setAttribute('aria-selected', String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+  }
+}
+for (const tab of tabs) {
+  tab.addEventListener('click', () => showTab(tab));
+  tab.addEventListener('keydown', (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length];
+    showTab(next);
+    next.focus();
+    event.preventDefault();
+    event.stopPropagation();
+  });
+}
 
 async function loadDocument() {
   const url = `/api/scores/${scoreID}/pdf?v=${encodeURIComponent(state.version ?? Date.now())}`;
@@ -81,8 +145,7 @@ async function loadAnnotations() {
 async function run(action, done) {
   try {
     const result = await action();
-    state.version = result.version;
-    say(done);
+    app.saved(result.version, done);
   } catch (error) {
     say(error.status === 409 ? 'The score changed elsewhere; showing the current version.' : `Not saved: ${error.message}`);
   }
@@ -98,7 +161,8 @@ function turn(delta) {
 }
 
 document.addEventListener('keydown', (event) => {
-  if (event.target instanceof HTMLInputElement) return;
+  if (event.target.closest?.('input, select, textarea, form')) return;
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { undo(); event.preventDefault(); return; }
   const forward = ['ArrowRight', 'ArrowDown', 'PageDown', ' '];
   const back = ['ArrowLeft', 'ArrowUp', 'PageUp'];
   if (forward.includes(event.key)) { turn(1); event.preventDefault(); }
@@ -239,6 +303,8 @@ window.addEventListener('resize', () => { if (state.document) render(); });
     await loadDocument();
     await render();
     overlay.focus();
+    await Promise.all([panels.details.load(), panels.contents.load()]);
+    refreshUndo();
   } catch (error) {
     say(`Cannot show this score: ${error.message}`);
   }

@@ -1,0 +1,103 @@
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+import Hummingbird
+
+extension ScoreService {
+    /// A score's table of contents and bookmarks, for the contents panel.
+    public struct Contents: Codable, Sendable, Equatable {
+        /// An outline entry: `level` 0 at the top; `page` 1-based, nil for entries that
+        /// lead elsewhere (a URL, another file).
+        public struct Entry: Codable, Sendable, Equatable {
+            public var title: String
+            public var level: Int
+            public var page: Int?
+        }
+
+        /// A bookmark: a name and the pages of the piece it marks (1-based).
+        public struct Bookmark: Codable, Sendable, Equatable {
+            public var id: String
+            public var name: String
+            public var start: Int?
+            public var end: Int?
+        }
+
+        public var toc: [Entry]
+        public var bookmarks: [Bookmark]
+        /// The bookmarks "bookmarks from TOC" would add (forScore's reading of the TOC).
+        public var fromTOC: Int
+    }
+
+    /// The table of contents and the bookmarks (the PDF's XMP: Preview's, Nutrient's and
+    /// Folio's), bookmarks in page order, with the file's version.
+    public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {
+        let (_, path) = try score(id)
+        return try Self.mapped {
+            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
+            let document = try PDFDocument(path: path)
+            return (tag, Self.contents(of: document))
+        }
+    }
+
+    static func contents(of document: PDFDocument) -> Contents {
+        let toc = PDFOutlineItem.flatten(document.outline()).map { level, item -> Contents.Entry in
+            var page: Int?
+            if case .page(let index)? = item.target, index < document.pageCount { page = index + 1 }
+            return Contents.Entry(title: item.title, level: level, page: page)
+        }
+        let stored = BookmarkOrder.pageBased.sorted(XMPBookmarkProvider(document: document).bookmarks)
+        let bookmarks = stored.map { bookmark in
+            Contents.Bookmark(id: bookmark.id, name: bookmark.name ?? "",
+                              start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
+                              end: bookmark.pages?.upperBound ?? bookmark.pageIndex.map { $0 + 1 })
+        }
+        return Contents(toc: toc, bookmarks: bookmarks, fromTOC: missingFromTOC(document, stored).count)
+    }
+
+    /// forScore's bookmarks from the TOC that the document does not hold yet (same name
+    /// and pages).
+    static func missingFromTOC(_ document: PDFDocument, _ stored: [FolioScore.Bookmark]) -> [PageRangeBookmark] {
+        let existing = Set(stored.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
+        return TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
+            .filter { !existing.contains("\($0.title)|\($0.start)|\($0.end)") }
+    }
+
+    /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
+    /// there yet), when the file is still at `expected`. Returns the contents after.
+    public func bookmarksFromTOC(score id: Int64, expected: String?) throws -> (tag: String, contents: Contents) {
+        let (_, path) = try score(id)
+        let saved = try edit(path, expected: expected, change: "Made bookmarks from the TOC") { document in
+            var xmp = XMPBookmarkProvider(document: document)
+            let missing = Self.missingFromTOC(document, xmp.bookmarks)
+            guard !missing.isEmpty else { throw HTTPError(.unprocessableContent, message: "every TOC entry with a page is a bookmark already") }
+            for piece in missing {
+                _ = xmp.add(FolioScore.Bookmark(name: piece.title, action: .page(index: piece.start - 1),
+                                                pages: piece.start...piece.end))
+            }
+            try xmp.write(to: document)
+            return Self.contents(of: document)
+        }
+        refreshCatalog()
+        return (saved.tag, saved.value)
+    }
+
+    /// Removes one bookmark from the PDF's XMP when the file is still at `expected`.
+    public func removeBookmark(score id: Int64, bookmark: String, expected: String?) throws -> (tag: String, contents: Contents) {
+        let (_, path) = try score(id)
+        let saved = try edit(path, expected: expected, change: "Deleted a bookmark") { document in
+            var xmp = XMPBookmarkProvider(document: document)
+            guard xmp.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
+            try xmp.write(to: document)
+            return Self.contents(of: document)
+        }
+        refreshCatalog()
+        return (saved.tag, saved.value)
+    }
+
+    /// Brings the catalog up to date after a save, so the library shows the change at
+    /// once; when that fails the watcher catches up on its next look.
+    func refreshCatalog() {
+        _ = try? LibraryScanner(catalog: catalog).scan()
+    }
+}
