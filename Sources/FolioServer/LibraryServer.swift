@@ -81,7 +81,7 @@ public struct LibraryServer: Sendable {
             try Self.asset("openapi.yaml")
         }
         router.get("/api/scores") { request, _ -> Response in
-            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 200
+            let limit = try Self.integer("limit", request) ?? 200
             guard (1...10_000).contains(limit) else { throw HTTPError(.badRequest, message: "limit \(limit) is out of range (valid: 1 to 10000)") }
             return try Self.json(["scores": service.search(request.uri.queryParameters.get("q"), limit: limit)])
         }
@@ -101,7 +101,7 @@ public struct LibraryServer: Sendable {
             return response
         }
         router.get("/api/scores/:id/annotations") { request, context -> Response in
-            let page = request.uri.queryParameters.get("page", as: Int.self)
+            let page = try Self.integer("page", request)
             let (tag, list) = try service.annotations(score: try Self.scoreID(context), page: page)
             return try Self.json(["annotations": list], tag: tag)
         }
@@ -160,6 +160,13 @@ public struct LibraryServer: Sendable {
         return Application(router: router(),
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
                            services: services, logger: logger)
+    }
+
+    /// An integer query parameter; nil when absent, 400 when it is not an integer.
+    static func integer(_ name: String, _ request: Request) throws -> Int? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let value = Int(text) else { throw HTTPError(.badRequest, message: "\(name) must be an integer, not \(text)") }
+        return value
     }
 
     static func scoreID(_ context: BasicRequestContext) throws -> Int64 {

@@ -4,7 +4,8 @@ import Hummingbird
 
 /// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
 /// workers and connections from this server only; no inline script, no eval, no frames),
-/// no MIME sniffing, no referrer.
+/// no MIME sniffing, no referrer. Errors become responses here, each with a JSON body
+/// `{"error":{"message":…}}` (the router's own 404 included).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var policy: String {  // computed: generic types hold no stored statics
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -16,6 +17,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError where error.body == nil {
+            response = try HTTPError(error.status, message: error.status.reasonPhrase).response(from: request, context: context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
         }

@@ -10,36 +10,20 @@ import XCTest
 /// The JSON API and pages of `folio serve`, through Hummingbird's test client: search,
 /// annotations with versions and CSRF, traversal, hostile titles, access tokens.
 final class ServerAPITests: XCTestCase, @unchecked Sendable {
-    private var folder: URL!
-    private static let hostile = "<script>alert('x')</script> & \"Ünïcode\""
+    private var fixture: ServerFixture!
+    private var folder: URL { fixture.folder }
+    private static let hostile = ServerFixture.hostile
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Samples")
-        for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where name.hasSuffix(".pdf") {
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
-        try PDFSaver.update(path: folder.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path) { document in
-            try document.setInfo("Title", to: "Canción de cuna")
-        }
-        try PDFSaver.update(path: folder.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path) { document in
-            try document.setInfo("Title", to: Self.hostile)
-        }
+        fixture = try ServerFixture()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        fixture.remove()
     }
 
     private func server(token: String? = nil) throws -> LibraryServer {
-        let catalog = try LibraryCatalog(folder: folder.path)
-        _ = try LibraryScanner(catalog: catalog).scan()
-        var options = LibraryServer.Options()
-        options.accessToken = token
-        options.rescanInterval = 0
-        return try LibraryServer(catalog: catalog, options: options)
+        try fixture.server(token: token)
     }
 
     private func application(_ server: LibraryServer) -> some ApplicationProtocol {
@@ -50,21 +34,11 @@ final class ServerAPITests: XCTestCase, @unchecked Sendable {
     private struct Annotations: Decodable { let annotations: [ScoreService.Annotation] }
 
     private func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
-        try JSONDecoder().decode(type, from: Data(buffer: response.body))
+        try ServerFixture.decode(type, response)
     }
 
-    /// The CSRF token a page hands out (meta tag) and its cookie.
     private func csrf(_ client: some TestClientProtocol) async throws -> HTTPFields {
-        let page = try await client.execute(uri: "/", method: .get)
-        let html = String(buffer: page.body)
-        guard let range = html.range(of: #"name="folio-csrf" content="([0-9a-f]+)""#, options: .regularExpression) else {
-            XCTFail("no CSRF meta tag")
-            return [:]
-        }
-        let token = html[range].split(separator: "\"")[3]
-        XCTAssertTrue(page.headers[.setCookie]?.contains("folio_csrf=\(token)") == true)
-        XCTAssertTrue(page.headers[.setCookie]?.contains("SameSite=Strict") == true)
-        return [HTTPField.Name("X-Folio-CSRF")!: String(token), .cookie: "folio_csrf=\(token)"]
+        try await ServerFixture.csrf(client)
     }
 
     func testSearchFoldsCaseAndDiacritics() async throws {

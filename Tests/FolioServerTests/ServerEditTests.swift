@@ -1,0 +1,182 @@
+import FolioLibrary
+import FolioPDF
+import FolioServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+/// Editing through the API: metadata, bookmarks from the TOC, and undo — each save read
+/// back with pikepdf, each refusal leaving the file byte-identical.
+final class ServerEditTests: XCTestCase, @unchecked Sendable {
+    private var fixture: ServerFixture!
+
+    override func setUpWithError() throws {
+        fixture = try ServerFixture()
+    }
+
+    override func tearDownWithError() throws {
+        fixture.remove()
+    }
+
+    private struct Scores: Decodable { let scores: [ScoreService.Score] }
+
+    private func scoreID(_ client: some TestClientProtocol, query: String) async throws -> Int64 {
+        let found = try await client.execute(uri: "/api/scores?q=\(query)", method: .get)
+        return try XCTUnwrap(try ServerFixture.decode(Scores.self, found).scores.first).id
+    }
+
+    func testMetadataIsSavedIntoThePDFWithTheCurrentVersionOnly() async throws {
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "cuna")
+            let uri = "/api/scores/\(id)/metadata"
+            let current = try await client.execute(uri: uri, method: .get)
+            XCTAssertEqual(try ServerFixture.decode(ScoreService.Metadata.self, current).title, "Canción de cuna")
+            let version = try XCTUnwrap(current.headers[.eTag])
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            let body = #"{"title":"Wiegenlied Op. 49 № 4","composers":["Johannes Brahms"],"genres":["Lied"],"tags":["lullaby"],"#
+                + #""labels":["encore"],"rating":4,"difficulty":2,"key":"Eb major","duration":125}"#
+
+            // Refused, the file untouched: no version, a stale one, values forScore cannot hold.
+            let unversioned = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: body))
+            XCTAssertEqual(unversioned.status, .preconditionRequired)
+            headers[.ifMatch] = "\"1-1\""
+            let stale = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: body))
+            XCTAssertEqual(stale.status, .conflict)
+            headers[.ifMatch] = version
+            for (bad, message) in [(#"{"title":"x","rating":9}"#, "valid: 0 to 5"), (#"{"title":"x","key":"H minor"}"#, "unknown key"),
+                                   (#"{"title":"x","composers":["Brahms, Johannes"]}"#, "comma"), (#"{"title":7}"#, "not metadata")] {
+                let refused = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: bad))
+                XCTAssertEqual(refused.status, .badRequest, bad)
+                XCTAssertTrue(String(buffer: refused.body).contains(message), String(buffer: refused.body))
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+
+            let saved = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: body))
+            XCTAssertEqual(saved.status, .ok, String(buffer: saved.body))
+            XCTAssertNotEqual(saved.headers[.eTag], version)
+            let metadata = try ServerFixture.decode(ScoreService.Metadata.self, saved)
+            XCTAssertEqual(metadata.key, "E♭ major")
+            XCTAssertEqual(metadata.rating, 4)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(original.count), original,
+                           "saved as an incremental update")
+
+            // What another reader finds in the file: Info and XMP as forScore writes them.
+            let read = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                meta = pdf.open_metadata()
+                print(str(pdf.docinfo.Title)); print(str(pdf.docinfo.Author)); print(str(pdf.docinfo.Subject))
+                print(str(pdf.docinfo.Keywords)); print(meta.get('dc:title'))
+                """, path).components(separatedBy: "\n")
+            XCTAssertEqual(read[0], "Wiegenlied Op. 49 № 4")
+            XCTAssertEqual(read[1], "Johannes Brahms")
+            XCTAssertEqual(read[2], "Lied")
+            for part in ["lullaby", "rating:4", "difficulty:2", "duration:125", "keysf:-3", "keymi:0"] {
+                XCTAssertTrue(read[3].contains(part), "Keywords \(read[3]) lack \(part)")
+            }
+            XCTAssertEqual(read[4], "Wiegenlied Op. 49 № 4")
+
+            // The catalog follows at once; clearing a field removes it.
+            let renamed = try await self.scoreID(client, query: "wiegenlied")
+            XCTAssertEqual(renamed, id)
+            headers[.ifMatch] = saved.headers[.eTag]
+            let cleared = try await client.execute(uri: uri, method: .put, headers: headers,
+                                                   body: ByteBuffer(string: #"{"title":"Wiegenlied","composers":["Johannes Brahms"]}"#))
+            XCTAssertEqual(cleared.status, .ok)
+            let after = try ServerFixture.decode(ScoreService.Metadata.self, cleared)
+            XCTAssertNil(after.rating)
+            XCTAssertNil(after.key)
+            XCTAssertEqual(after.tags, [])
+            let keywords = try ServerFixture.python("import sys, pikepdf; pdf = pikepdf.open(sys.argv[1]); print(pdf.docinfo.get('/Keywords', ''))", path)
+            XCTAssertFalse(keywords.contains("rating"), keywords)
+        }
+    }
+
+    func testBookmarksFromTheTOCAndUndoBackToTheOriginalBytes() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try PDFSaver.update(path: path) { document in
+            try document.setOutline([PDFOutlineItem(title: "Clair de lune", target: .page(index: 0)),
+                                     PDFOutlineItem(title: "Un poco mosso", target: .page(index: 2)),
+                                     PDFOutlineItem(title: "Debussy online", target: .uri("https://example.org"))])
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "bergamasque")
+            let listed = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
+            let contents = try ServerFixture.decode(ScoreService.Contents.self, listed)
+            XCTAssertEqual(contents.toc.map(\.title), ["Clair de lune", "Un poco mosso", "Debussy online"])
+            XCTAssertEqual(contents.toc.map(\.page), [1, 3, nil])
+            XCTAssertEqual(contents.bookmarks, [])
+            XCTAssertEqual(contents.fromTOC, 2)
+
+            headers[.ifMatch] = listed.headers[.eTag]
+            let made = try await client.execute(uri: "/api/scores/\(id)/bookmarks/from-toc", method: .post, headers: headers)
+            XCTAssertEqual(made.status, .ok, String(buffer: made.body))
+            let marks = try ServerFixture.decode(ScoreService.Contents.self, made).bookmarks
+            XCTAssertEqual(marks.map(\.name), ["Clair de lune", "Un poco mosso"])
+            XCTAssertEqual(marks.map(\.start), [1, 3])
+            XCTAssertEqual(marks.map(\.end), [2, 4])
+            // Apple Preview's bookmarks live in the XMP: another reader finds them there.
+            let xmp = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                print(pdf.Root.Metadata.read_bytes().decode('utf-8'))
+                """, path)
+            XCTAssertTrue(xmp.contains("Clair de lune") && xmp.contains("Un poco mosso"))
+            headers[.ifMatch] = made.headers[.eTag]
+            let again = try await client.execute(uri: "/api/scores/\(id)/bookmarks/from-toc", method: .post, headers: headers)
+            XCTAssertEqual(again.status, .unprocessableContent, "every entry is a bookmark already")
+
+            let removed = try await client.execute(uri: "/api/scores/\(id)/bookmarks/\(marks[1].id)", method: .delete, headers: headers)
+            XCTAssertEqual(removed.status, .ok)
+            XCTAssertEqual(try ServerFixture.decode(ScoreService.Contents.self, removed).bookmarks.map(\.name), ["Clair de lune"])
+
+            // Undo takes back one change at a time, the last first, down to the original bytes.
+            var version = try XCTUnwrap(removed.headers[.eTag])
+            for expected in ["Deleted a bookmark", "Made bookmarks from the TOC"] {
+                let state = try await client.execute(uri: "/api/scores/\(id)/undo", method: .get)
+                XCTAssertTrue(String(buffer: state.body).contains(expected), String(buffer: state.body))
+                headers[.ifMatch] = "\"1-1\""
+                let staleUndo = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+                XCTAssertEqual(staleUndo.status, .conflict)
+                headers[.ifMatch] = version
+                let undone = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+                XCTAssertEqual(undone.status, .ok, String(buffer: undone.body))
+                XCTAssertTrue(String(buffer: undone.body).contains(expected))
+                version = try XCTUnwrap(undone.headers[.eTag])
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+            headers[.ifMatch] = version
+            let nothing = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+            XCTAssertEqual(nothing.status, .conflict)
+            let state = try await client.execute(uri: "/api/scores/\(id)/undo", method: .get)
+            XCTAssertEqual(String(buffer: state.body), #"{"change":null}"#)
+        }
+    }
+
+    func testUndoIsRefusedOnceSomeoneElseChangedTheFile() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "bergamasque")
+            let page = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get)
+            headers[.ifMatch] = page.headers[.eTag]
+            let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"type":"square","page":1,"rect":[10,10,50,50]}"#))
+            XCTAssertEqual(added.status, .created)
+            // Another program saves after the server did: undoing now would throw its edit away.
+            try PDFSaver.update(path: path) { try $0.setInfo("Subject", to: "Impressionism") }
+            let edited = try Data(contentsOf: URL(fileURLWithPath: path))
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/metadata", method: .get).headers[.eTag]
+            let refused = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+            XCTAssertEqual(refused.status, .conflict)
+            XCTAssertTrue(String(buffer: refused.body).contains("can no longer be undone"))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), edited)
+        }
+    }
+}
