@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """End-to-end test of `folio serve` in Debian's Chromium, driven by Playwright (no browser
 download): open the library, search without diacritics, open a score, turn pages by key, add
-a FreeText, a Square and an Ink stroke, delete the Square, reload and see the rest; then
-PyMuPDF confirms the PDF holds exactly those annotations and qpdf --check is clean.
+a FreeText, a Square and an Ink stroke, delete the Square, reload and see the rest; add a
+Square and take it back with Ctrl+Z; edit the details (title, composer, rating stars, key,
+duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode.
+Then PyMuPDF confirms the PDF holds exactly the remaining annotations, pikepdf reads the new
+metadata and bookmarks, and qpdf --check is clean.
 
 Usage: python3 Tests/Browser/serve_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots of every step go to ARTIFACTS_DIR (default .build/e2e-artifacts).
@@ -17,6 +20,7 @@ import time
 import traceback
 import urllib.request
 
+import pikepdf
 import pymupdf
 from playwright.sync_api import sync_playwright, expect
 
@@ -45,6 +49,11 @@ def main(folio, artifacts):
     score = os.path.join(library, "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
     subprocess.run([folio, "set-info", score, "--entry", "Title=Clair de lune (Suite bergamasque)",
                     "--entry", "Author=Claude Débussy"], check=True, capture_output=True)
+    toc = os.path.join(library, "toc.json")
+    with open(toc, "w") as out:
+        out.write('[{"title": "Andante très expressif", "page": 1}, {"title": "Un poco mosso", "page": 3}]')
+    subprocess.run([folio, "toc", "set", "--from", toc, score], check=True, capture_output=True)
+    os.remove(toc)
     original = open(score, "rb").read()
     port = free_port()
     server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1"],
@@ -119,6 +128,52 @@ def main(folio, artifacts):
             expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/6-reloaded.png")
+
+            # Undo: a Square, then Ctrl+Z takes it back (the file returns to the revision before).
+            page.click("[data-tool=square]")
+            page.mouse.move(x + 300, y + 100)
+            page.mouse.down()
+            page.mouse.move(x + 380, y + 160, steps=5)
+            page.mouse.up()
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            expect(page.locator("#undo")).to_be_enabled()
+            page.click("[data-tool=view]")
+            page.focus("#overlay")
+            page.keyboard.press("Control+z")
+            expect(page.locator("#status")).to_have_text("Undone: Added a rectangle")
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            page.screenshot(path=f"{artifacts}/7-undone.png")
+
+            # Details: the metadata editor, saved into the PDF.
+            page.click("#tab-details")
+            expect(page.locator("#details [name=title]")).to_have_value("Clair de lune (Suite bergamasque)")
+            page.fill("#details [name=title]", "Clair de lune")
+            page.fill("#details [name=composers]", "Claude Debussy")
+            page.fill("#details [name=genres]", "Impressionism, Piano")
+            page.click("#details .stars label[title='4 of 5']")
+            page.select_option("#details [name=key]", "D♭ major")
+            page.select_option("#details [name=difficulty]", "3")
+            page.fill("#details [name=duration]", "5:10")
+            page.click("#details button[type=submit]")
+            expect(page.locator("#status")).to_have_text("Details saved")
+            expect(page.locator("#title")).to_have_text("Clair de lune")
+            expect(page.locator(".bar .people")).to_have_text("Claude Debussy")
+            page.screenshot(path=f"{artifacts}/8-details.png")
+
+            # Contents: the TOC, bookmarks from it, a jump by an entry.
+            page.click("#tab-contents")
+            expect(page.locator("#toc li")).to_have_count(2)
+            expect(page.locator("#from-toc")).to_have_text("Bookmarks from TOC (2)")
+            page.click("#from-toc")
+            expect(page.locator("#bookmarks li", has_text="Un poco mosso")).to_have_count(1)
+            expect(page.locator("#from-toc")).to_be_disabled()
+            page.click("#toc li button:has-text('Un poco mosso')")
+            page.wait_for_selector("#stage[data-rendered='3']")
+            expect(page.locator("#pageno")).to_have_text("3 / 4")
+            page.screenshot(path=f"{artifacts}/9-contents.png")
+            page.emulate_media(color_scheme="dark")
+            page.screenshot(path=f"{artifacts}/10-dark.png")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 
@@ -128,6 +183,16 @@ def main(folio, artifacts):
         assert found == [("FreeText", "Cut to bar 48"), ("Ink", "")], f"page 2 holds {found}"
         for other in (0, 2, 3):
             assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
+        with pikepdf.open(score) as pdf:
+            info = {key: str(value) for key, value in pdf.docinfo.items()}
+            xmp = pdf.Root.Metadata.read_bytes().decode("utf-8")
+        assert info.get("/Title") == "Clair de lune", info
+        assert info.get("/Author") == "Claude Debussy", info
+        assert info.get("/Subject") == "Impressionism, Piano", info
+        for part in ("rating:4", "difficulty:3", "duration:310", "keysf:-5", "keymi:0"):
+            assert part in info.get("/Keywords", ""), f"Keywords {info.get('/Keywords')} lack {part}"
+        for name in ("Andante très expressif", "Un poco mosso"):
+            assert name in xmp, f"no bookmark {name} in the XMP"
         check = subprocess.run(["qpdf", "--check", score], capture_output=True, text=True)
         assert check.returncode == 0 and "No syntax or stream encoding errors found" in check.stdout, check.stdout + check.stderr
     finally:
