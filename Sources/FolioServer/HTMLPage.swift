@@ -42,19 +42,36 @@ enum HTMLPage {
         """
     }
 
-    static func library(scores: [ScoreService.Score], total: Int, csrf: String) -> String {
+    static func library(scores: [ScoreService.Score], total: Int, facets: [String: [ScoreService.Facet]], csrf: String) -> String {
         let items = scores.map(item).joined(separator: "\n")
+        func filter(_ field: String, _ label: String) -> String {
+            let options = (facets[field] ?? []).map { "<option value=\"\(escape($0.value))\">\(escape($0.value)) (\($0.count))</option>" }
+            return "<label><span>\(label)</span><select data-filter=\"\(field)\"><option value=\"\">All</option>\(options.joined())</select></label>"
+        }
+        let ratings = (1...5).map { "<option value=\"\($0)\">\(String(repeating: "★", count: $0))\($0 < 5 ? " or more" : "")</option>" }.joined()
+        let sorts = [("", "Best match / title"), ("title", "Title"), ("composer", "Composer"), ("added", "Recently added"),
+                     ("rating", "Rating"), ("duration", "Duration")]
+            .map { "<option value=\"\($0.0)\">\($0.1)</option>" }.joined()
         let body = """
         <header class="bar">
           <h1>Folio</h1>
           <label class="search"><span class="visually-hidden">Search</span>
             <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
           <span id="count" class="muted">\(total == 1 ? "1 score" : "\(total) scores")</span>
+          <label class="button">Add scores<input id="upload" type="file" multiple class="visually-hidden"
+            accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
         </header>
-        <main>
+        <nav class="filters" aria-label="Filters">
+          \(filter("composer", "Composer")) \(filter("genre", "Genre")) \(filter("key", "Key")) \(filter("label", "Label")) \(filter("tag", "Tag"))
+          <label><span>Rating</span><select data-filter="rating"><option value="">Any</option>\(ratings)</select></label>
+          <label><span>Sort</span><select data-filter="sort">\(sorts)</select></label>
+        </nav>
+        <main id="drop" class="drop">
+          <p id="uploads" class="muted" role="status"></p>
           <ul id="scores" class="scores">
         \(items)
           </ul>
+          <p class="hint muted">Drop PDFs, images or text files here to add them (a forScore Open In .json or .plist with the same name sets their details).</p>
         </main>
         """
         return shell(title: "Folio library", csrf: csrf, body: body, scripts: ["/assets/library.js"])
@@ -62,7 +79,8 @@ enum HTMLPage {
 
     static func item(_ score: ScoreService.Score) -> String {
         let people = score.composers.joined(separator: ", ")
-        let facts = [score.key, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
+        let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
+        let facts = [score.key, stars, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
         return """
             <li><a href="/scores/\(score.id)"><span class="title">\(escape(score.title))</span>
               <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a></li>

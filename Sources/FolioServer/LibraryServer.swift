@@ -1,4 +1,5 @@
 import FolioLibrary
+import FolioScore
 import Foundation
 import Hummingbird
 import Logging
@@ -23,8 +24,10 @@ public struct LibraryServer: Sendable {
         public var accessToken: String?
         /// Seconds between looks at the folder for added, changed or removed files (0: never).
         public var rescanInterval = 2.0
-        /// The largest request body accepted.
+        /// The largest request body accepted, uploads aside.
         public var maxBody = 1 << 20
+        /// The largest file accepted by upload (a scanned book runs to tens of megabytes).
+        public var maxUpload = 256 << 20
         public init() {}
     }
 
@@ -55,12 +58,12 @@ public struct LibraryServer: Sendable {
         if let token = options.accessToken { router.add(middleware: AccessTokenMiddleware(token: token)) }
         router.add(middleware: CSRFMiddleware(token: csrf))
         let service = self.service, csrf = self.csrf, options = self.options, hasPDFJS = self.hasPDFJS
-        let maxBody = options.maxBody
+        let maxBody = options.maxBody, maxUpload = options.maxUpload
 
         router.get("/") { request, _ -> Response in
-            let scores = try service.search(request.uri.queryParameters.get("q"), limit: 200)
+            let scores = try service.search(try Self.search(request))
             let total = try service.catalog.counts().scores
-            return Self.html(HTMLPage.library(scores: scores, total: total, csrf: csrf), csrf: csrf)
+            return Self.html(HTMLPage.library(scores: scores, total: total, facets: try service.facets(), csrf: csrf), csrf: csrf)
         }
         router.get("/scores/:id") { _, context -> Response in
             let (score, _) = try service.score(try Self.scoreID(context))
@@ -81,9 +84,10 @@ public struct LibraryServer: Sendable {
             try Self.asset("openapi.yaml")
         }
         router.get("/api/scores") { request, _ -> Response in
-            let limit = try Self.integer("limit", request) ?? 200
-            guard (1...10_000).contains(limit) else { throw HTTPError(.badRequest, message: "limit \(limit) is out of range (valid: 1 to 10000)") }
-            return try Self.json(["scores": service.search(request.uri.queryParameters.get("q"), limit: limit)])
+            try Self.json(["scores": service.search(try Self.search(request))])
+        }
+        router.get("/api/facets") { _, _ -> Response in
+            try Self.json(["facets": service.facets()])
         }
         router.get("/api/scores/:id") { _, context -> Response in
             try Self.json(service.score(try Self.scoreID(context)).0)
@@ -139,6 +143,22 @@ public struct LibraryServer: Sendable {
                                                               expected: request.headers[.ifMatch])
             return try Self.json(contents, tag: tag)
         }
+        router.post("/api/uploads") { request, _ -> Response in
+            guard let name = request.uri.queryParameters.get("name") else {
+                throw HTTPError(.badRequest, message: "name is missing: the received file's name")
+            }
+            var openIn: Data?
+            if let encoded = request.uri.queryParameters.get("openin") {
+                guard encoded.count <= 4 * OpenInDictionary.maxBytes / 3 + 4, let data = Self.base64URL(encoded) else {
+                    throw HTTPError(.badRequest, message: "openin must be the Open In dictionary in base64url, at most \(OpenInDictionary.maxBytes) bytes")
+                }
+                openIn = data
+            }
+            var request = request
+            let body = try await request.collectBody(upTo: maxUpload)
+            let added = try service.upload(name: name, bytes: Array(buffer: body), openIn: openIn)
+            return try Self.json(Upload(score: added.score, warnings: added.warnings), status: .created)
+        }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try Self.json(UndoState(change: try service.lastChange(score: try Self.scoreID(context))))
         }
@@ -160,6 +180,32 @@ public struct LibraryServer: Sendable {
         return Application(router: router(),
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
                            services: services, logger: logger)
+    }
+
+    /// A search as the query string says: q, composer, genre, tag, label, key, rating (the
+    /// lowest shown), sort, limit.
+    static func search(_ request: Request) throws -> ScoreService.Search {
+        let parameters = request.uri.queryParameters
+        var search = ScoreService.Search(text: parameters.get("q"))
+        search.composer = parameters.get("composer")
+        search.genre = parameters.get("genre")
+        search.tag = parameters.get("tag")
+        search.label = parameters.get("label")
+        search.key = parameters.get("key")
+        search.minRating = try integer("rating", request)
+        search.sort = parameters.get("sort")
+        search.limit = try integer("limit", request) ?? 200
+        guard (1...10_000).contains(search.limit) else {
+            throw HTTPError(.badRequest, message: "limit \(search.limit) is out of range (valid: 1 to 10000)")
+        }
+        return search
+    }
+
+    /// Bytes from base64url (RFC 4648 §5, padding optional); nil when it is not that.
+    static func base64URL(_ text: String) -> Data? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard)
     }
 
     /// An integer query parameter; nil when absent, 400 when it is not an integer.
@@ -199,6 +245,12 @@ public struct LibraryServer: Sendable {
         do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch {
             throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
         }
+    }
+
+    /// What an upload answers: the new score and notes about the file.
+    struct Upload: Encodable {
+        let score: ScoreService.Score
+        let warnings: [String]
     }
 
     /// What `GET /api/scores/{id}/undo` answers: the change an undo would take back.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
 /// workers and connections from this server only; no inline script, no eval, no frames),
@@ -19,6 +20,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.body == nil {
             response = try HTTPError(error.status, message: error.status.reasonPhrase).response(from: request, context: context)
+        } catch is NIOTooManyBytesError {
+            response = try HTTPError(.contentTooLarge, message: "the request body is larger than this server accepts")
+                .response(from: request, context: context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
         }

@@ -30,3 +30,19 @@ async function message(response) {
     return `${response.status} ${response.statusText}`;
   }
 }
+
+// Adds a file to the library; `dictionary` (bytes of a forScore Open In .json or .plist)
+// travels in the query string as base64url.
+export async function upload(file, dictionary) {
+  const parameters = new URLSearchParams({ name: file.name });
+  if (dictionary) {
+    let binary = '';
+    for (const byte of dictionary) binary += String.fromCharCode(byte);
+    parameters.set('openin', btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''));
+  }
+  const response = await fetch(`/api/uploads?${parameters}`, {
+    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
+  });
+  if (!response.ok) throw new Error(await message(response));
+  return response.json();
+}

@@ -1,9 +1,12 @@
-// The library page: search as you type (diacritics and case folded by the catalog).
-import { getJSON } from './api.js';
+// The library page: search as you type (diacritics and case folded by the catalog), filters
+// by field, sorting, and adding scores by drag and drop or the file picker.
+import { getJSON, upload } from './api.js';
 
 const input = document.getElementById('search');
 const list = document.getElementById('scores');
 const count = document.getElementById('count');
+const filters = [...document.querySelectorAll('[data-filter]')];
+const uploads = document.getElementById('uploads');
 let pending = 0;
 
 function render(scores) {
@@ -19,7 +22,8 @@ function render(scores) {
     people.textContent = score.composers.join(', ');
     const facts = document.createElement('span');
     facts.className = 'facts muted';
-    facts.textContent = ' ' + [score.key, score.pages ? `${score.pages} p.` : null].filter(Boolean).join(' · ');
+    facts.textContent = ' ' + [score.key, score.rating > 0 ? '★'.repeat(score.rating) : null,
+      score.pages ? `${score.pages} p.` : null].filter(Boolean).join(' · ');
     link.append(title, people, facts);
     item.append(link);
     return item;
@@ -27,20 +31,70 @@ function render(scores) {
   count.textContent = scores.length === 1 ? '1 score' : `${scores.length} scores`;
 }
 
-input.addEventListener('input', () => {
+function queryString() {
+  const parameters = new URLSearchParams();
+  const text = input.value.trim();
+  if (text) parameters.set('q', text);
+  for (const select of filters) if (select.value) parameters.set(select.dataset.filter, select.value);
+  return parameters.toString();
+}
+
+function refresh(delay = 120) {
   const ticket = ++pending;
   setTimeout(async () => {
     if (ticket !== pending) return;
-    const query = input.value.trim();
     try {
-      const { data } = await getJSON(`/api/scores?q=${encodeURIComponent(query)}`);
+      const { data } = await getJSON(`/api/scores?${queryString()}`);
       if (ticket === pending) render(data.scores);
     } catch (error) {
       count.textContent = error.message;
     }
-  }, 120);
-});
+  }, delay);
+}
 
+input.addEventListener('input', () => refresh());
+for (const select of filters) select.addEventListener('change', () => refresh(0));
 input.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowDown') { list.querySelector('a')?.focus(); event.preventDefault(); }
+});
+
+// Adding scores: each file in turn; a .json or .plist with a score's name is its Open In
+// dictionary (forScore's metadata), sent along with it.
+async function add(files) {
+  const dictionaries = new Map();
+  const scores = [];
+  for (const file of files) {
+    const [base, extension] = splitName(file.name);
+    if (['json', 'plist'].includes(extension)) dictionaries.set(base, file);
+    else scores.push(file);
+  }
+  let added = 0;
+  const problems = [];
+  for (const [index, file] of scores.entries()) {
+    uploads.textContent = `Adding ${file.name} (${index + 1} of ${scores.length})…`;
+    try {
+      const dictionary = dictionaries.get(splitName(file.name)[0]);
+      await upload(file, dictionary ? new Uint8Array(await dictionary.arrayBuffer()) : null);
+      added += 1;
+    } catch (error) {
+      problems.push(`${file.name}: ${error.message}`);
+    }
+  }
+  uploads.textContent = [`Added ${added} of ${scores.length}.`, ...problems].join(' ');
+  refresh(0);
+}
+
+function splitName(name) {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? [name.slice(0, dot), name.slice(dot + 1).toLowerCase()] : [name, ''];
+}
+
+document.getElementById('upload').addEventListener('change', (event) => add([...event.target.files]));
+const drop = document.getElementById('drop');
+drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('dragging'); });
+drop.addEventListener('dragleave', () => drop.classList.remove('dragging'));
+drop.addEventListener('drop', (event) => {
+  event.preventDefault();
+  drop.classList.remove('dragging');
+  add([...event.dataTransfer.files]);
 });

@@ -1,0 +1,83 @@
+import FolioPDF
+import Foundation
+
+/// A file received for the library — uploaded, or opened in from another app — made into
+/// the PDF to store: a PDF as it came (checked to open), images (JPEG, PNG) one per page,
+/// text or ChordPro typeset; then forScore's Open In dictionary, when one came with it,
+/// applied as an incremental update. The kind is told by content, never by name alone.
+///
+/// ```swift
+/// let made = try ScoreIntake.make(name: "Autumn Leaves.jpg", bytes: jpeg,
+///                                 openIn: Data(#"{"composers": "Joseph Kosma"}"#.utf8))
+/// made.fileName   // "Autumn Leaves.pdf"
+/// ```
+public enum ScoreIntake {
+    /// What a received file is, by its first bytes (and, for text, by decoding as text).
+    public enum Kind: String, Sendable {
+        case pdf, jpeg, png, text
+    }
+
+    /// What to store: the PDF's bytes, the name to give it (the received name with `.pdf`),
+    /// and notes about the dictionary (unknown keys) or the typesetting.
+    public struct Made: Sendable {
+        public var bytes: [UInt8]
+        public var fileName: String
+        public var kind: Kind
+        public var warnings: [String]
+    }
+
+    /// The kind of `bytes`; nil for anything else (an executable, an archive, a Word file).
+    /// A PDF's header may follow up to 1,024 bytes of junk, as readers allow.
+    public static func kind(of bytes: [UInt8]) -> Kind? {
+        let head = bytes.prefix(1024)
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        let marker = Array("%PDF-".utf8)
+        if head.count >= marker.count,
+           (0...(head.count - marker.count)).contains(where: { head.dropFirst($0).starts(with: marker) }) { return .pdf }
+        // Text: UTF-16 with its mark, or no control characters but tab, line ends and form
+        // feed in the first 4 KiB (binary formats have them early).
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .text }
+        if !bytes.isEmpty, !bytes.prefix(4096).contains(where: { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0) }) {
+            return .text
+        }
+        return nil
+    }
+
+    /// The PDF to store for a received file `name` holding `bytes`, with the Open In
+    /// dictionary `openIn` (JSON, XML or binary property list) applied. Throws
+    /// ``ScoreError`` `.invalidValue` for a kind Folio does not take, `.malformed` for a
+    /// file that is not what it claims, and the dictionary's own errors.
+    public static func make(name: String, bytes: [UInt8], openIn: Data? = nil, options: TextScore.Options = .init(),
+                            date: Date = Date()) throws -> Made {
+        guard let kind = kind(of: bytes) else {
+            throw ScoreError(.invalidValue, "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
+        }
+        var warnings: [String] = []
+        var made: [UInt8]
+        switch kind {
+        case .pdf:
+            made = bytes
+        case .jpeg, .png:
+            made = try ScoreMake.images([(name, bytes)], title: ScoreMetadata.title(forFile: name), date: date)
+        case .text:
+            let typeset = try TextScore.pdf([(name, bytes)], options: options, date: date)
+            made = typeset.bytes
+            warnings += typeset.warnings
+        }
+        let document: PDFDocument
+        do { document = try PDFDocument(bytes: made) } catch let error as PDFError {
+            throw ScoreError(.malformed, "\(name) cannot be read as a PDF: \(error.message)")
+        }
+        if let openIn {
+            let (edit, notes) = try OpenInDictionary.edit(from: openIn)
+            warnings += notes
+            if !edit.isEmpty {
+                warnings += try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date))
+                made = try PDFSaver.incrementalBytes(document)
+            }
+        }
+        let base = ScoreMetadata.title(forFile: name)
+        return Made(bytes: made, fileName: (base.isEmpty ? "Untitled" : base) + ".pdf", kind: kind, warnings: warnings)
+    }
+}

@@ -1,0 +1,146 @@
+import FolioLibrary
+import FolioPDF
+import FolioServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+/// The library view's API: filters, sorting and facets, and adding files by upload — PDFs
+/// with forScore's Open In dictionary, images and text made into PDFs, everything else
+/// refused with the folder left as it was.
+final class ServerLibraryTests: XCTestCase, @unchecked Sendable {
+    private var fixture: ServerFixture!
+
+    override func setUpWithError() throws {
+        fixture = try ServerFixture()
+        try PDFSaver.update(path: fixture.path("Brahms-Cancion_de_Cuna.pdf")) { document in
+            try document.setInfo("Author", to: "Johannes Brahms")
+            try document.setInfo("Keywords", to: "lullaby, rating:5, keysf:-3, keymi:0")
+        }
+        try PDFSaver.update(path: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")) { document in
+            try document.setInfo("Author", to: "Claude Debussy")
+            try document.setInfo("Keywords", to: "rating:3")
+        }
+    }
+
+    override func tearDownWithError() throws {
+        fixture.remove()
+    }
+
+    private struct Scores: Decodable { let scores: [ScoreService.Score] }
+    private struct Facets: Decodable { let facets: [String: [ScoreService.Facet]] }
+    private struct Upload: Decodable { let score: ScoreService.Score; let warnings: [String] }
+
+    private func titles(_ client: some TestClientProtocol, _ query: String) async throws -> [String] {
+        let response = try await client.execute(uri: "/api/scores?\(query)", method: .get)
+        XCTAssertEqual(response.status, .ok, "\(query): \(String(buffer: response.body))")
+        return try ServerFixture.decode(Scores.self, response).scores.map(\.title)
+    }
+
+    func testFiltersSortingAndFacets() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let byKey = try await self.titles(client, "key=Eb%20major")
+            XCTAssertEqual(byKey, ["Canción de cuna"])
+            let rated = try await self.titles(client, "rating=3&sort=rating")
+            XCTAssertEqual(rated, ["Canción de cuna", "Suite Bergamasque – Clair de Lune"])
+            let byComposer = try await self.titles(client, "composer=johannes%20brahms")
+            XCTAssertEqual(byComposer, ["Canción de cuna"], "composer values match without case")
+            let both = try await self.titles(client, "composer=Claude%20Debussy&rating=4")
+            XCTAssertEqual(both, [])
+            for (query, message) in [("rating=9", "valid: 1 to 5"), ("sort=size", "not one of"), ("key=H", "unknown key"),
+                                     ("limit=x", "must be an integer")] {
+                let refused = try await client.execute(uri: "/api/scores?\(query)", method: .get)
+                XCTAssertEqual(refused.status, .badRequest, query)
+                XCTAssertTrue(String(buffer: refused.body).contains(message), String(buffer: refused.body))
+            }
+            let facets = try ServerFixture.decode(Facets.self, try await client.execute(uri: "/api/facets", method: .get)).facets
+            XCTAssertEqual(Set(facets["composer"]?.map(\.value) ?? []), ["Johannes Brahms", "Claude Debussy"])
+            XCTAssertEqual(facets["key"]?.map(\.value), ["E♭ major"])
+            XCTAssertEqual(facets["tag"]?.first?.count, 1)
+            let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            XCTAssertTrue(page.contains(#"<option value="Johannes Brahms">Johannes Brahms (1)</option>"#))
+        }
+    }
+
+    func testUploadsAddPDFsImagesAndTextAndRefuseTheRest() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("folio-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let png = work.appendingPathComponent("part.png").path
+        _ = try ServerFixture.python("""
+            import sys
+            from PIL import Image
+            Image.new('RGB', (300, 400), (250, 250, 240)).save(sys.argv[1], dpi=(150, 150))
+            """, png)
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")))
+        try await Application(router: try fixture.server(maxUpload: 2 << 20).router()).test(.router) { client in
+            let headers = try await ServerFixture.csrf(client)
+            func upload(_ name: String, _ bytes: Data, openIn: String? = nil, headers: HTTPFields = headers) async throws -> TestResponse {
+                var uri = "/api/uploads?name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)"
+                if let openIn {
+                    let encoded = Data(openIn.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                    uri += "&openin=\(encoded)"
+                }
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            }
+            let before = try FileManager.default.contentsOfDirectory(atPath: self.fixture.folder.path).sorted()
+
+            // Refused, nothing written: no CSRF token, a folder in the name, not a kind Folio takes,
+            // a PDF header over junk, a bad dictionary, too large.
+            let refusals: [(TestResponse, HTTPResponse.Status)] = [
+                (try await upload("a.pdf", pdf, headers: [:]), .forbidden),
+                (try await upload("../a.pdf", pdf), .badRequest),
+                (try await upload(".hidden.pdf", pdf), .badRequest),
+                (try await upload("tool.pdf", Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0])), .unsupportedMediaType),
+                (try await upload("fake.pdf", Data("%PDF-1.7\nnothing here\n".utf8)), .unprocessableContent),
+                (try await upload("a.pdf", pdf, openIn: #"{"rating": 9}"#), .badRequest),
+                (try await upload("big.pdf", pdf + Data(count: 2 << 20)), .contentTooLarge),
+            ]
+            for (index, (response, status)) in refusals.enumerated() {
+                XCTAssertEqual(response.status, status, "refusal \(index): \(String(buffer: response.body))")
+                XCTAssertTrue(String(buffer: response.body).contains("\"message\""), "refusal \(index) explains itself")
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: self.fixture.folder.path).sorted(), before)
+
+            // A PDF with its Open In dictionary; the same name again gets a number, never overwrites.
+            let first = try await upload("Clair.pdf", pdf, openIn: #"{"title": "Clair de lune", "composers": "Claude Debussy", "rating": 5, "keysf": -5}"#)
+            XCTAssertEqual(first.status, .created, String(buffer: first.body))
+            XCTAssertEqual(try ServerFixture.decode(Upload.self, first).score.path, "Clair.pdf")
+            let stored = self.fixture.path("Clair.pdf")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: stored)).prefix(pdf.count), pdf, "stored as it came, plus an update")
+            let info = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                print(pdf.docinfo.Title); print(pdf.docinfo.Author); print(pdf.docinfo.Keywords)
+                """, stored).components(separatedBy: "\n")
+            XCTAssertEqual(info[0], "Clair de lune")
+            XCTAssertEqual(info[1], "Claude Debussy")
+            XCTAssertTrue(info[2].contains("rating:5") && info[2].contains("keysf:-5"), info[2])
+            let second = try await upload("Clair.pdf", pdf)
+            XCTAssertEqual(try ServerFixture.decode(Upload.self, second).score.path, "Clair 2.pdf")
+
+            // An image and a text file become PDFs that other readers open.
+            let image = try await upload("part.png", try Data(contentsOf: URL(fileURLWithPath: png)))
+            XCTAssertEqual(image.status, .created, String(buffer: image.body))
+            let imagePDF = self.fixture.path(try ServerFixture.decode(Upload.self, image).score.path)
+            let size = try ServerFixture.python("""
+                import sys, pymupdf
+                d = pymupdf.open(sys.argv[1]); p = d[0]
+                print(len(d), round(p.rect.width), round(p.rect.height), len(p.get_images()))
+                """, imagePDF)
+            XCTAssertEqual(size, "1 144 192 1", "one page of 300×400 px at 150 dpi, the image on it")
+            let text = try await upload("Song.txt", Data("Scarborough Fair\n\nAre you going to Scarborough Fair?\n".utf8))
+            XCTAssertEqual(text.status, .created, String(buffer: text.body))
+            let song = try ServerFixture.decode(Upload.self, text).score
+            XCTAssertEqual(song.title, "Scarborough Fair")
+            let words = try ServerFixture.python("import sys, pymupdf; print(pymupdf.open(sys.argv[1])[0].get_text())",
+                                                 self.fixture.path(song.path))
+            XCTAssertTrue(words.contains("Are you going to Scarborough Fair?"), words)
+            let found = try await self.titles(client, "q=scarborough")
+            XCTAssertEqual(found, ["Scarborough Fair"], "catalogued at once")
+        }
+    }
+}
