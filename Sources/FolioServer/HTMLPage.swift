@@ -21,7 +21,7 @@ enum HTMLPage {
             : "<script type=\"module\" src=\"\(escape(source))\"></script>"
     }
 
-    private static func shell(title: String, csrf: String, body: String, scripts: [String], bodyClass: String = "") -> String {
+    static func shell(title: String, csrf: String, body: String, scripts: [String], bodyClass: String = "") -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -58,6 +58,7 @@ enum HTMLPage {
           <label class="search"><span class="visually-hidden">Search</span>
             <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
           <span id="count" class="muted">\(total == 1 ? "1 score" : "\(total) scores")</span>
+          <a class="button" href="/setlists">Setlists</a>
           <label class="button">Add scores<input id="upload" type="file" multiple class="visually-hidden"
             accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
         </header>

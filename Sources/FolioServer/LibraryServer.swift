@@ -32,12 +32,14 @@ public struct LibraryServer: Sendable {
     }
 
     public let service: ScoreService
+    public let setlists: SetlistService
     public let options: Options
     /// The token every state-changing request repeats (see ``CSRFMiddleware``).
     let csrf: String
 
     public init(catalog: LibraryCatalog, options: Options) throws {
         service = try ScoreService(catalog: catalog)
+        setlists = SetlistService(catalog: catalog)
         self.options = options
         csrf = Secret.random()
     }
@@ -100,8 +102,7 @@ public struct LibraryServer: Sendable {
             if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: [.eTag: tag]) }
             var response = Self.bytes(data, type: "application/pdf", cache: "no-cache")
             response.headers[.eTag] = tag
-            let name = (score.path as NSString).lastPathComponent
-            response.headers[.contentDisposition] = "inline; filename*=UTF-8''" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "score.pdf")
+            response.headers[.contentDisposition] = Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline")
             return response
         }
         router.get("/api/scores/:id/annotations") { request, context -> Response in
@@ -166,6 +167,7 @@ public struct LibraryServer: Sendable {
             let undone = try service.undo(score: try Self.scoreID(context), expected: request.headers[.ifMatch])
             return try Self.json(["undone": undone.change], tag: undone.tag)
         }
+        addSetlistRoutes(to: router)
         return router
     }
 
@@ -273,6 +275,7 @@ public struct LibraryServer: Sendable {
         let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
                      "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
                      "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
+                     "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
                      "openapi.yaml": "application/yaml; charset=utf-8"]
         guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

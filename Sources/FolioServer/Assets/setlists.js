@@ -1,0 +1,141 @@
+// Setlists: create one (list page); on a setlist's page, its pieces in order — drag to
+// reorder (or the ↑ ↓ buttons, for keyboard and touch), remove, add scores found by search
+// and placeholders. Every change sends the version it was based on; 409 reloads.
+import { getJSON, change } from './api.js';
+
+const status = document.getElementById('status');
+const say = (text) => { status.textContent = text; };
+const segment = (name) => encodeURIComponent(name);
+
+const create = document.getElementById('create');
+if (create) {
+  create.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = create.elements.name.value.trim();
+    try {
+      await change('POST', '/api/setlists', null, { name });
+      location.href = `/setlists/${segment(name)}`;
+    } catch (error) { say(`Not created: ${error.message}`); }
+  });
+}
+
+const builder = document.querySelector('main.builder');
+if (builder) {
+  const name = builder.dataset.setlist;
+  const api = `/api/setlists/${segment(name)}`;
+  const list = document.getElementById('entries');
+  let version = null;
+  let dragged = null;
+
+  const describe = (entry) => {
+    if (entry.kind === 'placeholder') return 'placeholder';
+    if (entry.kind === 'bookmark') return entry.start ? `bookmark, pp. ${entry.start}–${entry.end}` : 'bookmark';
+    return entry.score ? 'score' : 'missing';
+  };
+
+  function show(setlist) {
+    list.replaceChildren(...setlist.entries.map((entry, index) => {
+      const item = document.createElement('li');
+      item.draggable = true;
+      item.dataset.position = String(index + 1);
+      const title = document.createElement(entry.score ? 'a' : 'span');
+      title.className = 'title';
+      title.textContent = entry.title;
+      if (entry.score) title.href = `/scores/${entry.score}`;
+      const kind = document.createElement('span');
+      kind.className = 'muted';
+      kind.textContent = describe(entry);
+      const buttons = document.createElement('span');
+      buttons.className = 'row-tools';
+      const up = button('↑', `Move ${entry.title} up`, () => move(index + 1, index), index === 0);
+      const down = button('↓', `Move ${entry.title} down`, () => move(index + 1, index + 2), index === setlist.entries.length - 1);
+      const remove = button('Remove', `Remove ${entry.title}`, () => save('DELETE', `${api}/entries/${index + 1}`, undefined, 'Removed'));
+      buttons.append(up, down, remove);
+      item.append(title, kind, buttons);
+      item.addEventListener('dragstart', (event) => { dragged = index + 1; event.dataTransfer.effectAllowed = 'move'; });
+      item.addEventListener('dragover', (event) => { event.preventDefault(); item.classList.add('over'); });
+      item.addEventListener('dragleave', () => item.classList.remove('over'));
+      item.addEventListener('drop', (event) => {
+        event.preventDefault();
+        item.classList.remove('over');
+        if (dragged && dragged !== index + 1) move(dragged, index + 1);
+        dragged = null;
+      });
+      return item;
+    }));
+    if (!setlist.entries.length) {
+      const empty = document.createElement('li');
+      empty.className = 'muted empty';
+      empty.textContent = 'No pieces yet: find scores on the right.';
+      list.append(empty);
+    }
+  }
+
+  function button(text, label, action, disabled = false) {
+    const element = document.createElement('button');
+    element.textContent = text;
+    element.setAttribute('aria-label', label);
+    element.disabled = disabled;
+    element.addEventListener('click', action);
+    return element;
+  }
+
+  async function load() {
+    const { data, version: current } = await getJSON(api);
+    version = current;
+    show(data);
+  }
+
+  async function save(method, url, body, message) {
+    try {
+      const { data, version: current } = await change(method, url, version, body);
+      version = current;
+      if (data) show(data);
+      say(message);
+    } catch (error) {
+      say(error.status === 409 ? 'The setlist changed elsewhere; showing it as it is now.' : `Not saved: ${error.message}`);
+      await load();
+    }
+  }
+
+  const move = (from, to) => save('POST', `${api}/move`, { from, to }, 'Moved');
+
+  const find = document.getElementById('find');
+  const found = document.getElementById('found');
+  let ticket = 0;
+  find.addEventListener('input', () => {
+    const mine = ++ticket;
+    setTimeout(async () => {
+      if (mine !== ticket) return;
+      const query = find.value.trim();
+      if (!query) { found.replaceChildren(); return; }
+      const { data } = await getJSON(`/api/scores?limit=20&q=${encodeURIComponent(query)}`);
+      if (mine !== ticket) return;
+      found.replaceChildren(...data.scores.map((score) => {
+        const item = document.createElement('li');
+        const label = document.createElement('span');
+        label.textContent = [score.title, score.composers.join(', ')].filter(Boolean).join(' — ');
+        item.append(label, button('Add', `Add ${score.title}`, () => save('POST', `${api}/entries`, { kind: 'score', score: score.id }, `Added ${score.title}`)));
+        return item;
+      }));
+    }, 120);
+  });
+
+  const placeholder = document.getElementById('placeholder');
+  placeholder.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const title = placeholder.elements.title.value.trim();
+    save('POST', `${api}/entries`, { kind: 'placeholder', title }, `Added ${title}`);
+    placeholder.reset();
+  });
+
+  document.getElementById('delete').addEventListener('click', async () => {
+    if (!confirm(`Delete the setlist ${name}? The scores stay in the library.`)) return;
+    try {
+      await change('DELETE', api, version);
+      location.href = '/setlists';
+    } catch (error) { say(`Not deleted: ${error.message}`); }
+  });
+
+  load().catch((error) => say(`Cannot show this setlist: ${error.message}`));
+}

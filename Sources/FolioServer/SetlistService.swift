@@ -1,0 +1,160 @@
+import FolioLibrary
+import FolioScore
+import Foundation
+import Hummingbird
+
+/// Setlists as the browser builds and plays them: list, create, add, move, remove, delete,
+/// each change checked against the version the client saw (a hash of the setlist's
+/// content, so a stale builder gets 409); downloads as forScore's 4SS and as one PDF.
+///
+/// ```swift
+/// let setlists = SetlistService(catalog: catalog)
+/// let (version, _) = try setlists.create("Friday gig")
+/// try setlists.add(to: "Friday gig", expected: version, .placeholder(title: "Encore"))
+/// ```
+public struct SetlistService: Sendable {
+    public let catalog: LibraryCatalog
+    /// Setlist changes check the version and change under this lock, so no change slips
+    /// in between (within this server; the catalog's own transactions keep each change whole).
+    private let lock = SetlistLock()
+
+    public init(catalog: LibraryCatalog) {
+        self.catalog = catalog
+    }
+
+    /// A setlist as the API shows it: entries with the score's id when it is in the catalog.
+    public struct Shown: Codable, Sendable, Equatable {
+        public struct Entry: Codable, Sendable, Equatable {
+            public var kind: String
+            public var title: String
+            public var score: Int64?
+            public var start: Int?
+            public var end: Int?
+        }
+
+        public var name: String
+        public var folder: String?
+        public var entries: [Entry]
+    }
+
+    /// A new entry: a score (by id), one of its bookmarks (by id and bookmark title), or a
+    /// placeholder (a title alone, for music not in the library).
+    public struct NewEntry: Codable, Sendable {
+        public var kind: String
+        public var score: Int64?
+        public var title: String?
+        /// 1-based; the end when missing.
+        public var position: Int?
+    }
+
+    public func list() throws -> [SetlistSummary] {
+        try ScoreService.mapped { try catalog.setlists() }
+    }
+
+    /// The setlist and its version.
+    public func show(_ name: String) throws -> (tag: String, setlist: Shown) {
+        try ScoreService.mapped {
+            let setlist = try catalog.setlist(named: name)
+            let entries = try setlist.entries.map { entry in
+                let id = try entry.path.flatMap { try catalog.show($0).first?.id }
+                return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: id, start: entry.start, end: entry.end)
+            }
+            return (Self.version(of: setlist), Shown(name: setlist.title, folder: setlist.folder, entries: entries))
+        }
+    }
+
+    /// Creates an empty setlist; 409 when the name is taken.
+    public func create(_ name: String) throws -> (tag: String, setlist: Shown) {
+        try lock.run {
+            try ScoreService.mapped {
+                try Setlist.checkName(name)
+                guard try !catalog.hasSetlist(name) else { throw HTTPError(.conflict, message: "a setlist named \(name) already exists") }
+                try catalog.createSetlist(name)
+            }
+        }
+        return try show(name)
+    }
+
+    public func add(to name: String, expected: String?, _ entry: NewEntry) throws -> (tag: String, setlist: Shown) {
+        try change(name, expected: expected) {
+            let target: SetlistTarget
+            switch entry.kind {
+            case "score", "bookmark":
+                guard let id = entry.score, let path = try catalog.show(String(id)).first?.path else {
+                    throw HTTPError(.badRequest, message: "a \(entry.kind) entry needs the score's id (score)")
+                }
+                if entry.kind == "score" {
+                    target = .score(path: path)
+                } else {
+                    guard let title = entry.title, !title.isEmpty else {
+                        throw HTTPError(.badRequest, message: "a bookmark entry needs the bookmark's title (title)")
+                    }
+                    target = .bookmark(path: path, title: title)
+                }
+            case "placeholder":
+                guard let title = entry.title else { throw HTTPError(.badRequest, message: "a placeholder needs a title") }
+                try Setlist.checkName(title, what: "placeholder title")
+                target = .placeholder(title: title)
+            default:
+                throw HTTPError(.badRequest, message: "kind \(entry.kind) is not one of score, bookmark, placeholder")
+            }
+            try catalog.addToSetlist(name, target, at: entry.position)
+        }
+    }
+
+    /// Moves the entry at 1-based `from` to 1-based `to`.
+    public func move(in name: String, expected: String?, from: Int, to: Int) throws -> (tag: String, setlist: Shown) {
+        try change(name, expected: expected) { try catalog.moveInSetlist(name, from: from, to: to) }
+    }
+
+    /// Removes the entry at 1-based `position`.
+    public func remove(from name: String, expected: String?, position: Int) throws -> (tag: String, setlist: Shown) {
+        try change(name, expected: expected) { _ = try catalog.removeFromSetlist(name, at: position) }
+    }
+
+    public func delete(_ name: String, expected: String?) throws {
+        _ = try change(name, expected: expected, show: false) { try catalog.deleteSetlist(name) }
+    }
+
+    /// forScore's Open Setlist file (4SS) of the setlist.
+    public func openSetlist(_ name: String) throws -> [UInt8] {
+        try ScoreService.mapped { try catalog.openSetlist(named: name).xml() }
+    }
+
+    /// The setlist's pieces merged into one PDF, in order, each with an outline entry.
+    public func pdf(_ name: String) throws -> LibraryCatalog.SetlistPDF {
+        try ScoreService.mapped { try catalog.setlistPDF(named: name) }
+    }
+
+    private func change(_ name: String, expected: String?, show: Bool = true,
+                        _ body: () throws -> Void) throws -> (tag: String, setlist: Shown) {
+        guard let expected else {
+            throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
+        }
+        try lock.run {
+            try ScoreService.mapped {
+                guard Self.version(of: try catalog.setlist(named: name)) == expected else {
+                    throw HTTPError(.conflict, message: "the setlist changed since you loaded it; reload and try again")
+                }
+                try body()
+            }
+        }
+        return show ? try self.show(name) : ("", Shown(name: name, entries: []))
+    }
+
+    /// A setlist's version: FNV-1a over its JSON, quoted as an entity tag.
+    static func version(of setlist: Setlist) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let bytes = (try? encoder.encode(setlist)) ?? Data()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return "\"s\(String(hash, radix: 16))\""
+    }
+}
+
+/// The lock ``SetlistService`` changes run under.
+final class SetlistLock: @unchecked Sendable {
+    private let lock = NSLock()
+    func run<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
+}
