@@ -19,6 +19,8 @@ extension ScoreService {
         let made: ScoreIntake.Made
         do { made = try ScoreIntake.make(name: name, bytes: bytes, openIn: openIn) } catch let error as ScoreError {
             throw HTTPError(error.code == .malformed ? .unprocessableContent : .badRequest, message: error.message)
+        } catch let error as PDFError {
+            throw HTTPError(.unprocessableContent, message: "\(name): \(error.message)")
         }
         let relative = try Self.mapped { try store(made) }
         refreshCatalog()

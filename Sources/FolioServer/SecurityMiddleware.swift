@@ -25,6 +25,11 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
                 .response(from: request, context: context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            // A bug: say so in the log, and answer in the same shape as every other error.
+            context.logger.error("unexpected error", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
+            response = try HTTPError(.internalServerError, message: "internal error (\(type(of: error))); see the server's log")
+                .response(from: request, context: context)
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"

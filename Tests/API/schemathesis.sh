@@ -28,8 +28,9 @@ status=0
 printf '[parameters]\n"path.id" = 1\n' > "$work/pinned.toml"
 for name in free pinned; do
     run=(python3 -m schemathesis.cli)
-    [ "$name" = pinned ] && run+=(--config-file "$work/pinned.toml")
     extra=()
+    # The coverage phase trips over schemathesis 4.32's own KeyError with a pinned parameter.
+    [ "$name" = pinned ] && { run+=(--config-file "$work/pinned.toml"); extra+=(--phases examples,fuzzing,stateful); }
     [ -n "$reports" ] && extra+=(--report junit --report-dir "$reports/$name")
     "${run[@]}" run "http://127.0.0.1:$port/api/openapi.yaml" "${options[@]}" "${extra[@]}" || status=$?
 done

@@ -74,6 +74,8 @@ final class ServerLibraryTests: XCTestCase, @unchecked Sendable {
             from PIL import Image
             Image.new('RGB', (300, 400), (250, 250, 240)).save(sys.argv[1], dpi=(150, 150))
             """, png)
+        let tiny = work.appendingPathComponent("tiny.png").path
+        _ = try ServerFixture.python("import sys\nfrom PIL import Image\nImage.new('L', (1, 1)).save(sys.argv[1])", tiny)
         let pdf = try Data(contentsOf: URL(fileURLWithPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")))
         try await Application(router: try fixture.server(maxUpload: 2 << 20).router()).test(.router) { client in
             let headers = try await ServerFixture.csrf(client)
@@ -98,6 +100,8 @@ final class ServerLibraryTests: XCTestCase, @unchecked Sendable {
                 (try await upload("fake.pdf", Data("%PDF-1.7\nnothing here\n".utf8)), .unprocessableContent),
                 (try await upload("a.pdf", pdf, openIn: #"{"rating": 9}"#), .badRequest),
                 (try await upload("big.pdf", pdf + Data(count: 2 << 20)), .contentTooLarge),
+                // Found by schemathesis: a 1×1 image makes a page below PDF's 1 pt minimum (was a 500).
+                (try await upload("0", try Data(contentsOf: URL(fileURLWithPath: tiny))), .unprocessableContent),
             ]
             for (index, (response, status)) in refusals.enumerated() {
                 XCTAssertEqual(response.status, status, "refusal \(index): \(String(buffer: response.body))")
