@@ -3,7 +3,9 @@
 download): open the library, search without diacritics, open a score, turn pages by key, add
 a FreeText, a Square and an Ink stroke, delete the Square, reload and see the rest; add a
 Square and take it back with Ctrl+Z; edit the details (title, composer, rating stars, key,
-duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode.
+duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode;
+back in the library, add a text file through the file picker and filter by composer; build a
+setlist (find, add, reorder) and play it in performance mode, one page and two.
 Then PyMuPDF confirms the PDF holds exactly the remaining annotations, pikepdf reads the new
 metadata and bookmarks, and qpdf --check is clean.
 
@@ -174,6 +176,45 @@ def main(folio, artifacts):
             page.screenshot(path=f"{artifacts}/9-contents.png")
             page.emulate_media(color_scheme="dark")
             page.screenshot(path=f"{artifacts}/10-dark.png")
+            page.emulate_media(color_scheme="light")
+
+            # Library: add a file with the picker, filter by composer.
+            page.goto(base + "/")
+            song = os.path.join(tempfile.mkdtemp(prefix="folio-e2e-upload-"), "Scarborough Fair.txt")
+            with open(song, "w") as out:
+                out.write("Scarborough Fair\n\nAre you going to Scarborough Fair?\nParsley, sage, rosemary and thyme\n")
+            page.set_input_files("#upload", song)
+            expect(page.locator("#uploads")).to_have_text("Added 1 of 1.")
+            expect(page.locator("#scores li")).to_have_count(4)
+            page.select_option("[data-filter=composer]", "Claude Debussy")
+            expect(page.locator("#scores li")).to_have_count(1)
+            expect(page.locator("#scores li .title")).to_have_text("Clair de lune")
+            page.screenshot(path=f"{artifacts}/11-library-filtered.png")
+
+            # Setlists: create, add by search, reorder, perform.
+            page.goto(base + "/setlists")
+            page.fill("#create [name=name]", "Friday gig")
+            page.click("#create button")
+            page.wait_for_url("**/setlists/Friday%20gig")
+            for query, title in (("clair", "Clair de lune"), ("scarborough", "Scarborough Fair")):
+                page.fill("#find", query)
+                page.click(f"#found li:has-text('{title}') button")
+                expect(page.locator("#entries li", has_text=title)).to_have_count(1)
+            page.click("#entries li:has-text('Scarborough Fair') button[aria-label^='Move'][aria-label$='up']")
+            expect(page.locator("#entries li .title").first).to_have_text("Scarborough Fair")
+            page.screenshot(path=f"{artifacts}/12-setlist.png")
+            page.click("text=Perform")
+            page.wait_for_selector("#stage[data-rendered='1']")
+            expect(page.locator("#piece")).to_have_text("Scarborough Fair")
+            expect(page.locator("#pageno")).to_have_text("1 / 5")
+            page.keyboard.press("PageDown")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            expect(page.locator("#piece")).to_have_text("Clair de lune")
+            page.screenshot(path=f"{artifacts}/13-perform.png")
+            page.keyboard.press("2")
+            expect(page.locator("#pageno")).to_have_text("2–3 / 5")
+            expect(page.locator("#stage canvas")).to_have_count(2)
+            page.screenshot(path=f"{artifacts}/14-perform-two.png")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 

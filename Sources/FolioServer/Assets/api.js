@@ -34,13 +34,14 @@ async function message(response) {
 // Adds a file to the library; `dictionary` (bytes of a forScore Open In .json or .plist)
 // travels in the query string as base64url.
 export async function upload(file, dictionary) {
-  const parameters = new URLSearchParams({ name: file.name });
+  // encodeURIComponent, not URLSearchParams: its "+" for a space would reach the name.
+  let query = `name=${encodeURIComponent(file.name)}`;
   if (dictionary) {
     let binary = '';
     for (const byte of dictionary) binary += String.fromCharCode(byte);
-    parameters.set('openin', btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''));
+    query += `&openin=${btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')}`;
   }
-  const response = await fetch(`/api/uploads?${parameters}`, {
+  const response = await fetch(`/api/uploads?${query}`, {
     method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
   });
   if (!response.ok) throw new Error(await message(response));

@@ -31,12 +31,13 @@ function render(scores) {
   count.textContent = scores.length === 1 ? '1 score' : `${scores.length} scores`;
 }
 
+// Spaces as %20, not URLSearchParams' "+": the server reads query values percent-decoded only.
 function queryString() {
-  const parameters = new URLSearchParams();
+  const pairs = [];
   const text = input.value.trim();
-  if (text) parameters.set('q', text);
-  for (const select of filters) if (select.value) parameters.set(select.dataset.filter, select.value);
-  return parameters.toString();
+  if (text) pairs.push(['q', text]);
+  for (const select of filters) if (select.value) pairs.push([select.dataset.filter, select.value]);
+  return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
 
 function refresh(delay = 120) {
