@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""`folio serve` speed, in one run (not a test).
+
+1. Search: a library of COUNT PDFs (the library benchmark's hard-linked corpus), served;
+   wrk (2 threads) runs for 15 s at 8 and at 64 connections, each request a different
+   query (words and prefixes of catalogued titles); requests/s and latency percentiles.
+2. Annotation save: the 20 largest corpus files that open, served; for each, 5 squares added
+   through the API (GET the page's version, POST with If-Match) — latency median and p99 —
+   and, for comparison, PyMuPDF adding the same square and saving incrementally (median, p99).
+3. First page: a 20-page score (the Debussy sample five times) opened in Chromium; time from
+   navigation to the first page drawn by pdf.js, median of 5 loads.
+Goals (issue 15): search p99 < 20 ms at 1,000 requests/s on 2 cores, annotation save p99 < 50 ms,
+first page < 1 s.
+
+Usage: serve_bench.py FOLIO_BINARY CORPUS_DIR [COUNT]
+"""
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from library_bench import build, pdfs  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, folio, folder):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        started = time.perf_counter()
+        self.process = subprocess.Popen([folio, "serve", folder, "--port", str(self.port), "--rescan", "0"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/scores?limit=1", timeout=2)
+                break
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError("folio serve stopped")
+                time.sleep(0.2)
+        self.ready = time.perf_counter() - started
+        page = urllib.request.urlopen(self.base + "/").read().decode()
+        self.csrf = page.split('name="folio-csrf" content="')[1].split('"')[0]
+
+    def request(self, method, path, body=None, headers=None):
+        headers = dict(headers or {})
+        if method != "GET":
+            headers.update({"X-Folio-CSRF": self.csrf, "Cookie": f"folio_csrf={self.csrf}"})
+        data = json.dumps(body).encode() if body is not None else None
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request) as response:
+            return response.headers.get("ETag"), json.loads(response.read() or b"null")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def search(folio, corpus, count, work):
+    folder = os.path.join(work, "Library")
+    build(folder, pdfs(corpus), count)
+    server = Server(folio, folder)
+    try:
+        _, data = server.request("GET", "/api/scores?limit=10000")
+        words = sorted({word.lower() for score in data["scores"] for word in score["title"].split() if word.isalpha()})
+        queries = [word for word in words[:500]] + [word[:3] for word in words[:500] if len(word) > 3]
+        script = os.path.join(work, "search.lua")
+        with open(script, "w") as out:
+            out.write("queries = {" + ",".join(json.dumps(q) for q in queries) + "}\n"
+                      "counter = 0\nrequest = function()\n  counter = counter + 1\n"
+                      "  return wrk.format('GET', '/api/scores?limit=50&q=' .. queries[(counter % #queries) + 1])\nend\n")
+        print(f"search: {count} scores catalogued and served in {server.ready:.1f} s; {len(queries)} distinct queries")
+        for connections in (8, 64):
+            out = subprocess.run(["wrk", "-t2", f"-c{connections}", "-d15s", "--latency", "-s", script, server.base],
+                                 capture_output=True, text=True, check=True).stdout
+            rate = next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec"))
+            latency = {line.split()[0]: line.split()[1] for line in out.splitlines()
+                       if line.strip().split()[:1] and line.strip().split()[0] in ("50%", "90%", "99%")}
+            print(f"  wrk -c{connections}: {float(rate):,.0f} requests/s; latency p50 {latency.get('50%')}, "
+                  f"p90 {latency.get('90%')}, p99 {latency.get('99%')}")
+    finally:
+        server.stop()
+
+
+def saves(folio, corpus, work):
+    folder = os.path.join(work, "Largest")
+    os.makedirs(folder)
+    import pymupdf
+    chosen = []
+    for path in sorted(pdfs(corpus), key=os.path.getsize, reverse=True):
+        try:
+            with pymupdf.open(path) as document:
+                if document.needs_pass or document.page_count == 0:
+                    continue
+        except Exception:
+            continue
+        chosen.append(path)
+        if len(chosen) == 20:
+            break
+    for index, path in enumerate(chosen):
+        shutil.copy(path, os.path.join(folder, f"{index:02d}.pdf"))
+    server = Server(folio, folder)
+    folio_times, mupdf_times, refused = [], [], 0
+    try:
+        _, data = server.request("GET", "/api/scores?limit=100")
+        for score in data["scores"]:
+            for attempt in range(5):
+                started = time.perf_counter()
+                try:
+                    version, _ = server.request("GET", f"/api/scores/{score['id']}/annotations?page=1")
+                    server.request("POST", f"/api/scores/{score['id']}/annotations",
+                                   {"type": "square", "page": 1, "rect": [50 + attempt * 10, 50, 100, 40]},
+                                   {"If-Match": version})
+                    folio_times.append(time.perf_counter() - started)
+                except urllib.error.HTTPError:
+                    refused += 1
+    finally:
+        server.stop()
+    for index, path in enumerate(chosen):
+        copy = os.path.join(work, f"mupdf-{index:02d}.pdf")
+        shutil.copy(path, copy)
+        for attempt in range(5):
+            started = time.perf_counter()
+            try:
+                with pymupdf.open(copy) as document:
+                    document[0].add_rect_annot(pymupdf.Rect(50 + attempt * 10, 50, 150 + attempt * 10, 90))
+                    document.save(copy, incremental=True, encryption=pymupdf.PDF_ENCRYPT_KEEP)
+                mupdf_times.append(time.perf_counter() - started)
+            except Exception:
+                pass
+    sizes = sorted(os.path.getsize(path) for path in chosen)
+    print(f"annotation save: 20 largest corpus files ({sizes[0] / 1e6:.1f}–{sizes[-1] / 1e6:.1f} MB), 5 squares each")
+    ms = lambda value: f"{value * 1000:.1f} ms"
+    print(f"  Folio API (GET version + POST, HTTP included): median {ms(statistics.median(folio_times))}, "
+          f"p99 {ms(percentile(folio_times, 0.99))} ({len(folio_times)} saves, {refused} refused)")
+    print(f"  PyMuPDF add_rect_annot + incremental save: median {ms(statistics.median(mupdf_times))}, "
+          f"p99 {ms(percentile(mupdf_times, 0.99))} ({len(mupdf_times)} saves)")
+
+
+def first_page(folio, work):
+    from playwright.sync_api import sync_playwright
+    folder = os.path.join(work, "Twenty")
+    os.makedirs(folder)
+    sample = os.path.join(ROOT, "Samples", "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+    subprocess.run([folio, "merge", *([sample] * 5), "--output", os.path.join(folder, "twenty.pdf")],
+                   check=True, capture_output=True)
+    server = Server(folio, folder)
+    times = []
+    try:
+        _, data = server.request("GET", "/api/scores")
+        score = data["scores"][0]
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                                 args=["--no-sandbox"])
+            for _ in range(5):
+                page = browser.new_page(viewport={"width": 1024, "height": 768})
+                started = time.perf_counter()
+                page.goto(f"{server.base}/scores/{score['id']}")
+                page.wait_for_selector("#stage[data-rendered='1']")
+                times.append(time.perf_counter() - started)
+                page.close()
+            browser.close()
+    finally:
+        server.stop()
+    print(f"first page: a {score['pages']}-page score in Chromium: median {statistics.median(times):.2f} s "
+          f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+
+
+def main():
+    folio, corpus = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
+    work = tempfile.mkdtemp(prefix="folio-serve-bench-")
+    try:
+        search(folio, corpus, count, work)
+        saves(folio, corpus, work)
+        first_page(folio, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
