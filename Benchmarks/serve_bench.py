@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -87,13 +88,17 @@ def search(folio, corpus, count, work):
         queries = [word for word in words[:500]] + [word[:3] for word in words[:500] if len(word) > 3]
         script = os.path.join(work, "search.lua")
         with open(script, "w") as out:
-            out.write("queries = {" + ",".join(json.dumps(q) for q in queries) + "}\n"
+            # Percent-encoded, so every query is plain ASCII in Lua (its strings know no \\u escapes).
+            out.write("queries = {" + ",".join(json.dumps(urllib.parse.quote(q)) for q in queries) + "}\n"
                       "counter = 0\nrequest = function()\n  counter = counter + 1\n"
                       "  return wrk.format('GET', '/api/scores?limit=50&q=' .. queries[(counter % #queries) + 1])\nend\n")
         print(f"search: {count} scores catalogued and served in {server.ready:.1f} s; {len(queries)} distinct queries")
         for connections in (8, 64):
-            out = subprocess.run(["wrk", "-t2", f"-c{connections}", "-d15s", "--latency", "-s", script, server.base],
-                                 capture_output=True, text=True, check=True).stdout
+            run = subprocess.run(["wrk", "-t2", f"-c{connections}", "-d15s", "--latency", "-s", script, server.base],
+                                 capture_output=True, text=True, check=True)
+            if run.stderr.strip():
+                raise RuntimeError(f"wrk: {run.stderr.strip()}")  # a script error makes wrk fetch "/" instead
+            out = run.stdout
             rate = next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec"))
             latency = {line.split()[0]: line.split()[1] for line in out.splitlines()
                        if line.strip().split()[:1] and line.strip().split()[0] in ("50%", "90%", "99%")}
