@@ -36,6 +36,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+def drag(page, start, end, steps=5):
+    """Press at `start`, move to `end`, release (page coordinates)."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+    page.mouse.up()
+
+
 def annotations(path, page):
     with pymupdf.open(path) as document:
         return sorted((a.type[1], (a.info.get("content") or "")) for a in document[page].annots()
@@ -103,10 +111,7 @@ def main(folio, artifacts):
             expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
             # Square: drag.
             page.click("[data-tool=square]")
-            page.mouse.move(x + 100, y + 200)
-            page.mouse.down()
-            page.mouse.move(x + 200, y + 260, steps=5)
-            page.mouse.up()
+            drag(page, (x + 100, y + 200), (x + 200, y + 260))
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
             # Ink: a stroke.
             page.click("[data-tool=ink]")
@@ -133,10 +138,7 @@ def main(folio, artifacts):
 
             # Undo: a Square, then Ctrl+Z takes it back (the file returns to the revision before).
             page.click("[data-tool=square]")
-            page.mouse.move(x + 300, y + 100)
-            page.mouse.down()
-            page.mouse.move(x + 380, y + 160, steps=5)
-            page.mouse.up()
+            drag(page, (x + 300, y + 100), (x + 380, y + 160))
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
             expect(page.locator("#undo")).to_be_enabled()
             page.click("[data-tool=view]")

@@ -9,18 +9,9 @@ import XCTest
 
 /// The JSON API and pages of `folio serve`, through Hummingbird's test client: search,
 /// annotations with versions and CSRF, traversal, hostile titles, access tokens.
-final class ServerAPITests: XCTestCase, @unchecked Sendable {
-    private var fixture: ServerFixture!
+final class ServerAPITests: ServerTestCase, @unchecked Sendable {
     private var folder: URL { fixture.folder }
     private static let hostile = ServerFixture.hostile
-
-    override func setUpWithError() throws {
-        fixture = try ServerFixture()
-    }
-
-    override func tearDownWithError() throws {
-        fixture.remove()
-    }
 
     private func server(token: String? = nil) throws -> LibraryServer {
         try fixture.server(token: token)

@@ -9,16 +9,7 @@ import XCTest
 
 /// Editing through the API: metadata, bookmarks from the TOC, and undo — each save read
 /// back with pikepdf, each refusal leaving the file byte-identical.
-final class ServerEditTests: XCTestCase, @unchecked Sendable {
-    private var fixture: ServerFixture!
-
-    override func setUpWithError() throws {
-        fixture = try ServerFixture()
-    }
-
-    override func tearDownWithError() throws {
-        fixture.remove()
-    }
+final class ServerEditTests: ServerTestCase, @unchecked Sendable {
 
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
 

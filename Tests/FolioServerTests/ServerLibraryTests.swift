@@ -10,11 +10,10 @@ import XCTest
 /// The library view's API: filters, sorting and facets, and adding files by upload — PDFs
 /// with forScore's Open In dictionary, images and text made into PDFs, everything else
 /// refused with the folder left as it was.
-final class ServerLibraryTests: XCTestCase, @unchecked Sendable {
-    private var fixture: ServerFixture!
+final class ServerLibraryTests: ServerTestCase, @unchecked Sendable {
 
     override func setUpWithError() throws {
-        fixture = try ServerFixture()
+        try super.setUpWithError()
         try PDFSaver.update(path: fixture.path("Brahms-Cancion_de_Cuna.pdf")) { document in
             try document.setInfo("Author", to: "Johannes Brahms")
             try document.setInfo("Keywords", to: "lullaby, rating:5, keysf:-3, keymi:0")
@@ -25,9 +24,6 @@ final class ServerLibraryTests: XCTestCase, @unchecked Sendable {
         }
     }
 
-    override func tearDownWithError() throws {
-        fixture.remove()
-    }
 
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
     private struct Facets: Decodable { let facets: [String: [ScoreService.Facet]] }

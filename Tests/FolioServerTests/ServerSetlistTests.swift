@@ -9,16 +9,7 @@ import XCTest
 
 /// Setlists through the API: built with versions (a stale change gets 409), downloaded as
 /// forScore's 4SS (read back with Python's XML parser) and as one PDF (read with pikepdf).
-final class ServerSetlistTests: XCTestCase, @unchecked Sendable {
-    private var fixture: ServerFixture!
-
-    override func setUpWithError() throws {
-        fixture = try ServerFixture()
-    }
-
-    override func tearDownWithError() throws {
-        fixture.remove()
-    }
+final class ServerSetlistTests: ServerTestCase, @unchecked Sendable {
 
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
 

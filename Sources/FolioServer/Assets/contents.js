@@ -1,17 +1,11 @@
 // The Contents panel: the table of contents and the bookmarks, each a jump to its page,
 // and "Bookmarks from TOC" (forScore's page ranges, stored in the PDF's XMP).
 import { getJSON, change } from './api.js';
+import { emptyItem, button } from './dom.js';
 
 const toc = document.getElementById('toc');
 const marks = document.getElementById('bookmarks');
 const fromTOC = document.getElementById('from-toc');
-
-function empty(text) {
-  const item = document.createElement('li');
-  item.className = 'muted';
-  item.textContent = text;
-  return item;
-}
 
 function pages(start, end) {
   if (start == null) return '';
@@ -36,7 +30,7 @@ export function contents(app) {
       } else item.append(jump);
       return item;
     }));
-    if (!data.toc.length) toc.append(empty('This score has no table of contents.'));
+    if (!data.toc.length) toc.append(emptyItem('This score has no table of contents.'));
     marks.replaceChildren(...data.bookmarks.map((bookmark) => {
       const item = document.createElement('li');
       const jump = document.createElement('button');
@@ -44,14 +38,12 @@ export function contents(app) {
       jump.textContent = `${bookmark.name || '(untitled)'}  ${pages(bookmark.start, bookmark.end)}`;
       jump.disabled = bookmark.start == null;
       jump.addEventListener('click', () => app.goTo(bookmark.start));
-      const remove = document.createElement('button');
-      remove.textContent = 'Delete';
-      remove.setAttribute('aria-label', `Delete bookmark ${bookmark.name}`);
-      remove.addEventListener('click', () => save('DELETE', `/api/scores/${app.scoreID}/bookmarks/${encodeURIComponent(bookmark.id)}`, 'Bookmark deleted'));
+      const remove = button('Delete', `Delete bookmark ${bookmark.name}`,
+        () => save('DELETE', `/api/scores/${app.scoreID}/bookmarks/${encodeURIComponent(bookmark.id)}`, 'Bookmark deleted'));
       item.append(jump, remove);
       return item;
     }));
-    if (!data.bookmarks.length) marks.append(empty('No bookmarks.'));
+    if (!data.bookmarks.length) marks.append(emptyItem('No bookmarks.'));
     fromTOC.disabled = data.fromTOC === 0;
     fromTOC.textContent = data.fromTOC ? `Bookmarks from TOC (${data.fromTOC})` : 'Bookmarks from TOC';
   }

@@ -1,6 +1,8 @@
 // Performance mode: the setlist's pieces as one run of pages (the server merges them, each
 // piece an outline entry), turned by keys, pedals (arrows, PageDown), click zones and
 // swipes; one page or two side by side. The current piece's title is shown.
+import { pageTurn } from './dom.js';
+
 const pdfjs = globalThis.pdfjsLib;
 pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
 const stage = document.getElementById('stage');
@@ -66,10 +68,10 @@ function turn(direction) {
 }
 
 document.addEventListener('keydown', (event) => {
-  if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].includes(event.key)) { turn(1); event.preventDefault(); }
-  else if (['ArrowLeft', 'ArrowUp', 'PageUp'].includes(event.key)) { turn(-1); event.preventDefault(); }
-  else if (event.key === 'Home') { state.page = 1; render(); }
-  else if (event.key === 'End') { state.page = state.pages; render(); }
+  const direction = pageTurn(event);
+  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
+  else if (direction === 'first') { state.page = 1; render(); }
+  else if (direction === 'last') { state.page = Math.max(1, state.pages - (state.two ? 1 : 0)); render(); }
   else if (event.key === '2') toggleTwo();
 });
 document.getElementById('prev').addEventListener('click', () => turn(-1));

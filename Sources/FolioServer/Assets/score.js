@@ -5,6 +5,7 @@
 import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
+import { emptyItem, button, pageTurn } from './dom.js';
 
 const pdfjs = globalThis.pdfjsLib;
 const stage = document.getElementById('stage');
@@ -125,20 +126,13 @@ async function loadAnnotations() {
     const label = document.createElement('span');
     label.textContent = `${annotation.subtype}${annotation.contents ? ': ' + annotation.contents : ''}`;
     label.title = label.textContent;
-    const remove = document.createElement('button');
-    remove.textContent = 'Delete';
-    remove.setAttribute('aria-label', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim());
-    remove.addEventListener('click', () => run(() => change('DELETE',
-      `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), 'Deleted'));
+    const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(),
+      () => run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
+        state.version), 'Deleted'));
     item.append(label, remove);
     return item;
   }));
-  if (!data.annotations.length) {
-    const empty = document.createElement('li');
-    empty.className = 'muted';
-    empty.textContent = 'No annotations on this page.';
-    list.append(empty);
-  }
+  if (!data.annotations.length) list.append(emptyItem('No annotations on this page.'));
 }
 
 // Saves one change, then shows the file as saved; 409 means someone else changed it first.
@@ -163,12 +157,10 @@ function turn(delta) {
 document.addEventListener('keydown', (event) => {
   if (event.target.closest?.('input, select, textarea, form')) return;
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { undo(); event.preventDefault(); return; }
-  const forward = ['ArrowRight', 'ArrowDown', 'PageDown', ' '];
-  const back = ['ArrowLeft', 'ArrowUp', 'PageUp'];
-  if (forward.includes(event.key)) { turn(1); event.preventDefault(); }
-  else if (back.includes(event.key)) { turn(-1); event.preventDefault(); }
-  else if (event.key === 'Home') { state.page = 1; render(); }
-  else if (event.key === 'End') { state.page = state.pages; render(); }
+  const direction = pageTurn(event);
+  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
+  else if (direction === 'first') { state.page = 1; render(); }
+  else if (direction === 'last') { state.page = state.pages; render(); }
   else {
     const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink' };
     if (tools[event.key] && !event.ctrlKey && !event.metaKey) choose(tools[event.key]);

@@ -2,6 +2,7 @@
 // reorder (or the ↑ ↓ buttons, for keyboard and touch), remove, add scores found by search
 // and placeholders. Every change sends the version it was based on; 409 reloads.
 import { getJSON, change } from './api.js';
+import { emptyItem, button } from './dom.js';
 
 const status = document.getElementById('status');
 const say = (text) => { status.textContent = text; };
@@ -63,21 +64,7 @@ if (builder) {
       });
       return item;
     }));
-    if (!setlist.entries.length) {
-      const empty = document.createElement('li');
-      empty.className = 'muted empty';
-      empty.textContent = 'No pieces yet: find scores on the right.';
-      list.append(empty);
-    }
-  }
-
-  function button(text, label, action, disabled = false) {
-    const element = document.createElement('button');
-    element.textContent = text;
-    element.setAttribute('aria-label', label);
-    element.disabled = disabled;
-    element.addEventListener('click', action);
-    return element;
+    if (!setlist.entries.length) list.append(emptyItem('No pieces yet: find scores on the right.'));
   }
 
   async function load() {

@@ -81,3 +81,16 @@ struct ServerFixture {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// A test case with a fresh ``ServerFixture`` for each test.
+class ServerTestCase: XCTestCase, @unchecked Sendable {
+    var fixture: ServerFixture!
+
+    override func setUpWithError() throws {
+        fixture = try ServerFixture()
+    }
+
+    override func tearDownWithError() throws {
+        fixture.remove()
+    }
+}

@@ -1,0 +1,29 @@
+// Small DOM helpers the pages share: list placeholders, buttons, the keys that turn pages.
+
+// A muted list item standing for an empty list.
+export function emptyItem(text) {
+  const item = document.createElement('li');
+  item.className = 'muted empty';
+  item.textContent = text;
+  return item;
+}
+
+// A button with its accessible name.
+export function button(text, label, action, disabled = false) {
+  const element = document.createElement('button');
+  element.textContent = text;
+  element.setAttribute('aria-label', label);
+  element.disabled = disabled;
+  element.addEventListener('click', action);
+  return element;
+}
+
+// What a key does to the page: 1 forward, -1 back (arrows, space, PageDown/PageUp — what
+// Bluetooth page-turner pedals send), 'first' or 'last' (Home, End); null for other keys.
+export function pageTurn(event) {
+  if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].includes(event.key)) return 1;
+  if (['ArrowLeft', 'ArrowUp', 'PageUp'].includes(event.key)) return -1;
+  if (event.key === 'Home') return 'first';
+  if (event.key === 'End') return 'last';
+  return null;
+}
