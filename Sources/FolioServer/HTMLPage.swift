@@ -110,6 +110,9 @@ enum HTMLPage {
             <button data-tool="square" title="Rectangle: drag (R)">Square</button>
             <button data-tool="highlight" title="Highlight: drag (H)">Highlight</button>
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
+            <button data-tool="stamp" title="Stamp: choose a mark, click to place it (S)">Stamp</button>
+            <label class="visually-hidden" for="symbol">Stamp mark</label>
+            <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
             <button id="undo" disabled title="Nothing to undo">Undo</button>
           </nav>
           <span class="pager"><button id="prev" aria-label="Previous page">‹</button>
@@ -145,6 +148,17 @@ enum HTMLPage {
         </main>
         """
         return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"], bodyClass: "score")
+    }
+
+    /// The musical marks the Stamp tool offers, dynamics first.
+    static func stampOptions() -> String {
+        let names: [MusicalSymbol: String] = [.fermata: "fermata", .breath: "breath mark", .caesura: "caesura", .accent: "accent",
+                                              .staccato: "staccato", .tenuto: "tenuto", .crescendo: "crescendo hairpin",
+                                              .diminuendo: "diminuendo hairpin", .crescText: "cresc.", .dimText: "dim.",
+                                              .volti: "V.S. (turn quickly)"]
+        return MusicalSymbol.allCases.map { symbol in
+            "<option value=\"\(escape(symbol.rawValue))\">\(escape(names[symbol] ?? symbol.rawValue))</option>"
+        }.joined()
     }
 
     /// The metadata editor; details.js fills it from the API and saves it back.

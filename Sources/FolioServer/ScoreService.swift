@@ -68,10 +68,12 @@ public struct ScoreService: Sendable {
         public var color: String?
     }
 
-    /// A new annotation: `type` is freetext, square, highlight or ink; `rect` x, y, width,
-    /// height and `strokes` lists of x, y pairs, in points from the displayed page's top-left.
+    /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
+    /// width, height and `strokes` lists of x, y pairs, in points from the displayed page's
+    /// top-left; a stamp's `symbol` one of ``MusicalSymbol``'s (fermata, mf, cresc…).
     public struct NewAnnotation: Codable, Sendable {
         public var type: String
+        public var symbol: String?
         public var page: Int
         public var rect: [Double]?
         public var strokes: [[Double]]?
@@ -265,11 +267,13 @@ public struct ScoreService: Sendable {
         return (step.change, tag)
     }
 
-    static let kindNames = ["freetext": "text", "square": "rectangle", "highlight": "highlight", "ink": "pen stroke"]
+    static let kindNames = ["freetext": "text", "square": "rectangle", "highlight": "highlight", "ink": "pen stroke",
+                            "stamp": "stamp"]
 
     /// Builds the engine's draft from what the browser sent, checking every value.
     static func draft(_ input: NewAnnotation, geometry: PDFPageGeometry, author: String) throws -> PDFAnnotationDraft {
-        let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight, "ink": .ink]
+        let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight, "ink": .ink,
+                                                  "stamp": .stamp]
         guard let kind = kinds[input.type] else {
             throw HTTPError(.badRequest, message: "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
         }
@@ -297,6 +301,14 @@ public struct ScoreService: Sendable {
         if let text = input.text {
             guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
             draft.contents = text
+        }
+        if kind == .stamp {
+            guard let name = input.symbol, let symbol = MusicalSymbol(rawValue: name) else {
+                throw HTTPError(.badRequest, message: "a stamp needs symbol, one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            draft.stampArt = symbol.art
+        } else if input.symbol != nil {
+            throw HTTPError(.badRequest, message: "symbol goes with type stamp")
         }
         if kind == .freeText, (input.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw HTTPError(.badRequest, message: "a freetext needs text")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of `folio serve` in Debian's Chromium, driven by Playwright (no browser
 download): open the library, search without diacritics, open a score, turn pages by key, add
-a FreeText, a Square and an Ink stroke, delete the Square, reload and see the rest; add a
+a FreeText, a Square, an Ink stroke and an mf stamp, delete the Square, reload and see the rest; add a
 Square and take it back with Ctrl+Z; edit the details (title, composer, rating stars, key,
 duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode;
 back in the library, add a text file through the file picker and filter by composer; build a
@@ -121,6 +121,11 @@ def main(folio, artifacts):
                 page.mouse.move(x + 80 + step * 12, y + 320 + (step % 3) * 8)
             page.mouse.up()
             expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            # Stamp: choose a mark, click.
+            page.select_option("#symbol", "mf")
+            page.click("[data-tool=stamp]")
+            page.mouse.click(x + 300, y + 420)
+            expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
             page.screenshot(path=f"{artifacts}/4-annotated.png")
             # Delete the square.
             page.click("#annotations li:has-text('Square') button")
@@ -223,7 +228,7 @@ def main(folio, artifacts):
         saved = open(score, "rb").read()
         assert saved.startswith(original), "the original bytes are no longer a prefix"
         found = annotations(score, 1)
-        assert found == [("FreeText", "Cut to bar 48"), ("Ink", "")], f"page 2 holds {found}"
+        assert found == [("FreeText", "Cut to bar 48"), ("Ink", ""), ("Stamp", "")], f"page 2 holds {found}"
         for other in (0, 2, 3):
             assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
         with pikepdf.open(score) as pdf:

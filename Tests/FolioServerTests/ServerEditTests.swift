@@ -170,4 +170,27 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), edited)
         }
     }
+
+    func testStampsPlaceMusicalMarks() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "bergamasque")
+            let uri = "/api/scores/\(id)/annotations"
+            headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=2", method: .get).headers[.eTag]
+            let refused = try await client.execute(uri: uri, method: .post, headers: headers,
+                                                   body: ByteBuffer(string: #"{"type":"stamp","page":2,"rect":[10,10,20,20],"symbol":"coda"}"#))
+            XCTAssertEqual(refused.status, .badRequest)
+            XCTAssertTrue(String(buffer: refused.body).contains("fermata"), "the message lists the marks")
+            let added = try await client.execute(uri: uri, method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"type":"stamp","page":2,"rect":[100,120,22,22],"symbol":"fermata"}"#))
+            XCTAssertEqual(added.status, .created, String(buffer: added.body))
+            let read = try ServerFixture.python("""
+                import sys, pymupdf
+                page = pymupdf.open(sys.argv[1])[1]
+                print([(a.type[1], a.xref and page.parent.xref_get_key(a.xref, 'Name')[1]) for a in page.annots()])
+                """, path)
+            XCTAssertEqual(read, "[('Stamp', '/FolioFermata')]")
+        }
+    }
 }

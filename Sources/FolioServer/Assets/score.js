@@ -162,7 +162,7 @@ document.addEventListener('keydown', (event) => {
   else if (direction === 'first') { state.page = 1; render(); }
   else if (direction === 'last') { state.page = state.pages; render(); }
   else {
-    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink' };
+    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp' };
     if (tools[event.key] && !event.ctrlKey && !event.metaKey) choose(tools[event.key]);
   }
 });
@@ -213,11 +213,24 @@ function drawPreview(shape) {
 }
 
 let drag = null;
-overlay.addEventListener('click', (event) => { if (state.tool === 'freetext') askText(point(event)); });
+overlay.addEventListener('click', (event) => {
+  if (state.tool === 'freetext') askText(point(event));
+  else if (state.tool === 'stamp') stamp(point(event));
+});
+
+// A stamp: the chosen musical mark, centred where the click was, at about printed size.
+function stamp(at) {
+  const symbol = document.getElementById('symbol').value;
+  const text = ['pp', 'p', 'mp', 'mf', 'f', 'ff', 'sfz', 'cresc-text', 'dim-text', 'vs'].includes(symbol);
+  const [width, height] = text ? [Math.max(24, symbol.length * 11), 22] : symbol === 'cresc' || symbol === 'dim' ? [60, 16] : [22, 22];
+  run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+    { type: 'stamp', symbol, page: state.page, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }),
+  'Stamp saved');
+}
 overlay.addEventListener('pointerdown', (event) => {
   const at = point(event);
   if (state.tool === 'view') { drag = { start: at, x: event.clientX, time: Date.now() }; return; }
-  if (state.tool === 'freetext') return;  // on click, after focus has moved
+  if (state.tool === 'freetext' || state.tool === 'stamp') return;  // on click
   overlay.setPointerCapture(event.pointerId);
   drag = { start: at, points: [at] };
 });
