@@ -83,7 +83,7 @@ enum HTMLPage {
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
         let facts = [score.key, stars, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
         return """
-            <li><a href="/scores/\(score.id)"><span class="title">\(escape(score.title))</span>
+            <li><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
               <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a></li>
         """
     }

@@ -33,6 +33,7 @@ public struct LibraryServer: Sendable {
 
     public let service: ScoreService
     public let setlists: SetlistService
+    public let covers: CoverCache
     public let options: Options
     /// The token every state-changing request repeats (see ``CSRFMiddleware``).
     let csrf: String
@@ -40,6 +41,7 @@ public struct LibraryServer: Sendable {
     public init(catalog: LibraryCatalog, options: Options) throws {
         service = try ScoreService(catalog: catalog)
         setlists = SetlistService(catalog: catalog)
+        covers = CoverCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
         self.options = options
         csrf = Secret.random()
     }
@@ -103,6 +105,18 @@ public struct LibraryServer: Sendable {
             var response = Self.bytes(data, type: "application/pdf", cache: "no-cache")
             response.headers[.eTag] = tag
             response.headers[.contentDisposition] = Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline")
+            return response
+        }
+        let covers = self.covers
+        router.get("/api/scores/:id/cover") { request, context -> Response in
+            let (score, path) = try service.score(try Self.scoreID(context))
+            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
+            if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: [.eTag: tag]) }
+            guard let png = await covers.cover(for: path, id: score.id, version: tag) else {
+                throw HTTPError(.notFound, message: "no cover for score \(score.id) (pdftoppm from poppler-utils draws them)")
+            }
+            var response = Self.bytes(png, type: "image/png", cache: "no-cache")
+            response.headers[.eTag] = tag
             return response
         }
         router.get("/api/scores/:id/annotations") { request, context -> Response in

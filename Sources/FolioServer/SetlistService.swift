@@ -142,14 +142,11 @@ public struct SetlistService: Sendable {
         return show ? try self.show(name) : ("", Shown(name: name, entries: []))
     }
 
-    /// A setlist's version: FNV-1a over its JSON, quoted as an entity tag.
+    /// A setlist's version: a digest of its JSON, quoted as an entity tag.
     static func version(of setlist: Setlist) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let bytes = (try? encoder.encode(setlist)) ?? Data()
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return "\"s\(String(hash, radix: 16))\""
+        return "\"s\(Digest.fnv1a((try? encoder.encode(setlist)) ?? Data()))\""
     }
 }
 

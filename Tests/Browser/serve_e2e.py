@@ -85,6 +85,15 @@ def main(folio, artifacts):
 
             page.goto(base + "/")
             expect(page.locator("#scores li")).to_have_count(3)
+            # Covers: drawn by the server (pdftoppm), all three loaded. Polled from here: the page's
+            # CSP forbids the eval that wait_for_function would need.
+            expect(page.locator("img.cover")).to_have_count(3)
+            for _ in range(100):
+                if page.locator("img.cover").evaluate_all("images => images.filter(i => i.naturalWidth > 0).length") == 3:
+                    break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("the covers did not load")
             page.screenshot(path=f"{artifacts}/1-library.png")
             page.fill("#search", "debussy clair")  # the composer is stored as "Débussy"
             expect(page.locator("#scores li")).to_have_count(1)

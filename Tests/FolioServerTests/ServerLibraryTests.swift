@@ -143,4 +143,26 @@ final class ServerLibraryTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(found, ["Scarborough Fair"], "catalogued at once")
         }
     }
+
+    func testCoversAreDrawnOnceAndCached() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let scores = try ServerFixture.decode(Scores.self, try await client.execute(uri: "/api/scores", method: .get)).scores
+            let id = try XCTUnwrap(scores.first { $0.path.hasPrefix("Debussy") }).id
+            let cover = try await client.execute(uri: "/api/scores/\(id)/cover", method: .get)
+            XCTAssertEqual(cover.status, .ok, String(buffer: cover.body))
+            XCTAssertEqual(cover.headers[.contentType], "image/png")
+            XCTAssertEqual(Array(cover.body.readableBytesView.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+            let tag = try XCTUnwrap(cover.headers[.eTag])
+            let unchanged = try await client.execute(uri: "/api/scores/\(id)/cover", method: .get, headers: [.ifNoneMatch: tag])
+            XCTAssertEqual(unchanged.status, .notModified)
+            let cached = try FileManager.default.contentsOfDirectory(atPath: self.fixture.path(".folio/covers"))
+            XCTAssertEqual(cached.filter { $0.hasPrefix("\(id)-") }.count, 1)
+            // Pillow reads it: a page's shape, 240 pixels high.
+            let png = self.fixture.path(".folio/covers/" + (try XCTUnwrap(cached.first { $0.hasPrefix("\(id)-") })))
+            let size = try ServerFixture.python("import sys\nfrom PIL import Image\nprint(Image.open(sys.argv[1]).size)", png)
+            XCTAssertTrue(size.hasSuffix(", 240)") && size.hasPrefix("(1"), size)
+            let missing = try await client.execute(uri: "/api/scores/999999/cover", method: .get)
+            XCTAssertEqual(missing.status, .notFound)
+        }
+    }
 }

@@ -14,6 +14,9 @@ function render(scores) {
     const item = document.createElement('li');
     const link = document.createElement('a');
     link.href = `/scores/${score.id}`;
+    const cover = document.createElement('img');
+    Object.assign(cover, { className: 'cover', src: `/api/scores/${score.id}/cover`, alt: '', loading: 'lazy', height: 60 });
+    hideWhenMissing(cover);
     const title = document.createElement('span');
     title.className = 'title';
     title.textContent = score.title;
@@ -24,7 +27,7 @@ function render(scores) {
     facts.className = 'facts muted';
     facts.textContent = ' ' + [score.key, score.rating > 0 ? '★'.repeat(score.rating) : null,
       score.pages ? `${score.pages} p.` : null].filter(Boolean).join(' · ');
-    link.append(title, people, facts);
+    link.append(cover, title, people, facts);
     item.append(link);
     return item;
   }));
@@ -32,6 +35,15 @@ function render(scores) {
 }
 
 // Spaces as %20, not URLSearchParams' "+": the server reads query values percent-decoded only.
+// A score without a cover (no pdftoppm, a damaged file) shows none rather than a broken image.
+function hideWhenMissing(image) {
+  image.addEventListener('error', () => image.remove());
+}
+for (const image of document.querySelectorAll('img.cover')) {
+  if (image.complete && image.naturalWidth === 0) image.remove();
+  else hideWhenMissing(image);
+}
+
 function queryString() {
   const pairs = [];
   const text = input.value.trim();
