@@ -129,6 +129,12 @@ public struct LibraryServer: Sendable {
             let added = try service.addAnnotation(score: try Self.scoreID(context), expected: request.headers[.ifMatch], input)
             return try Self.json(["id": added.id], status: .created, tag: added.tag)
         }
+        router.patch("/api/scores/:id/annotations/:annotation") { request, context -> Response in
+            let input = try await Self.decode(ScoreService.AnnotationChange.self, request, limit: maxBody, what: "an annotation change")
+            let tag = try service.editAnnotation(score: try Self.scoreID(context), annotation: try context.parameters.require("annotation"),
+                                                 expected: request.headers[.ifMatch], input)
+            return Response(status: .noContent, headers: [.eTag: tag])
+        }
         router.delete("/api/scores/:id/annotations/:annotation") { request, context -> Response in
             let tag = try service.removeAnnotation(score: try Self.scoreID(context),
                                                    annotation: try context.parameters.require("annotation"),

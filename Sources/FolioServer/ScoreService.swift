@@ -195,6 +195,39 @@ public struct ScoreService: Sendable {
         return (added.value, added.tag)
     }
 
+    /// A change to an annotation: a new place (`rect` x, y, width, height from the displayed
+    /// page's top-left; what it holds moves and scales with it), text, or colour.
+    public struct AnnotationChange: Codable, Sendable {
+        public var rect: [Double]?
+        public var text: String?
+        public var color: String?
+    }
+
+    /// Changes one annotation (its appearance is drawn again) when the file is still at
+    /// version `expected`; returns the new version. 404 when the score has no such annotation.
+    public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
+        let (_, path) = try score(id)
+        return try edit(path, expected: expected, change: "Edited an annotation") { document in
+            guard let (page, found) = try? document.locateAnnotation(id: annotation) else {
+                throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
+            }
+            var change = PDFAnnotationChange()
+            if let rect = input.rect {
+                guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
+                    throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
+                }
+                change.rect = PDFPageGeometry(page: page).toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3],
+                                                                 noRotate: found.staysUpright)
+            }
+            if let text = input.text {
+                guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
+                change.contents = text
+            }
+            if let color = input.color { change.color = try Self.mapped { try PDFColor(hex: color) } }
+            return try document.editAnnotation(id: annotation, change, stampArt: MusicalSymbol.art(forStampName:))
+        }.tag
+    }
+
     /// Removes one annotation when the file is still at version `expected`; returns the new
     /// version. 404 when the score has no such annotation.
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of `folio serve` in Debian's Chromium, driven by Playwright (no browser
 download): open the library, search without diacritics, open a score, turn pages by key, add
-a FreeText, a Square, an Ink stroke and an mf stamp, delete the Square, reload and see the rest; add a
+a FreeText, a Square, an Ink stroke and an mf stamp, delete the Square, reload and see the rest, reword the FreeText; add a
 Square and take it back with Ctrl+Z; edit the details (title, composer, rating stars, key,
 duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode;
 back in the library, add a text file through the file picker and filter by composer; build a
@@ -149,6 +149,11 @@ def main(folio, artifacts):
             expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/6-reloaded.png")
+            # Edit the FreeText's words in the panel.
+            page.click("#annotations li:has-text('Cut to bar 48') button:has-text('Edit')")
+            page.fill("#annotations li input", "Cut to bar 52")
+            page.keyboard.press("Enter")
+            expect(page.locator("#annotations li", has_text="Cut to bar 52")).to_have_count(1)
 
             # Undo: a Square, then Ctrl+Z takes it back (the file returns to the revision before).
             page.click("[data-tool=square]")
@@ -237,7 +242,7 @@ def main(folio, artifacts):
         saved = open(score, "rb").read()
         assert saved.startswith(original), "the original bytes are no longer a prefix"
         found = annotations(score, 1)
-        assert found == [("FreeText", "Cut to bar 48"), ("Ink", ""), ("Stamp", "")], f"page 2 holds {found}"
+        assert found == [("FreeText", "Cut to bar 52"), ("Ink", ""), ("Stamp", "")], f"page 2 holds {found}"
         for other in (0, 2, 3):
             assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
         with pikepdf.open(score) as pdf:

@@ -193,4 +193,39 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(read, "[('Stamp', '/FolioFermata')]")
         }
     }
+
+    func testAnAnnotationIsMovedAndRewordedInPlace() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "bergamasque")
+            let uri = "/api/scores/\(id)/annotations"
+            headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=1", method: .get).headers[.eTag]
+            let added = try await client.execute(uri: uri, method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[60,80,120,24],"text":"Tacet","size":12}"#))
+            XCTAssertEqual(added.status, .created)
+            struct Added: Decodable { let id: String }
+            let annotation = try ServerFixture.decode(Added.self, added).id
+            headers[.ifMatch] = added.headers[.eTag]
+            let edited = try await client.execute(uri: "\(uri)/\(annotation)", method: .patch, headers: headers,
+                                                  body: ByteBuffer(string: ##"{"rect":[200,300,150,30],"text":"Play the second time","color":"#1060c0"}"##))
+            XCTAssertEqual(edited.status, .noContent, String(buffer: edited.body))
+            headers[.ifMatch] = edited.headers[.eTag]
+            let missing = try await client.execute(uri: "\(uri)/nothing", method: .patch, headers: headers, body: ByteBuffer(string: "{}"))
+            XCTAssertEqual(missing.status, .notFound)
+            let bad = try await client.execute(uri: "\(uri)/\(annotation)", method: .patch, headers: headers,
+                                               body: ByteBuffer(string: #"{"rect":[1,2,0,4]}"#))
+            XCTAssertEqual(bad.status, .badRequest)
+            // PyMuPDF finds the words and the place (top-left origin, as the API's).
+            let read = try ServerFixture.python("""
+                import sys, pymupdf
+                page = pymupdf.open(sys.argv[1])[0]
+                for a in page.annots():
+                    if a.type[1] == 'FreeText':
+                        r = a.rect
+                        print(a.info['content'], round(r.x0), round(r.y0), round(r.width), round(r.height))
+                """, path)
+            XCTAssertEqual(read, "Play the second time 200 300 150 30")
+        }
+    }
 }

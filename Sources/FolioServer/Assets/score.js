@@ -129,10 +129,28 @@ async function loadAnnotations() {
     const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(),
       () => run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
         state.version), 'Deleted'));
-    item.append(label, remove);
+    if (annotation.subtype === 'FreeText') item.append(label, button('Edit', `Edit the text ${annotation.contents ?? ''}`.trim(),
+      () => editText(item, label, annotation)), remove);
+    else item.append(label, remove);
     return item;
   }));
   if (!data.annotations.length) list.append(emptyItem('No annotations on this page.'));
+}
+
+// A FreeText's words, changed in place in the list: Enter saves, Escape keeps them.
+function editText(item, label, annotation) {
+  const input = document.createElement('input');
+  input.value = annotation.contents ?? '';
+  input.setAttribute('aria-label', 'New text; Enter saves, Escape cancels');
+  label.replaceWith(input);
+  input.focus();
+  input.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Escape') { input.replaceWith(label); return; }
+    if (event.key !== 'Enter' || !input.value.trim()) return;
+    run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version,
+      { text: input.value.trim() }), 'Text changed');
+  });
 }
 
 // Saves one change, then shows the file as saved; 409 means someone else changed it first.
