@@ -25,34 +25,49 @@ public struct ScoreService: Sendable {
         paths = try LibraryPaths(folder: catalog.folder)
     }
 
-    /// A score as the API shows it.
+    /// A score as the API shows it: its id, path and page count, and its metadata (the
+    /// fields of ``Metadata``, in the same object).
     public struct Score: Codable, Sendable, Equatable {
         public var id: Int64
         public var path: String
-        public var title: String
-        public var composers: [String]
-        public var genres: [String]
-        public var tags: [String]
-        public var labels: [String]
-        public var rating: Int?
-        public var difficulty: Int?
-        public var duration: Int?
-        public var key: String?
         public var pages: Int?
+        public var metadata: Metadata
+
+        /// The title, or the file's name when the score has none.
+        public var title: String { metadata.title ?? "" }
+        public var composers: [String] { metadata.composers }
+        public var rating: Int? { metadata.rating }
+        public var key: String? { metadata.key }
 
         init(_ entry: LibraryEntry) {
             id = entry.id
             path = entry.path
-            title = entry.title.isEmpty ? ScoreMetadata.title(forFile: entry.path) : entry.title
-            composers = entry.composers
-            genres = entry.genres
-            tags = entry.tags
-            labels = entry.labels
-            rating = entry.rating
-            difficulty = entry.difficulty
-            duration = entry.duration
-            key = entry.key?.description
             pages = entry.pages
+            var score = ScoreMetadata(title: entry.title.isEmpty ? ScoreMetadata.title(forFile: entry.path) : entry.title,
+                                      composers: entry.composers, genres: entry.genres, tags: entry.tags, labels: entry.labels)
+            score.rating = entry.rating
+            score.difficulty = entry.difficulty
+            score.duration = entry.duration
+            score.key = entry.key
+            metadata = Metadata(score)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, path, pages }
+
+        public init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            id = try values.decode(Int64.self, forKey: .id)
+            path = try values.decode(String.self, forKey: .path)
+            pages = try values.decodeIfPresent(Int.self, forKey: .pages)
+            metadata = try Metadata(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(id, forKey: .id)
+            try values.encode(path, forKey: .path)
+            try values.encodeIfPresent(pages, forKey: .pages)
+            try metadata.encode(to: encoder)
         }
     }
 
