@@ -20,18 +20,11 @@ extension PDFSaver {
             guard length > 0, length < source.count else {
                 throw PDFError(.invalidArgument, "cannot go back to \(length) bytes: the file has \(source.count)")
             }
-            guard endsRevision(source.bytes[max(0, length - 1024)..<length]) else {
+            let marker = Array("%%EOF".utf8)
+            guard Lexer(bytes: source.bytes).findLast(marker, before: length - marker.count, floor: max(0, length - 1024)) != nil else {
                 throw PDFError(.invalidArgument, "the first \(length) bytes of \(path) do not end a revision (no %%EOF there)")
             }
             try SafeFile.write(to: path, parts: [UnsafeRawBufferPointer(rebasing: source.bytes[0..<length])])
         }
-    }
-
-    /// Whether `tail` holds `%%EOF`.
-    static func endsRevision(_ tail: Slice<UnsafeRawBufferPointer>) -> Bool {
-        let marker = Array("%%EOF".utf8)
-        let bytes = Array(tail)
-        guard bytes.count >= marker.count else { return false }
-        return (0...(bytes.count - marker.count)).contains { bytes[$0..<$0 + marker.count].elementsEqual(marker) }
     }
 }
