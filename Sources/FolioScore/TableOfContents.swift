@@ -47,6 +47,18 @@ public enum TableOfContents {
         }
     }
 
+    /// What "bookmarks from TOC" adds: the bookmarks ``bookmarks(from:pageCount:)`` reads
+    /// from the outline that `existing` does not hold yet (same name and pages).
+    ///
+    /// ```swift
+    /// TableOfContents.missingBookmarks(from: doc.outline(), pageCount: doc.pageCount, existing: stored)
+    /// ```
+    public static func missingBookmarks(from outline: [PDFOutlineItem], pageCount: Int,
+                                        existing: [Bookmark]) -> [PageRangeBookmark] {
+        let held = Set(existing.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
+        return bookmarks(from: outline, pageCount: pageCount).filter { !held.contains("\($0.title)|\($0.start)|\($0.end)") }
+    }
+
     /// Reads a table of contents in the form `folio toc --json` prints it (an object with
     /// "entries", or the bare array): entries in document order with "title", "level" (0 for
     /// the top, at most one deeper than the entry before), "page" (1-based, 1…pageCount),

@@ -55,12 +55,9 @@ extension ScoreService {
         return Contents(toc: toc, bookmarks: bookmarks, fromTOC: missingFromTOC(document, stored).count)
     }
 
-    /// forScore's bookmarks from the TOC that the document does not hold yet (same name
-    /// and pages).
+    /// forScore's bookmarks from the TOC that the document does not hold yet.
     static func missingFromTOC(_ document: PDFDocument, _ stored: [FolioScore.Bookmark]) -> [PageRangeBookmark] {
-        let existing = Set(stored.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
-        return TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
-            .filter { !existing.contains("\($0.title)|\($0.start)|\($0.end)") }
+        TableOfContents.missingBookmarks(from: document.outline(), pageCount: document.pageCount, existing: stored)
     }
 
     /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not

@@ -417,9 +417,8 @@ struct BookmarksFromTocCommand: ParsableCommand {
                 try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store,
                                                  saving: saving) {
                     manager, document in
-                    let existing = Set(manager.bookmarks.map { "\($0.name ?? "")|\($0.pages?.lowerBound ?? 0)|\($0.pages?.upperBound ?? 0)" })
-                    for piece in TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
-                    where !existing.contains("\(piece.title)|\(piece.start)|\(piece.end)") {
+                    for piece in TableOfContents.missingBookmarks(from: document.outline(), pageCount: document.pageCount,
+                                                                  existing: manager.bookmarks) {
                         manager.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
                                              pages: piece.start...piece.end))
                     }
