@@ -32,12 +32,8 @@ extension ScoreService {
     /// The table of contents and the bookmarks (the PDF's XMP: Preview's, Nutrient's and
     /// Folio's), bookmarks in page order, with the file's version.
     public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {
-        let (_, path) = try score(id)
-        return try Self.mapped {
-            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
-            let document = try PDFDocument(path: path)
-            return (tag, Self.contents(of: document))
-        }
+        let read = try read(score: id, Self.contents(of:))
+        return (read.tag, read.value)
     }
 
     static func contents(of document: PDFDocument) -> Contents {

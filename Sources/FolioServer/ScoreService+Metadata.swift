@@ -72,11 +72,8 @@ extension ScoreService {
 
     /// A score's metadata as its file holds it now, with the file's version.
     public func metadata(score id: Int64) throws -> (tag: String, metadata: Metadata) {
-        let (_, path) = try score(id)
-        return try Self.mapped {
-            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
-            return (tag, Metadata(ScoreMetadata.read(from: try PDFDocument(path: path)).0))
-        }
+        let read = try read(score: id) { Metadata(ScoreMetadata.read(from: $0).0) }
+        return (read.tag, read.value)
     }
 
     /// Replaces a score's metadata (fields left out or empty are removed) when the file is

@@ -173,10 +173,7 @@ public struct ScoreService: Sendable {
 
     /// The annotations of one page (1-based), or of every page, with the file's version.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
-        let (_, path) = try score(id)
-        return try Self.mapped {
-            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
-            let document = try PDFDocument(path: path)
+        let read = try read(score: id) { document -> [Annotation] in
             let pages = document.pages()
             if let page, !(1...max(1, pages.count)).contains(page) || pages.isEmpty {
                 throw PDFError.pageOutOfRange(page, count: pages.count)
@@ -192,7 +189,18 @@ public struct ScoreService: Sendable {
                                              color: annotation.color?.hex))
                 }
             }
-            return (tag, result)
+            return result
+        }
+        return (read.tag, read.value)
+    }
+
+    /// `body` run on a score's file, with the file's version taken before it was opened (a
+    /// save in between makes the next edit refuse, never lose).
+    func read<T>(score id: Int64, _ body: (PDFDocument) throws -> T) throws -> (tag: String, value: T) {
+        let (_, path) = try score(id)
+        return try Self.mapped {
+            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
+            return (tag, try body(try PDFDocument(path: path)))
         }
     }
 
@@ -228,16 +236,9 @@ public struct ScoreService: Sendable {
             }
             var change = PDFAnnotationChange()
             if let rect = input.rect {
-                guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-                    throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
-                }
-                change.rect = PDFPageGeometry(page: page).toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3],
-                                                                 noRotate: found.staysUpright)
+                change.rect = try Self.userRect(rect, on: PDFPageGeometry(page: page), noRotate: found.staysUpright)
             }
-            if let text = input.text {
-                guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
-                change.contents = text
-            }
+            change.contents = try input.text.map(Self.checkedText)
             if let color = input.color { change.color = try Self.mapped { try PDFColor(hex: color) } }
             return try document.editAnnotation(id: annotation, change, stampArt: MusicalSymbol.art(forStampName:))
         }.tag
@@ -328,10 +329,7 @@ public struct ScoreService: Sendable {
         var draft = PDFAnnotationDraft(kind: kind)
         draft.author = author
         if let rect = input.rect {
-            guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-                throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
-            }
-            let user = geometry.toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+            let user = try userRect(rect, on: geometry, noRotate: false)
             if kind == .highlight { draft.quads = [user] } else { draft.rect = user }
         } else if kind != .ink {
             throw HTTPError(.badRequest, message: "a \(input.type) needs rect")
@@ -346,10 +344,7 @@ public struct ScoreService: Sendable {
                 stride(from: 0, to: values.count, by: 2).map { geometry.toUser(PDFPoint(x: values[$0], y: values[$0 + 1])) }
             }
         }
-        if let text = input.text {
-            guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
-            draft.contents = text
-        }
+        if let text = input.text { draft.contents = try checkedText(text) }
         if kind == .stamp {
             guard let name = input.symbol, let symbol = MusicalSymbol(rawValue: name) else {
                 throw HTTPError(.badRequest, message: "a stamp needs symbol, one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -370,6 +365,21 @@ public struct ScoreService: Sendable {
         if kind == .square || kind == .ink, draft.color == nil { draft.color = try mapped { try PDFColor(hex: "#d62828") } }
         if kind == .square || kind == .ink { draft.width = 2 }
         return draft
+    }
+
+    /// A rectangle the browser sent (x, y, width, height on the displayed page) in the
+    /// page's user space; 400 unless it is four finite numbers with a width and height.
+    static func userRect(_ rect: [Double], on geometry: PDFPageGeometry, noRotate: Bool) throws -> PDFRect {
+        guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
+            throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
+        }
+        return geometry.toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3], noRotate: noRotate)
+    }
+
+    /// An annotation's text, at most 10,000 characters.
+    static func checkedText(_ text: String) throws -> String {
+        guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
+        return text
     }
 
     /// Engine and catalog errors as HTTP statuses: bad values 400, a score that cannot be
