@@ -296,7 +296,7 @@ public struct LibraryServer: Sendable {
                      "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
                      "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
                      "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
-                     "dom.js": "text/javascript; charset=utf-8",
+                     "dom.js": "text/javascript; charset=utf-8", "pages.js": "text/javascript; charset=utf-8",
                      "openapi.yaml": "application/yaml; charset=utf-8"]
         guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

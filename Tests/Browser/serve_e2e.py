@@ -194,6 +194,12 @@ def main(folio, artifacts):
             page.click("#toc li button:has-text('Un poco mosso')")
             page.wait_for_selector("#stage[data-rendered='3']")
             expect(page.locator("#pageno")).to_have_text("3 / 4")
+            # Click zones in the score view (View tool): left third back, the rest forward.
+            sheet = page.locator("#overlay").bounding_box()
+            page.mouse.click(sheet["x"] + sheet["width"] * 0.1, sheet["y"] + sheet["height"] / 2)
+            page.wait_for_selector("#stage[data-rendered='2']")
+            page.mouse.click(sheet["x"] + sheet["width"] * 0.8, sheet["y"] + sheet["height"] / 2)
+            page.wait_for_selector("#stage[data-rendered='3']")
             page.screenshot(path=f"{artifacts}/9-contents.png")
             page.emulate_media(color_scheme="dark")
             page.screenshot(path=f"{artifacts}/10-dark.png")
@@ -236,6 +242,12 @@ def main(folio, artifacts):
             expect(page.locator("#pageno")).to_have_text("2–3 / 5")
             expect(page.locator("#stage canvas")).to_have_count(2)
             page.screenshot(path=f"{artifacts}/14-perform-two.png")
+            # Click zones: the right two thirds forward, the left third back.
+            stage = page.locator("#stage").bounding_box()
+            page.mouse.click(stage["x"] + stage["width"] * 0.8, stage["y"] + stage["height"] / 2)
+            expect(page.locator("#pageno")).to_have_text("4–5 / 5")
+            page.mouse.click(stage["x"] + stage["width"] * 0.1, stage["y"] + stage["height"] / 2)
+            expect(page.locator("#pageno")).to_have_text("2–3 / 5")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 

@@ -27,3 +27,13 @@ export function pageTurn(event) {
   if (event.key === 'End') return 'last';
   return null;
 }
+
+// What a pointer released after starting at `start` ({x, time}) does to the page: a quick
+// horizontal swipe over 50 px turns toward it; a tap turns back in the left third of
+// `element`, forward elsewhere.
+export function tapOrSwipe(start, event, element) {
+  const moved = event.clientX - start.x;
+  if (Math.abs(moved) > 50 && Date.now() - start.time < 800) return moved < 0 ? 1 : -1;
+  const box = element.getBoundingClientRect();
+  return event.clientX - box.left < box.width / 3 ? -1 : 1;
+}

@@ -1,7 +1,8 @@
 // Performance mode: the setlist's pieces as one run of pages (the server merges them, each
 // piece an outline entry), turned by keys, pedals (arrows, PageDown), click zones and
 // swipes; one page or two side by side. The current piece's title is shown.
-import { pageTurn } from './dom.js';
+import { pageTurn, tapOrSwipe } from './dom.js';
+import { fit, size, draw } from './pages.js';
 
 const pdfjs = globalThis.pdfjsLib;
 pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
@@ -30,20 +31,13 @@ function pieceAt(page) {
   return current;
 }
 
-async function draw(number, room) {
+async function sheet(number, room) {
   const page = await state.document.getPage(number);
-  const base = page.getViewport({ scale: 1 });
-  const scale = Math.min(room.width / base.width, room.height / base.height);
-  const viewport = page.getViewport({ scale });
-  const ratio = window.devicePixelRatio || 1;
+  const fitted = fit(page, room);
   const canvas = document.createElement('canvas');
-  canvas.width = Math.floor(viewport.width * ratio);
-  canvas.height = Math.floor(viewport.height * ratio);
-  canvas.style.width = `${Math.floor(viewport.width)}px`;
-  canvas.style.height = `${Math.floor(viewport.height)}px`;
+  size(canvas, fitted);
   canvas.className = 'sheet';
-  await page.render({ canvasContext: canvas.getContext('2d'), viewport,
-    transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] }).promise;
+  await draw(page, canvas, fitted).promise;
   return canvas;
 }
 
@@ -51,7 +45,7 @@ async function render() {
   const count = state.two ? 2 : 1;
   const room = { width: (stage.clientWidth - 20) / count - (count - 1) * 6, height: stage.clientHeight - 20 };
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
-  const canvases = await Promise.all(numbers.map((number) => draw(number, room)));
+  const canvases = await Promise.all(numbers.map((number) => sheet(number, room)));
   stage.replaceChildren(...canvases);
   label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   const piece = pieceAt(state.page);
@@ -88,12 +82,9 @@ let start = null;
 stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
 stage.addEventListener('pointerup', (event) => {
   if (!start) return;
-  const moved = event.clientX - start.x;
-  const quick = Date.now() - start.time < 800;
+  const started = start;
   start = null;
-  if (Math.abs(moved) > 50 && quick) { turn(moved < 0 ? 1 : -1); return; }
-  const box = stage.getBoundingClientRect();
-  turn(event.clientX - box.left < box.width / 3 ? -1 : 1);
+  turn(tapOrSwipe(started, event, stage));
 });
 window.addEventListener('resize', () => { if (state.document) render(); });
 

@@ -5,7 +5,8 @@
 import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
-import { emptyItem, button, pageTurn } from './dom.js';
+import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
+import { fit, size, draw } from './pages.js';
 
 const pdfjs = globalThis.pdfjsLib;
 const stage = document.getElementById('stage');
@@ -93,22 +94,14 @@ async function loadDocument() {
 
 async function render() {
   const page = await state.document.getPage(state.page);
-  const base = page.getViewport({ scale: 1 });
-  const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-  state.scale = Math.max(0.2, Math.min(room.width / base.width, room.height / base.height));
-  const viewport = page.getViewport({ scale: state.scale });
-  const ratio = window.devicePixelRatio || 1;
-  for (const target of [canvas, overlay]) {
-    target.width = Math.floor(viewport.width * ratio);
-    target.height = Math.floor(viewport.height * ratio);
-    target.style.width = `${Math.floor(viewport.width)}px`;
-    target.style.height = `${Math.floor(viewport.height)}px`;
-  }
+  const fitted = fit(page, { width: stage.clientWidth - 20, height: stage.clientHeight - 20 }, 0.2);
+  state.scale = fitted.scale;
+  size(canvas, fitted);
+  size(overlay, fitted);
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
   if (state.rendering) state.rendering.cancel();
-  const context = canvas.getContext('2d');
-  state.rendering = page.render({ canvasContext: context, viewport, transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
+  state.rendering = draw(page, canvas, fitted);
   try { await state.rendering.promise; } catch (error) { if (error?.name !== 'RenderingCancelledException') throw error; }
   state.rendering = null;
   pageLabel.textContent = `${state.page} / ${state.pages}`;
@@ -263,14 +256,7 @@ overlay.addEventListener('pointerup', (event) => {
   const at = point(event);
   const started = drag;
   drag = null;
-  if (state.tool === 'view') {
-    const moved = event.clientX - started.x;
-    if (Math.abs(moved) > 50 && Date.now() - started.time < 800) { turn(moved < 0 ? 1 : -1); return; }
-    // Click zones: the left third goes back, the rest forward.
-    const box = overlay.getBoundingClientRect();
-    turn(event.clientX - box.left < box.width / 3 ? -1 : 1);
-    return;
-  }
+  if (state.tool === 'view') { turn(tapOrSwipe(started, event, overlay)); return; }
   if (state.tool === 'ink') {
     if (started.points.length < 2) { clearOverlay(); return; }
     const stroke = started.points.flatMap((p) => [round(p.x), round(p.y)]);
