@@ -37,3 +37,14 @@ export function tapOrSwipe(start, event, element) {
   const box = element.getBoundingClientRect();
   return event.clientX - box.left < box.width / 3 ? -1 : 1;
 }
+
+// Search as you type: the returned function runs `task` `delay` ms (120 by default) after
+// its last call; `task` gets `current()`, false once a newer call came, so an answer
+// that arrives late does not overwrite a newer one.
+export function latest(task) {
+  let ticket = 0;
+  return (delay = 120) => {
+    const mine = ++ticket;
+    setTimeout(() => { if (mine === ticket) task(() => mine === ticket); }, delay);
+  };
+}

@@ -1,13 +1,13 @@
 // The library page: search as you type (diacritics and case folded by the catalog), filters
 // by field, sorting, and adding scores by drag and drop or the file picker.
 import { getJSON, upload } from './api.js';
+import { latest } from './dom.js';
 
 const input = document.getElementById('search');
 const list = document.getElementById('scores');
 const count = document.getElementById('count');
 const filters = [...document.querySelectorAll('[data-filter]')];
 const uploads = document.getElementById('uploads');
-let pending = 0;
 
 function render(scores) {
   list.replaceChildren(...scores.map((score) => {
@@ -52,18 +52,14 @@ function queryString() {
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
 
-function refresh(delay = 120) {
-  const ticket = ++pending;
-  setTimeout(async () => {
-    if (ticket !== pending) return;
-    try {
-      const { data } = await getJSON(`/api/scores?${queryString()}`);
-      if (ticket === pending) render(data.scores);
-    } catch (error) {
-      count.textContent = error.message;
-    }
-  }, delay);
-}
+const refresh = latest(async (current) => {
+  try {
+    const { data } = await getJSON(`/api/scores?${queryString()}`);
+    if (current()) render(data.scores);
+  } catch (error) {
+    count.textContent = error.message;
+  }
+});
 
 input.addEventListener('input', () => refresh());
 for (const select of filters) select.addEventListener('change', () => refresh(0));

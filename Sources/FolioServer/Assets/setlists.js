@@ -2,7 +2,7 @@
 // reorder (or the ↑ ↓ buttons, for keyboard and touch), remove, add scores found by search
 // and placeholders. Every change sends the version it was based on; 409 reloads.
 import { getJSON, change } from './api.js';
-import { emptyItem, button } from './dom.js';
+import { emptyItem, button, latest } from './dom.js';
 
 const status = document.getElementById('status');
 const say = (text) => { status.textContent = text; };
@@ -89,24 +89,20 @@ if (builder) {
 
   const find = document.getElementById('find');
   const found = document.getElementById('found');
-  let ticket = 0;
-  find.addEventListener('input', () => {
-    const mine = ++ticket;
-    setTimeout(async () => {
-      if (mine !== ticket) return;
-      const query = find.value.trim();
-      if (!query) { found.replaceChildren(); return; }
-      const { data } = await getJSON(`/api/scores?limit=20&q=${encodeURIComponent(query)}`);
-      if (mine !== ticket) return;
-      found.replaceChildren(...data.scores.map((score) => {
-        const item = document.createElement('li');
-        const label = document.createElement('span');
-        label.textContent = [score.title, score.composers.join(', ')].filter(Boolean).join(' — ');
-        item.append(label, button('Add', `Add ${score.title}`, () => save('POST', `${api}/entries`, { kind: 'score', score: score.id }, `Added ${score.title}`)));
-        return item;
-      }));
-    }, 120);
+  const search = latest(async (current) => {
+    const query = find.value.trim();
+    if (!query) { found.replaceChildren(); return; }
+    const { data } = await getJSON(`/api/scores?limit=20&q=${encodeURIComponent(query)}`);
+    if (!current()) return;
+    found.replaceChildren(...data.scores.map((score) => {
+      const item = document.createElement('li');
+      const label = document.createElement('span');
+      label.textContent = [score.title, score.composers.join(', ')].filter(Boolean).join(' — ');
+      item.append(label, button('Add', `Add ${score.title}`, () => save('POST', `${api}/entries`, { kind: 'score', score: score.id }, `Added ${score.title}`)));
+      return item;
+    }));
   });
+  find.addEventListener('input', () => search());
 
   const placeholder = document.getElementById('placeholder');
   placeholder.addEventListener('submit', (event) => {
