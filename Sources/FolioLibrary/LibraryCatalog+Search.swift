@@ -91,9 +91,16 @@ extension LibraryCatalog {
             sql += " LIMIT ?"
             arguments += [max(0, limit)]
         }
-        return try read { db in
+        let key = String(reflecting: query)  // every field, strings quoted and escaped
+        if let kept = searches.entries(for: key) { return kept }
+        let generation = searches.generation, started = ContinuousClock.now
+        let entries = try read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.entry)
         }
+        if searches.worthKeeping(started.duration(to: .now)) {
+            searches.store(entries, for: key, generation: generation)
+        }
+        return entries
     }
 
     /// One score by id or relative path, with its bookmarks after it.
@@ -140,6 +147,7 @@ extension LibraryCatalog {
     private static func entry(_ row: Row) -> LibraryEntry {
         func list(_ column: String) -> [String] {
             let text: String = row[column] ?? "[]"
+            guard text != "[]" else { return [] }  // most lists are empty; JSONDecoder costs microseconds each
             return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
         }
         let keysf: Int? = row["keysf"]

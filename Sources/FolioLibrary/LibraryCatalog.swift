@@ -16,6 +16,8 @@ public final class LibraryCatalog: Sendable {
     /// The database file.
     public let databasePath: String
     let pool: DatabasePool
+    /// Answers to slow searches, dropped by every write (see ``SearchCache``).
+    let searches = SearchCache()
 
     /// The default database of a library folder.
     public static func defaultDatabasePath(folder: String) -> String {
@@ -157,6 +159,9 @@ public final class LibraryCatalog: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        // Dropped before and after: a search that ran meanwhile may hold either state.
+        searches.invalidate()
+        defer { searches.invalidate() }
         do {
             return try pool.write(body)
         } catch let error as DatabaseError {

@@ -18,11 +18,26 @@ public enum FileVersion {
     public static func tag(of path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return tag(of: info)
+    }
+
+    /// The tag of what `fstat` or `stat` said of a file.
+    static func tag(of info: stat) -> String {
         #if canImport(Darwin)
         let time = info.st_mtimespec
         #else
         let time = info.st_mtim
         #endif
         return "\"\(info.st_size)-\(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))\""
+    }
+
+    /// Whether `If-None-Match` names `tag`: `*`, or a list of tags, weak ones compared
+    /// weakly as RFC 9110 §13.1.2 says.
+    static func matches(ifNoneMatch header: String?, tag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let item = item.trimmingCharacters(in: .whitespaces)
+            return item == "*" || item == tag || item == "W/" + tag
+        }
     }
 }

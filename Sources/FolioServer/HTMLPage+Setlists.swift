@@ -75,6 +75,7 @@ extension HTMLPage {
           <h1>\(escape(setlist.name))</h1>
           <span id="piece" class="people muted"></span>
           <span class="pager"><button id="two" aria-pressed="false" title="Two pages side by side (2)">Two pages</button>
+            <button id="half" aria-pressed="false" title="Half-page turns: the next page's top half shows while you finish this page (H)">Half turns</button>
             <button id="prev" aria-label="Previous page">‹</button><span id="pageno">–</span>
             <button id="next" aria-label="Next page">›</button></span>
         </header>
@@ -83,7 +84,7 @@ extension HTMLPage {
             aria-label="Setlist pages; arrow keys, space and PageDown turn pages"></div>
         </main>
         """
-        return shell(title: setlist.name, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/perform.js"], bodyClass: "score")
+        return shell(title: setlist.name, csrf: csrf, body: body, scripts: pdfScripts + ["/assets/perform.js"], bodyClass: "score")
     }
 
     /// A name as one URL path segment.

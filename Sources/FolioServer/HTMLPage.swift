@@ -15,11 +15,16 @@ enum HTMLPage {
     }
 
     /// pdf.js from libjs-pdf is a classic (UMD) script; Folio's own are ES modules. Both
-    /// run after parsing, in this order.
+    /// run after parsing, in this order; the worker starter runs at once, while parsing.
     private static func script(_ source: String) -> String {
-        source.hasPrefix("/pdfjs/") ? "<script defer src=\"\(escape(source))\"></script>"
+        if source == workerStarter { return "<script src=\"\(escape(source))\"></script>" }
+        return source.hasPrefix("/pdfjs/") ? "<script defer src=\"\(escape(source))\"></script>"
             : "<script type=\"module\" src=\"\(escape(source))\"></script>"
     }
+
+    /// The scripts of a page that draws PDFs, before its own module.
+    static let workerStarter = "/assets/pdf-worker.js"
+    static let pdfScripts = [workerStarter, "/pdfjs/pdf.js"]
 
     static func shell(title: String, csrf: String, body: String, scripts: [String], bodyClass: String = "") -> String {
         """
@@ -115,7 +120,8 @@ enum HTMLPage {
             <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
             <button id="undo" disabled title="Nothing to undo">Undo</button>
           </nav>
-          <span class="pager"><button id="prev" aria-label="Previous page">‹</button>
+          <span class="pager"><button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
+            <button id="prev" aria-label="Previous page">‹</button>
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
         </header>
         <main class="viewer">
@@ -147,7 +153,7 @@ enum HTMLPage {
           </aside>
         </main>
         """
-        return shell(title: score.title, csrf: csrf, body: body, scripts: ["/pdfjs/pdf.js", "/assets/score.js"], bodyClass: "score")
+        return shell(title: score.title, csrf: csrf, body: body, scripts: pdfScripts + ["/assets/score.js"], bodyClass: "score")
     }
 
     /// The musical marks the Stamp tool offers, dynamics first.

@@ -4,7 +4,7 @@ import Hummingbird
 
 extension LibraryServer {
     /// Setlist pages and API: the builder, performance mode, 4SS and PDF downloads.
-    func addSetlistRoutes(to router: Router<BasicRequestContext>) {
+    func addSetlistRoutes(to router: Router<FolioRequestContext>) {
         let setlists = self.setlists, csrf = self.csrf, maxBody = options.maxBody, hasPDFJS = self.hasPDFJS
 
         router.get("/setlists") { _, _ -> Response in
@@ -72,7 +72,7 @@ extension LibraryServer {
     struct SetlistItem: Encodable { let name: String; let folder: String?; let count: Int }
 
     /// A setlist's name from the path, percent-decoded (names hold spaces, slashes, accents).
-    static func setlistName(_ context: BasicRequestContext) throws -> String {
+    static func setlistName(_ context: FolioRequestContext) throws -> String {
         guard let raw = context.parameters.get("name"), let name = raw.removingPercentEncoding, !name.isEmpty else {
             throw HTTPError(.notFound, message: "no such setlist")
         }

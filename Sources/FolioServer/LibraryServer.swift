@@ -20,8 +20,8 @@ public struct LibraryServer: Sendable {
         public var port = 8080
         /// The folder holding pdf.js (`pdf.js`, `pdf.worker.js`); Debian's libjs-pdf by default.
         public var pdfjs = "/usr/share/javascript/pdf/build"
-        /// Required from every request when set (listening beyond loopback).
-        public var accessToken: String?
+        /// What every request must present when set (required when listening beyond loopback).
+        public var access: AccessSecret?
         /// Seconds between looks at the folder for added, changed or removed files (0: never).
         public var rescanInterval = 2.0
         /// The largest request body accepted, uploads aside.
@@ -46,7 +46,7 @@ public struct LibraryServer: Sendable {
         csrf = Secret.random()
     }
 
-    /// A new random access token (64 hex digits), for ``Options/accessToken``.
+    /// A new random access token (64 hex digits), for ``Options/access``.
     public static func randomToken() -> String {
         Secret.random()
     }
@@ -56,10 +56,13 @@ public struct LibraryServer: Sendable {
         ["pdf.js", "pdf.worker.js"].allSatisfy { FileManager.default.isReadableFile(atPath: options.pdfjs + "/" + $0) }
     }
 
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<FolioRequestContext> {
+        let router = Router(context: FolioRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
-        if let token = options.accessToken { router.add(middleware: AccessTokenMiddleware(token: token)) }
+        if let secret = options.access {
+            router.add(middleware: AccessAuthenticator(secret: secret))
+            router.add(middleware: AccessGate(secret: secret))
+        }
         router.add(middleware: CSRFMiddleware(token: csrf))
         let service = self.service, csrf = self.csrf, options = self.options, hasPDFJS = self.hasPDFJS
         let maxBody = options.maxBody, maxUpload = options.maxUpload
@@ -84,6 +87,18 @@ public struct LibraryServer: Sendable {
             }
             return Self.bytes(data, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         }
+        // Data pdf.js fetches on demand: the 14 standard fonts (for PDFs that name them
+        // without embedding them) and the packed CJK character maps.
+        for (folder, type) in [("standard_fonts", "application/octet-stream"), ("cmaps", "application/octet-stream")] {
+            router.get("/pdfjs/\(folder)/:name") { _, context -> Response in
+                let name = try context.parameters.require("name")
+                guard Self.isPlainName(name), let directory = Self.pdfjsData(folder, pdfjs: options.pdfjs),
+                      let data = FileManager.default.contents(atPath: directory + "/" + name) else {
+                    throw HTTPError(.notFound)
+                }
+                return Self.bytes(data, type: type, cache: "public, max-age=86400")
+            }
+        }
         router.get("/api/openapi.yaml") { _, _ -> Response in
             try Self.asset("openapi.yaml")
         }
@@ -98,20 +113,17 @@ public struct LibraryServer: Sendable {
         }
         router.get("/api/scores/:id/pdf") { request, context -> Response in
             let (score, path) = try service.score(try Self.scoreID(context))
-            guard let tag = FileVersion.tag(of: path), let data = FileManager.default.contents(atPath: path) else {
-                throw HTTPError(.notFound, message: "no score \(score.id)")
-            }
-            if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: [.eTag: tag]) }
-            var response = Self.bytes(data, type: "application/pdf", cache: "no-cache")
-            response.headers[.eTag] = tag
-            response.headers[.contentDisposition] = Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline")
-            return response
+            return try FileResponse.file(at: path, type: "application/pdf", request: request, headers: [
+                .contentDisposition: Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline"),
+            ])
         }
         let covers = self.covers
         router.get("/api/scores/:id/cover") { request, context -> Response in
             let (score, path) = try service.score(try Self.scoreID(context))
             guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
-            if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: [.eTag: tag]) }
+            if FileVersion.matches(ifNoneMatch: request.headers[.ifNoneMatch], tag: tag) {
+                return Response(status: .notModified, headers: [.eTag: tag])
+            }
             guard let png = await covers.cover(for: path, id: score.id, version: tag) else {
                 throw HTTPError(.notFound, message: "no cover for score \(score.id) (pdftoppm from poppler-utils draws them)")
             }
@@ -237,7 +249,7 @@ public struct LibraryServer: Sendable {
         return value
     }
 
-    static func scoreID(_ context: BasicRequestContext) throws -> Int64 {
+    static func scoreID(_ context: FolioRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
         return id
     }
@@ -290,6 +302,22 @@ public struct LibraryServer: Sendable {
                  body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A file name of letters, digits, `.`, `_` and `-` that does not start with a dot: no
+    /// path, nothing hidden.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 128 && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    /// Where pdf.js's data folder `name` lies beside the folder holding pdf.js: in it, next to
+    /// it (pdfjs-dist), or in `../web` (Debian's libjs-pdf).
+    static func pdfjsData(_ name: String, pdfjs: String) -> String? {
+        [pdfjs + "/" + name, pdfjs + "/../" + name, pdfjs + "/../web/" + name].first {
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &directory) && directory.boolValue
+        }
+    }
+
     /// A file of Folio's own (Assets/), by a name from a fixed list.
     static func asset(_ name: String) throws -> Response {
         let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
@@ -297,6 +325,7 @@ public struct LibraryServer: Sendable {
                      "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
                      "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
                      "dom.js": "text/javascript; charset=utf-8", "pages.js": "text/javascript; charset=utf-8",
+                     "pdf-worker.js": "text/javascript; charset=utf-8",
                      "openapi.yaml": "application/yaml; charset=utf-8"]
         guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

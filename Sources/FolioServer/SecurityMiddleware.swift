@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdAuth
 import NIOCore
 
 /// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
@@ -60,29 +61,6 @@ struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
             throw HTTPError(.forbidden, message: "missing or wrong CSRF token: reload the page")
         }
         return try await next(request, context)
-    }
-}
-
-/// With an access token (required when listening beyond loopback), every request must
-/// present it: once as `?token=` (the address printed at start, as Jupyter does), which
-/// sets a cookie, or as `Authorization: Bearer`.
-struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let cookie = request.cookies[Secret.accessCookie]?.value, Secret.equal(cookie, token) {
-            return try await next(request, context)
-        }
-        if let bearer = request.headers[.authorization], bearer.hasPrefix("Bearer "),
-           Secret.equal(String(bearer.dropFirst(7)), token) {
-            return try await next(request, context)
-        }
-        if let given = request.uri.queryParameters.get("token"), Secret.equal(given, token) {
-            var response = Response(status: .seeOther, headers: [.location: request.uri.path])
-            response.setCookie(Cookie(name: Secret.accessCookie, value: token, path: "/", httpOnly: true, sameSite: .strict))
-            return response
-        }
-        throw HTTPError(.unauthorized, message: "open the address with ?token= that folio serve printed")
     }
 }
 

@@ -5,7 +5,7 @@ a FreeText, a Square, an Ink stroke and an mf stamp, delete the Square, reload a
 Square and take it back with Ctrl+Z; edit the details (title, composer, rating stars, key,
 duration); make bookmarks from the TOC and jump by a TOC entry; the same view in dark mode;
 back in the library, add a text file through the file picker and filter by composer; build a
-setlist (find, add, reorder) and play it in performance mode, one page and two.
+setlist (find, add, reorder) and play it in performance mode, one page, two and half-page turns.
 Then PyMuPDF confirms the PDF holds exactly the remaining annotations, pikepdf reads the new
 metadata and bookmarks, and qpdf --check is clean.
 
@@ -109,6 +109,16 @@ def main(folio, artifacts):
             page.keyboard.press("ArrowLeft")
             page.wait_for_selector("#stage[data-rendered='2']")
             expect(page.locator("#pageno")).to_have_text("2 / 4")
+            # Half-page turns: page 3's top half over page 2's bottom half, then back.
+            page.click("#half")
+            page.keyboard.press("PageDown")
+            page.wait_for_selector("#stage[data-rendered='2.5']")
+            expect(page.locator("#pageno")).to_have_text("2½ / 4")
+            page.screenshot(path=f"{artifacts}/3b-half-turn.png")
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            page.click("#half")
+            expect(page.locator("#half")).to_have_attribute("aria-pressed", "false")
 
             box = page.locator("#overlay").bounding_box()
             x, y = box["x"], box["y"]
@@ -248,6 +258,20 @@ def main(folio, artifacts):
             expect(page.locator("#pageno")).to_have_text("4–5 / 5")
             page.mouse.click(stage["x"] + stage["width"] * 0.1, stage["y"] + stage["height"] / 2)
             expect(page.locator("#pageno")).to_have_text("2–3 / 5")
+            # Half-page turns (H) replace two pages: 2, 2½ (3's top over 2's bottom), 3, and back.
+            page.keyboard.press("h")
+            expect(page.locator("#pageno")).to_have_text("2 / 5")
+            expect(page.locator("#two")).to_have_attribute("aria-pressed", "false")
+            page.keyboard.press("PageDown")
+            expect(page.locator("#pageno")).to_have_text("2½ / 5")
+            expect(page.locator("#stage canvas")).to_have_count(1)
+            page.screenshot(path=f"{artifacts}/15-perform-half.png")
+            page.keyboard.press("PageDown")
+            expect(page.locator("#pageno")).to_have_text("3 / 5")
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("#pageno")).to_have_text("2½ / 5")
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("#pageno")).to_have_text("2 / 5")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 

@@ -13,8 +13,8 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
     private var folder: URL { fixture.folder }
     private static let hostile = ServerFixture.hostile
 
-    private func server(token: String? = nil) throws -> LibraryServer {
-        try fixture.server(token: token)
+    private func server(access: AccessSecret? = nil) throws -> LibraryServer {
+        try fixture.server(access: access)
     }
 
     private func application(_ server: LibraryServer) -> some ApplicationProtocol {
@@ -168,9 +168,81 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// The PDF is streamed with its version, revalidated with 304, and served in byte ranges
+    /// (what pdf.js asks for with disableAutoFetch), each checked against the file itself.
+    func testThePDFIsServedWholeOrInRangesWithItsVersion() async throws {
+        try await application(try server()).test(.router) { client in
+            let score = try self.decode(Scores.self, try await client.execute(uri: "/api/scores?q=cuna", method: .get)).scores[0]
+            let file = try Data(contentsOf: self.folder.appendingPathComponent(score.path))
+            let uri = "/api/scores/\(score.id)/pdf"
+            let whole = try await client.execute(uri: uri, method: .get)
+            XCTAssertEqual(whole.status, .ok)
+            XCTAssertEqual(Data(buffer: whole.body), file)
+            XCTAssertEqual(whole.headers[.acceptRanges], "bytes")
+            XCTAssertEqual(whole.headers[.contentLength], String(file.count))
+            let tag = try XCTUnwrap(whole.headers[.eTag])
+            XCTAssertEqual(tag, FileVersion.tag(of: self.folder.appendingPathComponent(score.path).path))
+
+            for (header, expected) in [("bytes=0-1023", 0..<1024), ("bytes=100-", 100..<file.count),
+                                       ("bytes=-500", (file.count - 500)..<file.count),
+                                       ("bytes=10-99999999", 10..<file.count)] {
+                let part = try await client.execute(uri: uri, method: .get, headers: [.range: header])
+                XCTAssertEqual(part.status, .partialContent, header)
+                XCTAssertEqual(Data(buffer: part.body), file.subdata(in: expected), header)
+                XCTAssertEqual(part.headers[.contentRange], "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(file.count)", header)
+                XCTAssertEqual(part.headers[.eTag], tag)
+            }
+            let past = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=\(file.count)-"])
+            XCTAssertEqual(past.status, .rangeNotSatisfiable)
+            XCTAssertEqual(past.headers[.contentRange], "bytes */\(file.count)")
+            // Ranges of a changed file are refused in favour of the whole new file (If-Range);
+            // several ranges, or a range in other units, get the whole file.
+            for headers: HTTPFields in [[.range: "bytes=0-9", .ifRange: "\"an older version\""], [.range: "bytes=0-9,20-29"],
+                                        [.range: "pages=1-2"], [.range: "bytes=9-0"]] {
+                let answer = try await client.execute(uri: uri, method: .get, headers: headers)
+                XCTAssertEqual(answer.status, .ok, "\(headers)")
+                XCTAssertEqual(answer.body.readableBytes, file.count)
+            }
+            let sameRange = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=0-9", .ifRange: tag])
+            XCTAssertEqual(sameRange.status, .partialContent)
+            for match in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+                let unchanged = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: match])
+                XCTAssertEqual(unchanged.status, .notModified, match)
+                XCTAssertEqual(unchanged.body.readableBytes, 0)
+            }
+            let changed = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"other\""])
+            XCTAssertEqual(changed.status, .ok)
+        }
+    }
+
+    /// pdf.js's own data comes from beside pdf.js, by plain names only.
+    func testPDFJSDataIsServedByPlainNamesOnly() async throws {
+        let pdfjs = FileManager.default.temporaryDirectory.appendingPathComponent("folio-pdfjs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: pdfjs) }
+        try FileManager.default.createDirectory(at: pdfjs.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: pdfjs.appendingPathComponent("web/standard_fonts"), withIntermediateDirectories: true)
+        let font = Data((0..<300).map { UInt8($0 % 256) })
+        try font.write(to: pdfjs.appendingPathComponent("web/standard_fonts/FoxitSerif.pfb"))
+        try Data("secret".utf8).write(to: pdfjs.appendingPathComponent("web/secret.txt"))
+        let catalog = try LibraryCatalog(folder: folder.path)
+        var options = LibraryServer.Options()
+        options.pdfjs = pdfjs.appendingPathComponent("build").path
+        options.rescanInterval = 0
+        try await application(try LibraryServer(catalog: catalog, options: options)).test(.router) { client in
+            let found = try await client.execute(uri: "/pdfjs/standard_fonts/FoxitSerif.pfb", method: .get)
+            XCTAssertEqual(found.status, .ok)
+            XCTAssertEqual(Data(buffer: found.body), font)
+            for uri in ["/pdfjs/standard_fonts/..%2Fsecret.txt", "/pdfjs/standard_fonts/.hidden", "/pdfjs/cmaps/Adobe-Japan1-UCS2.bcmap",
+                        "/pdfjs/standard_fonts/%2Fetc%2Fpasswd"] {
+                let refused = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(refused.status, .notFound, uri)
+            }
+        }
+    }
+
     func testAnAccessTokenIsRequiredWhenSet() async throws {
         let token = String(repeating: "ab12", count: 8)
-        try await application(try server(token: token)).test(.router) { client in
+        try await application(try server(access: .token(token))).test(.router) { client in
             let response9 = try await client.execute(uri: "/", method: .get)
             XCTAssertEqual(response9.status, .unauthorized)
             let response10 = try await client.execute(uri: "/?token=wrong", method: .get)
@@ -183,6 +255,35 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
             let response12 = try await client.execute(uri: "/api/scores", method: .get,
                                                     headers: [.authorization: "Bearer \(token)"])
             XCTAssertEqual(response12.status, .ok)
+            let wrongBearer = try await client.execute(uri: "/api/scores", method: .get, headers: [.authorization: "Bearer \(token)x"])
+            XCTAssertEqual(wrongBearer.status, .unauthorized)
+            // A password is no token: Basic credentials do not open a token-guarded library.
+            let basic = try await client.execute(uri: "/api/scores", method: .get, headers: [.authorization: Self.basic("u", token)])
+            XCTAssertEqual(basic.status, .unauthorized)
         }
+    }
+
+    func testAPasswordIsAskedForByBasicAuthenticationWhenSet() async throws {
+        let password = "correct horse ✓"
+        try await application(try server(access: .password(password))).test(.router) { client in
+            let bare = try await client.execute(uri: "/", method: .get)
+            XCTAssertEqual(bare.status, .unauthorized)
+            XCTAssertEqual(bare.headers[.wwwAuthenticate], "Basic realm=\"Folio\", charset=\"UTF-8\"")   // the browser's prompt
+            let wrong = try await client.execute(uri: "/", method: .get, headers: [.authorization: Self.basic("anyone", "wrong")])
+            XCTAssertEqual(wrong.status, .unauthorized)
+            let asToken = try await client.execute(uri: "/api/scores?token=\(password)", method: .get)
+            XCTAssertEqual(asToken.status, .unauthorized)
+            for user in ["anyone", ""] {
+                let page = try await client.execute(uri: "/", method: .get, headers: [.authorization: Self.basic(user, password)])
+                XCTAssertEqual(page.status, .ok, user)
+            }
+            let api = try await client.execute(uri: "/api/scores", method: .get, headers: [.authorization: Self.basic("me", password)])
+            XCTAssertEqual(api.status, .ok)
+            XCTAssertNotNil(try ServerFixture.decode([String: [ScoreService.Score]].self, api)["scores"])
+        }
+    }
+
+    static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 }

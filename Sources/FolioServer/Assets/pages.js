@@ -1,4 +1,18 @@
-// Pages drawn by pdf.js: fitted into a space, sharp on high-density screens.
+// Pages drawn by pdf.js: documents opened, pages fitted into a space, sharp on high-density screens.
+
+const pdfjs = globalThis.pdfjsLib;
+if (globalThis.folioPDFWorker) pdfjs.GlobalWorkerOptions.workerPort = globalThis.folioPDFWorker;
+else pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
+
+// Opens the PDF at `url`. Only the ranges the pages drawn need are fetched (the server
+// answers Range requests), so a large scan shows its first page before the rest arrives;
+// fonts a PDF names but does not embed, and CJK character maps, come from pdf.js's own files.
+export function openDocument(url) {
+  return pdfjs.getDocument({
+    url, isEvalSupported: false, disableAutoFetch: true, disableStream: true, rangeChunkSize: 256 * 1024,
+    standardFontDataUrl: '/pdfjs/standard_fonts/', cMapUrl: '/pdfjs/cmaps/', cMapPacked: true,
+  });
+}
 
 // The viewport that fits `page` into `room` ({width, height}), at least `least` times its size.
 export function fit(page, room, least = 0) {
@@ -19,4 +33,46 @@ export function size(canvas, { viewport, ratio }) {
 export function draw(page, canvas, { viewport, ratio }) {
   return page.render({ canvasContext: canvas.getContext('2d'), viewport,
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
+}
+
+// forScore's half-page turn: the top half of `next` above the bottom half of `current` (the
+// page being finished), each fitted to `room`, on `canvas`, with a rule between. Returns the
+// canvas's size in CSS pixels.
+export async function drawHalves(current, next, canvas, room) {
+  const [lower, upper] = await Promise.all([current, next].map(async (page) => {
+    const fitted = fit(page, room);
+    const sheet = document.createElement('canvas');
+    size(sheet, fitted);
+    await draw(page, sheet, fitted).promise;
+    return sheet;
+  }));
+  const ratio = window.devicePixelRatio || 1;
+  const top = Math.floor(upper.height / 2), bottom = lower.height - Math.floor(lower.height / 2);
+  canvas.width = Math.max(lower.width, upper.width);
+  canvas.height = top + bottom;
+  const context = canvas.getContext('2d');
+  context.drawImage(upper, 0, 0, upper.width, top, (canvas.width - upper.width) / 2, 0, upper.width, top);
+  context.drawImage(lower, 0, lower.height - bottom, lower.width, bottom, (canvas.width - lower.width) / 2, top, lower.width, bottom);
+  context.fillStyle = '#3874d8';
+  context.fillRect(0, top - ratio, canvas.width, 2 * ratio);
+  const shown = { width: Math.floor(canvas.width / ratio), height: Math.floor(canvas.height / ratio) };
+  canvas.style.width = `${shown.width}px`;
+  canvas.style.height = `${shown.height}px`;
+  return shown;
+}
+
+// Where a turn by `direction` (1, -1) leads from `at` ({page, halfway}) in a run of `pages`:
+// with half turns, a page goes to the next by way of its half turn (next page's top above
+// this one's bottom); without, page by page (`step` at a time).
+export function turned(at, direction, pages, { half = false, step = 1 } = {}) {
+  if (!half) {
+    const page = Math.min(Math.max(1, at.page + direction * step), Math.max(1, pages - step + 1));
+    return { page, halfway: false };
+  }
+  if (direction > 0) {
+    if (at.halfway) return { page: at.page + 1, halfway: false };
+    return at.page < pages ? { page: at.page, halfway: true } : at;
+  }
+  if (at.halfway) return { page: at.page, halfway: false };
+  return at.page > 1 ? { page: at.page - 1, halfway: true } : at;
 }

@@ -1,20 +1,20 @@
 // Performance mode: the setlist's pieces as one run of pages (the server merges them, each
 // piece an outline entry), turned by keys, pedals (arrows, PageDown), click zones and
-// swipes; one page or two side by side. The current piece's title is shown.
+// swipes; one page or two side by side, or half-page turns (forScore's: the next page's top
+// half shows above the bottom half of the page being finished). The current piece's title is shown.
 import { pageTurn, tapOrSwipe } from './dom.js';
-import { fit, size, draw } from './pages.js';
+import { fit, size, draw, openDocument, drawHalves, turned } from './pages.js';
 
-const pdfjs = globalThis.pdfjsLib;
-pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.js';
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
 const pieceLabel = document.getElementById('piece');
 const twoButton = document.getElementById('two');
-const state = { document: null, page: 1, pages: 0, two: false, pieces: [] };
+const halfButton = document.getElementById('half');
+const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [] };
 
 async function load() {
   const url = `/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`;
-  state.document = await pdfjs.getDocument({ url, isEvalSupported: false }).promise;
+  state.document = await openDocument(url).promise;
   state.pages = state.document.numPages;
   const outline = (await state.document.getOutline()) ?? [];
   for (const item of outline) {
@@ -42,6 +42,17 @@ async function sheet(number, room) {
 }
 
 async function render() {
+  if (state.halfway) {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'sheet';
+    const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
+    await drawHalves(await state.document.getPage(state.page), await state.document.getPage(state.page + 1), canvas, room);
+    stage.replaceChildren(canvas);
+    label.textContent = `${state.page}½ / ${state.pages}`;
+    pieceLabel.textContent = pieceAt(state.page + 1)?.title ?? '';
+    stage.dataset.rendered = `${state.page}.5`;
+    return;
+  }
   const count = state.two ? 2 : 1;
   const room = { width: (stage.clientWidth - 20) / count - (count - 1) * 6, height: stage.clientHeight - 20 };
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
@@ -54,29 +65,34 @@ async function render() {
 }
 
 function turn(direction) {
-  const step = state.two ? 2 : 1;
-  const next = Math.min(Math.max(1, state.page + direction * step), Math.max(1, state.pages - (state.two ? 1 : 0)));
-  if (next === state.page) return;
-  state.page = next;
+  const next = turned(state, direction, state.pages, { half: state.half, step: state.two ? 2 : 1 });
+  if (next.page === state.page && next.halfway === state.halfway) return;
+  Object.assign(state, next);
   render();
 }
 
 document.addEventListener('keydown', (event) => {
   const direction = pageTurn(event);
   if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
-  else if (direction === 'first') { state.page = 1; render(); }
-  else if (direction === 'last') { state.page = Math.max(1, state.pages - (state.two ? 1 : 0)); render(); }
+  else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
+  else if (direction === 'last') { Object.assign(state, { page: Math.max(1, state.pages - (state.two ? 1 : 0)), halfway: false }); render(); }
   else if (event.key === '2') toggleTwo();
+  else if (event.key === 'h') toggleHalf();
 });
 document.getElementById('prev').addEventListener('click', () => turn(-1));
 document.getElementById('next').addEventListener('click', () => turn(1));
 
-function toggleTwo() {
-  state.two = !state.two;
-  twoButton.setAttribute('aria-pressed', String(state.two));
+// Two pages and half turns exclude each other, as in forScore.
+function setModes(two, half) {
+  Object.assign(state, { two, half, halfway: false });
+  twoButton.setAttribute('aria-pressed', String(two));
+  halfButton.setAttribute('aria-pressed', String(half));
   render();
 }
+function toggleTwo() { setModes(!state.two, false); }
+function toggleHalf() { setModes(false, !state.half); }
 twoButton.addEventListener('click', toggleTwo);
+halfButton.addEventListener('click', toggleHalf);
 
 let start = null;
 stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });

@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Scans the folder (progress on the terminal), then serves it and keeps the catalog current while files are
             added, changed or removed. Loopback only by default; with --host set to any other address every request
-            needs the access token (from --token-file, or a random one printed at start: open the printed address).
+            needs the access token (from --token-file, or a random one printed at start: open the printed address), or
+            the password from --password-file (the browser asks for it; any user name).
             Stops on Ctrl-C or SIGTERM after the requests in flight, so no save is cut in half.
             The JSON API is described at /api/openapi.yaml.
             Example: folio serve Samples --port 8080
@@ -24,12 +25,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (1 to 65535).") var port: Int = 8080
     @Option(help: "Address to listen on; anything but loopback requires an access token.") var host: String = "127.0.0.1"
     @Option(help: "A file whose first line is the access token.") var tokenFile: String?
+    @Option(help: "A file whose first line is the password the browser asks for (instead of a token).") var passwordFile: String?
     @Option(help: "Folder holding pdf.js (pdf.js and pdf.worker.js).") var pdfjs: String = LibraryServer.Options().pdfjs
     @Option(help: "Seconds between looks at the folder for changes (0 turns them off).") var rescan: Double = 2
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port) is out of range (valid: 1 to 65535)") }
         guard rescan.isFinite, rescan >= 0 else { throw ValidationError("--rescan \(rescan) is out of range (valid: 0 or more)") }
+        guard tokenFile == nil || passwordFile == nil else { throw ValidationError("give --token-file or --password-file, not both") }
+    }
+
+    /// The first line of a secret's file, at least `least` characters long.
+    static func firstLine(of path: String, option: String, what: String, least: Int) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = text.split(whereSeparator: \.isNewline).first, line.count >= least else {
+            throw ValidationError("\(option) \(path): no \(what) of at least \(least) characters on its first line")
+        }
+        return String(line)
     }
 
     func run() async throws {
@@ -42,13 +54,11 @@ struct ServeCommand: AsyncParsableCommand {
         options.rescanInterval = rescan
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
         if let tokenFile {
-            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
-                  let line = text.split(whereSeparator: \.isNewline).first, line.count >= 16 else {
-                throw ValidationError("--token-file \(tokenFile): no token of at least 16 characters on its first line")
-            }
-            options.accessToken = String(line)
+            options.access = .token(try Self.firstLine(of: tokenFile, option: "--token-file", what: "token", least: 16))
+        } else if let passwordFile {
+            options.access = .password(try Self.firstLine(of: passwordFile, option: "--password-file", what: "password", least: 8))
         } else if !loopback {
-            options.accessToken = LibraryServer.randomToken()
+            options.access = .token(LibraryServer.randomToken())
         }
         let server: LibraryServer
         do {
@@ -70,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         // Written at once (not buffered), so a log or a script reading it sees the address before requests arrive.
         FileHandle.standardOutput.write(Data(("Folio is serving \(server.service.catalog.folder) at http://\(shown):\(port)/"
-            + (options.accessToken.map { "?token=\($0)" } ?? "") + "\n").utf8))
+            + (options.access.flatMap { if case .token(let token) = $0 { "?token=\(token)" } else { nil } } ?? "") + "\n").utf8))
         do {
             try await server.application(logger: logger).runService()
         } catch {

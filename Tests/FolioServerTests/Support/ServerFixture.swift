@@ -34,11 +34,11 @@ struct ServerFixture {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// A server over the folder, catalogued, without the rescan service.
-    func server(token: String? = nil, maxUpload: Int? = nil) throws -> LibraryServer {
+    func server(access: AccessSecret? = nil, maxUpload: Int? = nil) throws -> LibraryServer {
         let catalog = try LibraryCatalog(folder: folder.path)
         _ = try LibraryScanner(catalog: catalog).scan()
         var options = LibraryServer.Options()
-        options.accessToken = token
+        options.access = access
         options.rescanInterval = 0
         if let maxUpload { options.maxUpload = maxUpload }
         return try LibraryServer(catalog: catalog, options: options)
