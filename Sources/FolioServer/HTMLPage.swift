@@ -116,6 +116,7 @@ enum HTMLPage {
             <button data-tool="highlight" title="Highlight: drag (H)">Highlight</button>
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
             <button data-tool="stamp" title="Stamp: choose a mark, click to place it (S)">Stamp</button>
+            <button data-tool="move" title="Move: drag a mark to where it belongs (M)">Move</button>
             <label class="visually-hidden" for="symbol">Stamp mark</label>
             <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
             <button id="undo" disabled title="Nothing to undo">Undo</button>

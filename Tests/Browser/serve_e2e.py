@@ -145,6 +145,16 @@ def main(folio, artifacts):
             page.click("[data-tool=stamp]")
             page.mouse.click(x + 300, y + 420)
             expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
+            # Move: drag the stamp 40 px right and 40 px up; the API reports its new place.
+            api = page.url.replace("/scores/", "/api/scores/") + "/annotations?page=2"
+            marks = "(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)"
+            before = next(a for a in page.evaluate(marks, api) if a["subtype"] == "Stamp")
+            page.keyboard.press("m")
+            drag(page, (x + 300, y + 420), (x + 340, y + 380))
+            expect(page.locator("#status")).to_have_text("Stamp moved")
+            after = next(a for a in page.evaluate(marks, api) if a["subtype"] == "Stamp")
+            assert after["rect"][0] > before["rect"][0] + 5 and after["rect"][1] < before["rect"][1] - 5, (before, after)
+            assert abs(after["rect"][2] - before["rect"][2]) < 0.5 and abs(after["rect"][3] - before["rect"][3]) < 0.5
             page.screenshot(path=f"{artifacts}/4-annotated.png")
             # Delete the square.
             page.click("#annotations li:has-text('Square') button")
@@ -279,6 +289,12 @@ def main(folio, artifacts):
         assert saved.startswith(original), "the original bytes are no longer a prefix"
         found = annotations(score, 1)
         assert found == [("FreeText", "Cut to bar 52"), ("Ink", ""), ("Stamp", "")], f"page 2 holds {found}"
+        with pymupdf.open(score) as document:  # the moved stamp is where the API said it went
+            second = document[1]  # held: an annotation outlives no page object in PyMuPDF
+            stamp = next(tuple(a.rect) for a in second.annots() if a.type[1] == "Stamp")
+            stamp = pymupdf.Rect(stamp)
+            assert all(abs(mine - theirs) < 0.6 for mine, theirs in
+                       zip((stamp.x0, stamp.y0, stamp.width, stamp.height), after["rect"])), (stamp, after)
         for other in (0, 2, 3):
             assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
         with pikepdf.open(score) as pdf:

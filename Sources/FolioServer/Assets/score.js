@@ -1,5 +1,5 @@
 // The score view: pdf.js draws the page with its annotations; the overlay takes the tools
-// (text, square, highlight, pen) and page turns (keys, pedals, click zones, swipes).
+// (text, square, highlight, pen, stamp, move) and page turns (keys, pedals, click zones, swipes).
 // Coordinates sent to the API are points from the top-left of the page as displayed.
 // The panels (page annotations, contents, details) and undo share the file's version.
 import { getJSON, change } from './api.js';
@@ -205,7 +205,7 @@ document.addEventListener('keydown', (event) => {
   else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
   else if (direction === 'last') { Object.assign(state, { page: state.pages, halfway: false }); render(); }
   else {
-    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp' };
+    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp', m: 'move' };
     if (tools[event.key] && !event.ctrlKey && !event.metaKey) choose(tools[event.key]);
   }
 });
@@ -215,6 +215,7 @@ document.getElementById('next').addEventListener('click', () => turn(1));
 function choose(tool) {
   state.tool = tool;
   stage.classList.toggle('view', tool === 'view');
+  stage.classList.toggle('move', tool === 'move');
   for (const button of document.querySelectorAll('[data-tool]')) {
     button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
   }
@@ -271,17 +272,36 @@ function stamp(at) {
     { type: 'stamp', symbol, page: state.page, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }),
   'Stamp saved');
 }
+// The Move tool: the topmost mark under the pointer, and where a drag by (dx, dy) puts it,
+// kept on the page.
+function markAt(at) {
+  return state.annotations.findLast(({ rect: [x, y, w, h] }) => at.x >= x && at.x <= x + w && at.y >= y && at.y <= y + h);
+}
+function moved([x, y, w, h], dx, dy) {
+  const width = overlay.clientWidth / state.scale, height = overlay.clientHeight / state.scale;
+  return [round(Math.min(Math.max(0, x + dx), width - w)), round(Math.min(Math.max(0, y + dy), height - h)), w, h];
+}
+
 overlay.addEventListener('pointerdown', (event) => {
   const at = point(event);
   if (state.tool === 'view') { drag = { start: at, x: event.clientX, time: Date.now() }; return; }
   if (state.tool === 'freetext' || state.tool === 'stamp' || !marking()) return;  // on click
+  if (state.tool === 'move') {
+    const target = markAt(at);
+    if (!target) { say('Drag a mark on the page to move it.'); return; }
+    overlay.setPointerCapture(event.pointerId);
+    drag = { start: at, target };
+    drawPreview({ rect: target.rect });
+    return;
+  }
   overlay.setPointerCapture(event.pointerId);
   drag = { start: at, points: [at] };
 });
 overlay.addEventListener('pointermove', (event) => {
   if (!drag || state.tool === 'view') return;
   const at = point(event);
-  if (state.tool === 'ink') { drag.points.push(at); drawPreview({ strokes: [drag.points] }); }
+  if (state.tool === 'move') drawPreview({ rect: moved(drag.target.rect, at.x - drag.start.x, at.y - drag.start.y) });
+  else if (state.tool === 'ink') { drag.points.push(at); drawPreview({ strokes: [drag.points] }); }
   else drawPreview({ rect: rectangle(drag.start, at) });
 });
 overlay.addEventListener('pointerup', (event) => {
@@ -290,6 +310,13 @@ overlay.addEventListener('pointerup', (event) => {
   const started = drag;
   drag = null;
   if (state.tool === 'view') { turn(tapOrSwipe(started, event, overlay)); return; }
+  if (state.tool === 'move') {
+    const rect = moved(started.target.rect, at.x - started.start.x, at.y - started.start.y);
+    if (rect.every((value, index) => Math.abs(value - started.target.rect[index]) < 0.5)) { clearOverlay(); return; }
+    run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(started.target.id)}`, state.version,
+      { rect }), `${started.target.subtype} moved`);
+    return;
+  }
   if (state.tool === 'ink') {
     if (started.points.length < 2) { clearOverlay(); return; }
     const stroke = started.points.flatMap((p) => [round(p.x), round(p.y)]);
