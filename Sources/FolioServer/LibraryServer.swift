@@ -89,14 +89,14 @@ public struct LibraryServer: Sendable {
         }
         // Data pdf.js fetches on demand: the 14 standard fonts (for PDFs that name them
         // without embedding them) and the packed CJK character maps.
-        for (folder, type) in [("standard_fonts", "application/octet-stream"), ("cmaps", "application/octet-stream")] {
+        for folder in ["standard_fonts", "cmaps"] {
             router.get("/pdfjs/\(folder)/:name") { _, context -> Response in
                 let name = try context.parameters.require("name")
                 guard Self.isPlainName(name), let directory = Self.pdfjsData(folder, pdfjs: options.pdfjs),
                       let data = FileManager.default.contents(atPath: directory + "/" + name) else {
                     throw HTTPError(.notFound)
                 }
-                return Self.bytes(data, type: type, cache: "public, max-age=86400")
+                return Self.bytes(data, type: "application/octet-stream", cache: "public, max-age=86400")
             }
         }
         router.get("/api/openapi.yaml") { _, _ -> Response in

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdAuth
 import NIOCore
 
 /// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
