@@ -121,7 +121,8 @@ enum HTMLPage {
             <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
             <button id="undo" disabled title="Nothing to undo">Undo</button>
           </nav>
-          <span class="pager"><button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
+          <span class="pager"><button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
+            <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
             <button id="prev" aria-label="Previous page">‹</button>
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
         </header>

@@ -119,6 +119,20 @@ def main(folio, artifacts):
             page.wait_for_selector("#stage[data-rendered='2']")
             page.click("#half")
             expect(page.locator("#half")).to_have_attribute("aria-pressed", "false")
+            # Two pages side by side, turned two at a time; then one page again, back on page 2.
+            page.click("#two")
+            expect(page.locator("#pageno")).to_have_text("2–3 / 4")
+            page.screenshot(path=f"{artifacts}/3c-two-pages.png")
+            page.keyboard.press("PageDown")
+            expect(page.locator("#pageno")).to_have_text("3–4 / 4")
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("#pageno")).to_have_text("1–2 / 4")
+            page.click("#two")
+            expect(page.locator("#pageno")).to_have_text("1 / 4")
+            page.wait_for_selector("#stage[data-rendered='1']")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            expect(page.locator("#pageno")).to_have_text("2 / 4")
 
             box = page.locator("#overlay").bounding_box()
             x, y = box["x"], box["y"]

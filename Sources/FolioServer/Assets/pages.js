@@ -35,6 +35,29 @@ export function draw(page, canvas, { viewport, ratio }) {
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
 }
 
+// Pages side by side on `canvas`, each fitted to an equal share of `room`, 6 CSS pixels
+// apart. Returns the canvas's size in CSS pixels.
+export async function drawSideBySide(pages, canvas, room) {
+  const share = { width: (room.width - (pages.length - 1) * 6) / pages.length, height: room.height };
+  const sheets = await Promise.all(pages.map(async (page) => {
+    const fitted = fit(page, share);
+    const sheet = document.createElement('canvas');
+    size(sheet, fitted);
+    await draw(page, sheet, fitted).promise;
+    return sheet;
+  }));
+  const ratio = window.devicePixelRatio || 1, gap = Math.round(6 * ratio);
+  canvas.width = sheets.reduce((sum, sheet) => sum + sheet.width, 0) + gap * (sheets.length - 1);
+  canvas.height = Math.max(...sheets.map((sheet) => sheet.height));
+  const context = canvas.getContext('2d');
+  let x = 0;
+  for (const sheet of sheets) { context.drawImage(sheet, x, 0); x += sheet.width + gap; }
+  const shown = { width: Math.floor(canvas.width / ratio), height: Math.floor(canvas.height / ratio) };
+  canvas.style.width = `${shown.width}px`;
+  canvas.style.height = `${shown.height}px`;
+  return shown;
+}
+
 // forScore's half-page turn: the top half of `next` above the bottom half of `current` (the
 // page being finished), each fitted to `room`, on `canvas`, with a rule between. Returns the
 // canvas's size in CSS pixels.

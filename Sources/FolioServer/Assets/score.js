@@ -6,7 +6,7 @@ import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
-import { fit, size, draw, openDocument, drawHalves, turned } from './pages.js';
+import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned } from './pages.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -17,7 +17,7 @@ const pageLabel = document.getElementById('pageno');
 const scoreID = stage.dataset.score;
 
 const state = { document: null, page: 1, pages: 0, scale: 1, version: null, tool: 'view', annotations: [], rendering: null,
-  half: false, halfway: false };
+  half: false, halfway: false, two: false };
 
 const undoButton = document.getElementById('undo');
 
@@ -92,7 +92,7 @@ async function loadDocument() {
 }
 
 async function render() {
-  if (state.halfway) return renderHalves();
+  if (state.halfway || (state.two && state.page < state.pages)) return renderComposed();
   const page = await state.document.getPage(state.page);
   const fitted = fit(page, { width: stage.clientWidth - 20, height: stage.clientHeight - 20 }, 0.2);
   state.scale = fitted.scale;
@@ -111,28 +111,30 @@ async function render() {
   stage.dataset.rendered = `${state.page}`;
 }
 
-// A half turn: the next page's top half above this page's bottom half. It is for reading
-// on; the tools mark whole pages (see marking()).
-async function renderHalves() {
+// A half turn (the next page's top half above this page's bottom half) or two pages side by
+// side. They are for reading on; the tools mark one whole page (see marking()).
+async function renderComposed() {
   if (state.rendering) state.rendering.cancel();
   const pages = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
-  const shown = await drawHalves(pages[0], pages[1], canvas, { width: stage.clientWidth - 20, height: stage.clientHeight - 20 });
+  const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
+  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room) : await drawSideBySide(pages, canvas, room);
   overlay.width = canvas.width;
   overlay.height = canvas.height;
   overlay.style.width = `${shown.width}px`;
   overlay.style.height = `${shown.height}px`;
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
-  pageLabel.textContent = `${state.page}½ / ${state.pages}`;
+  pageLabel.textContent = state.halfway ? `${state.page}½ / ${state.pages}` : `${state.page}–${state.page + 1} / ${state.pages}`;
   clearOverlay();
   await loadAnnotations();
-  stage.dataset.rendered = `${state.page}.5`;
+  stage.dataset.rendered = state.halfway ? `${state.page}.5` : `${state.page}`;
 }
 
-// Whether the tools may mark the page shown: not during a half turn.
+// Whether the tools may mark the page shown: one whole page, not a half turn or two pages.
 function marking() {
-  if (state.halfway) say('Turn on to the whole page to mark it.');
-  return !state.halfway;
+  const whole = !state.halfway && !(state.two && state.page < state.pages);
+  if (!whole) say(state.two ? 'Show one page to mark it.' : 'Turn on to the whole page to mark it.');
+  return whole;
 }
 
 async function loadAnnotations() {
@@ -184,18 +186,23 @@ async function run(action, done) {
 }
 
 function turn(direction) {
-  const next = turned(state, direction, state.pages, { half: state.half });
+  const next = turned(state, direction, state.pages, { half: state.half, step: state.two ? 2 : 1 });
   if (next.page === state.page && next.halfway === state.halfway) return;
   Object.assign(state, next);
   render();
 }
 
+// Two pages and half turns exclude each other, as in forScore.
 const halfButton = document.getElementById('half');
-halfButton.addEventListener('click', () => {
-  Object.assign(state, { half: !state.half, halfway: false });
-  halfButton.setAttribute('aria-pressed', String(state.half));
+const twoButton = document.getElementById('two');
+function setModes(two, half) {
+  Object.assign(state, { two, half, halfway: false });
+  halfButton.setAttribute('aria-pressed', String(half));
+  twoButton.setAttribute('aria-pressed', String(two));
   render();
-});
+}
+halfButton.addEventListener('click', () => setModes(false, !state.half));
+twoButton.addEventListener('click', () => setModes(!state.two, false));
 
 document.addEventListener('keydown', (event) => {
   if (event.target.closest?.('input, select, textarea, form')) return;
