@@ -202,6 +202,33 @@ def main(folio, artifacts):
             expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
             page.screenshot(path=f"{artifacts}/7-undone.png")
 
+            # Keyboard alone: on page 3 a rectangle by R, Enter, Shift+arrows, Enter (a 200 × 100
+            # point box from the cursor's start), then its Delete button reached by Tab.
+            page.focus("#overlay")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_selector("#stage[data-rendered='3']")
+            page.keyboard.press("r")
+            page.keyboard.press("Enter")
+            for key in ["Shift+ArrowRight"] * 4 + ["Shift+ArrowDown"] * 2:
+                page.keyboard.press(key)
+            page.screenshot(path=f"{artifacts}/7b-keyboard-rectangle.png")
+            page.keyboard.press("Enter")
+            expect(page.locator("#status")).to_have_text("Rectangle saved")
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            api3 = page.url.replace("/scores/", "/api/scores/") + "/annotations?page=3"
+            square = page.evaluate("(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)", api3)
+            assert [a["subtype"] for a in square] == ["Square"], square
+            assert abs(square[0]["rect"][2] - 200) < 3 and abs(square[0]["rect"][3] - 100) < 3, square
+            for _ in range(8):
+                page.keyboard.press("Tab")
+                if page.evaluate("() => document.activeElement.closest('#annotations li')?.textContent.startsWith('Square')"):
+                    break
+            page.keyboard.press("Enter")
+            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            page.keyboard.press("v")
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_selector("#stage[data-rendered='2']")
+
             # Details: the metadata editor, saved into the PDF.
             page.click("#tab-details")
             expect(page.locator("#details [name=title]")).to_have_value("Clair de lune (Suite bergamasque)")

@@ -207,6 +207,7 @@ twoButton.addEventListener('click', () => setModes(!state.two, false));
 document.addEventListener('keydown', (event) => {
   if (event.target.closest?.('input, select, textarea, form')) return;
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { undo(); event.preventDefault(); return; }
+  if (cursorKey(event)) { event.preventDefault(); return; }
   const direction = pageTurn(event);
   if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
   else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
@@ -219,7 +220,17 @@ document.addEventListener('keydown', (event) => {
 document.getElementById('prev').addEventListener('click', () => turn(-1));
 document.getElementById('next').addEventListener('click', () => turn(1));
 
+const hints = {
+  view: 'Arrows, space and PageDown turn pages.',
+  freetext: 'Text: click on the page, or move the cursor with the arrows and press Enter; then type.',
+  square: 'Rectangle: drag, or arrows and Enter at one corner, then at the other.',
+  highlight: 'Highlight: drag, or arrows and Enter at one corner, then at the other.',
+  ink: 'Pen: draw, or arrows and Enter to start, arrows along the stroke, Enter to end.',
+  stamp: 'Stamp: click, or arrows and Enter where the mark goes.',
+  move: 'Move: drag a mark, or arrows onto it, Enter, arrows to its new place, Enter.',
+};
 function choose(tool) {
+  if (tool !== state.tool) { gesture.cancel(); if (state.document) say(hints[tool]); }
   state.tool = tool;
   stage.classList.toggle('view', tool === 'view');
   stage.classList.toggle('move', tool === 'move');
@@ -263,7 +274,6 @@ function drawPreview(shape) {
   context.restore();
 }
 
-let drag = null;
 overlay.addEventListener('click', (event) => {
   if (state.tool === 'view' || !marking()) return;
   if (state.tool === 'freetext') askText(point(event));
@@ -289,53 +299,110 @@ function moved([x, y, w, h], dx, dy) {
   return [round(Math.min(Math.max(0, x + dx), width - w)), round(Math.min(Math.max(0, y + dy), height - h)), w, h];
 }
 
+// A mark being made, the same whether by pointer or by keyboard (see cursorKey): begun at a
+// point, extended, ended (saved) or cancelled.
+const gesture = {
+  current: null,
+  begin(at) {
+    if (state.tool === 'move') {
+      const target = markAt(at);
+      if (!target) { say('Point at a mark on the page to move it.'); return false; }
+      this.current = { start: at, target };
+      drawPreview({ rect: target.rect });
+      return true;
+    }
+    this.current = { start: at, points: [at] };
+    return true;
+  },
+  extend(at) {
+    const made = this.current;
+    if (!made) return;
+    if (state.tool === 'move') drawPreview({ rect: moved(made.target.rect, at.x - made.start.x, at.y - made.start.y) });
+    else if (state.tool === 'ink') { made.points.push(at); drawPreview({ strokes: [made.points] }); }
+    else drawPreview({ rect: rectangle(made.start, at) });
+  },
+  cancel() { this.current = null; clearOverlay(); },
+  end(at) {
+    const made = this.current;
+    this.current = null;
+    if (!made) return;
+    if (state.tool === 'move') {
+      const rect = moved(made.target.rect, at.x - made.start.x, at.y - made.start.y);
+      if (rect.every((value, index) => Math.abs(value - made.target.rect[index]) < 0.5)) { clearOverlay(); return; }
+      run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(made.target.id)}`, state.version,
+        { rect }), `${made.target.subtype} moved`);
+      return;
+    }
+    if (state.tool === 'ink') {
+      if (made.points.length < 2) { clearOverlay(); return; }
+      const stroke = made.points.flatMap((p) => [round(p.x), round(p.y)]);
+      run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+        { type: 'ink', page: state.page, strokes: [stroke] }), 'Pen stroke saved');
+      return;
+    }
+    const rect = rectangle(made.start, at);
+    if (rect[2] < 3 || rect[3] < 3) { clearOverlay(); return; }
+    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+      { type: state.tool, page: state.page, rect }), state.tool === 'square' ? 'Rectangle saved' : 'Highlight saved');
+  },
+};
+
+let swipe = null;
 overlay.addEventListener('pointerdown', (event) => {
   const at = point(event);
-  if (state.tool === 'view') { drag = { start: at, x: event.clientX, time: Date.now() }; return; }
+  if (state.tool === 'view') { swipe = { x: event.clientX, time: Date.now() }; return; }
   if (state.tool === 'freetext' || state.tool === 'stamp' || !marking()) return;  // on click
-  if (state.tool === 'move') {
-    const target = markAt(at);
-    if (!target) { say('Drag a mark on the page to move it.'); return; }
-    overlay.setPointerCapture(event.pointerId);
-    drag = { start: at, target };
-    drawPreview({ rect: target.rect });
-    return;
-  }
-  overlay.setPointerCapture(event.pointerId);
-  drag = { start: at, points: [at] };
+  if (gesture.begin(at)) overlay.setPointerCapture(event.pointerId);
 });
 overlay.addEventListener('pointermove', (event) => {
-  if (!drag || state.tool === 'view') return;
-  const at = point(event);
-  if (state.tool === 'move') drawPreview({ rect: moved(drag.target.rect, at.x - drag.start.x, at.y - drag.start.y) });
-  else if (state.tool === 'ink') { drag.points.push(at); drawPreview({ strokes: [drag.points] }); }
-  else drawPreview({ rect: rectangle(drag.start, at) });
+  if (state.tool !== 'view') gesture.extend(point(event));
 });
 overlay.addEventListener('pointerup', (event) => {
-  if (!drag) return;
-  const at = point(event);
-  const started = drag;
-  drag = null;
-  if (state.tool === 'view') { turn(tapOrSwipe(started, event, overlay)); return; }
-  if (state.tool === 'move') {
-    const rect = moved(started.target.rect, at.x - started.start.x, at.y - started.start.y);
-    if (rect.every((value, index) => Math.abs(value - started.target.rect[index]) < 0.5)) { clearOverlay(); return; }
-    run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(started.target.id)}`, state.version,
-      { rect }), `${started.target.subtype} moved`);
-    return;
-  }
-  if (state.tool === 'ink') {
-    if (started.points.length < 2) { clearOverlay(); return; }
-    const stroke = started.points.flatMap((p) => [round(p.x), round(p.y)]);
-    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-      { type: 'ink', page: state.page, strokes: [stroke] }), 'Pen stroke saved');
-    return;
-  }
-  const rect = rectangle(started.start, at);
-  if (rect[2] < 3 || rect[3] < 3) { clearOverlay(); return; }
-  run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-    { type: state.tool, page: state.page, rect }), state.tool === 'square' ? 'Rectangle saved' : 'Highlight saved');
+  if (state.tool !== 'view') { gesture.end(point(event)); return; }
+  if (!swipe) return;
+  const started = swipe;
+  swipe = null;
+  turn(tapOrSwipe(started, event, overlay));
 });
+
+// Marking by keyboard alone: with a tool other than View and the page focused, the arrows
+// move a cursor (5 points; with Shift 50), Enter places a text or a stamp where it stands, or
+// begins and then ends a rectangle, highlight, pen stroke or move; Escape drops the mark.
+// Returns whether the key was taken (PageDown, PageUp and space still turn pages).
+let cursor = null;
+function cursorKey(event) {
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (state.tool === 'view' || document.activeElement !== overlay) return false;
+  if (!steps[event.key] && event.key !== 'Enter' && event.key !== 'Escape') return false;
+  if (!marking()) return false;
+  const width = overlay.clientWidth / state.scale, height = overlay.clientHeight / state.scale;
+  cursor = cursor ? { x: Math.min(cursor.x, width), y: Math.min(cursor.y, height) } : { x: round(width / 2), y: round(height / 2) };
+  if (steps[event.key]) {
+    const [dx, dy] = steps[event.key], step = event.shiftKey ? 50 : 5;
+    cursor = { x: Math.min(Math.max(0, cursor.x + dx * step), width), y: Math.min(Math.max(0, cursor.y + dy * step), height) };
+    if (gesture.current) gesture.extend(cursor); else clearOverlay();
+    drawCursor(cursor);
+  } else if (event.key === 'Escape') gesture.cancel();
+  else if (state.tool === 'freetext') askText(cursor);
+  else if (state.tool === 'stamp') stamp(cursor);
+  else if (gesture.current) gesture.end(cursor);
+  else if (gesture.begin(cursor)) { drawCursor(cursor); say('Arrows to the other corner or along the stroke, then Enter.'); }
+  return true;
+}
+
+function drawCursor(at) {
+  const context = overlay.getContext('2d');
+  const ratio = window.devicePixelRatio || 1;
+  context.save();
+  context.scale(state.scale * ratio, state.scale * ratio);
+  context.lineWidth = 1.5 / state.scale;
+  context.strokeStyle = '#3874d8';
+  context.beginPath();
+  context.moveTo(at.x - 8, at.y); context.lineTo(at.x + 8, at.y);
+  context.moveTo(at.x, at.y - 8); context.lineTo(at.x, at.y + 8);
+  context.stroke();
+  context.restore();
+}
 
 function rectangle(a, b) {
   return [round(Math.min(a.x, b.x)), round(Math.min(a.y, b.y)), round(Math.abs(a.x - b.x)), round(Math.abs(a.y - b.y))];
