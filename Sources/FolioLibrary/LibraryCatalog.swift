@@ -78,6 +78,17 @@ public final class LibraryCatalog: Sendable {
         }
     }
 
+    /// One catalogued file's stamp, when it is catalogued.
+    func knownFile(path: String) throws -> Known? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, size, modified, fingerprint FROM score WHERE path = ?", arguments: [path]).map { row in
+                var stamp = FileStamp(path: path, size: row["size"], modified: row["modified"])
+                stamp.fingerprint = row["fingerprint"]
+                return Known(id: row["id"], stamp: stamp)
+            }
+        }
+    }
+
     /// Stores `record` as score `id` (replacing what it held, keeping the id), or as a new
     /// score. Returns the id.
     @discardableResult

@@ -105,6 +105,50 @@ public struct LibraryScanner: Sendable {
         return summary
     }
 
+    /// Brings one file's entry up to date after a change made through Folio (a save, an
+    /// upload, an undo) without listing the folder: read again when its size or time
+    /// changed, added under a new id when it is new, removed when it is gone. `relative` is
+    /// its path inside the library; a path that leaves it, or that a scan would skip
+    /// (hidden, not a PDF, a link), is refused.
+    ///
+    /// ```swift
+    /// try LibraryScanner(catalog: catalog).update(path: "Chopin/Nocturne.pdf")
+    /// ```
+    @discardableResult
+    public func update(path relative: String) throws -> Summary {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.isEmpty, !relative.hasPrefix("/"), relative.lowercased().hasSuffix(".pdf"),
+              parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {
+            throw LibraryError(.invalidArgument, "\(relative) is not a path a scan catalogues (inside the library, not hidden, a .pdf)")
+        }
+        var summary = Summary()
+        let known = try catalog.knownFile(path: relative)
+        var info = stat()
+        guard lstat(catalog.folder + "/" + relative, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            if let known {
+                try catalog.write { db in try LibraryCatalog.remove(id: known.id, in: db) }
+                summary.removed = 1
+            }
+            return summary
+        }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        let stamp = FileStamp(path: relative, size: Int64(info.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        summary.found = 1
+        if let known, known.stamp.size == stamp.size, known.stamp.modified == stamp.modified { return summary }
+        let records = read([stamp])
+        try catalog.write { db in
+            for record in records { try LibraryCatalog.store(record, id: known?.id, in: db) }
+        }
+        summary.opened = records.count
+        if known == nil { summary.added = records.count } else { summary.updated = records.count }
+        summary.unreadable = records.compactMap { record in record.error.map { "\(record.stamp.path): \($0)" } }
+        return summary
+    }
+
     /// Reads `stamps` in parallel; the order is kept.
     private func read(_ stamps: [FileStamp]) -> [ScoreRecord] {
         final class Slots: @unchecked Sendable {

@@ -59,7 +59,7 @@ extension ScoreService {
     /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
     /// there yet), when the file is still at `expected`. Returns the contents after.
     public func bookmarksFromTOC(score id: Int64, expected: String?) throws -> (tag: String, contents: Contents) {
-        let (_, path) = try score(id)
+        let (score, path) = try score(id)
         let saved = try edit(path, expected: expected, change: "Made bookmarks from the TOC") { document in
             var xmp = XMPBookmarkProvider(document: document)
             let missing = Self.missingFromTOC(document, xmp.bookmarks)
@@ -71,26 +71,27 @@ extension ScoreService {
             try xmp.write(to: document)
             return Self.contents(of: document)
         }
-        refreshCatalog()
+        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 
     /// Removes one bookmark from the PDF's XMP when the file is still at `expected`.
     public func removeBookmark(score id: Int64, bookmark: String, expected: String?) throws -> (tag: String, contents: Contents) {
-        let (_, path) = try score(id)
+        let (score, path) = try score(id)
         let saved = try edit(path, expected: expected, change: "Deleted a bookmark") { document in
             var xmp = XMPBookmarkProvider(document: document)
             guard xmp.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
             try xmp.write(to: document)
             return Self.contents(of: document)
         }
-        refreshCatalog()
+        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 
-    /// Brings the catalog up to date after a save, so the library shows the change at
-    /// once; when that fails the watcher catches up on its next look.
-    func refreshCatalog() {
-        _ = try? LibraryScanner(catalog: catalog).scan()
+    /// Brings the catalog's entry of one file (`relative` to the library) up to date after a
+    /// save, so the library shows the change at once, without listing the folder; when that
+    /// fails the watcher catches up on its next look.
+    func refreshCatalog(_ relative: String) {
+        _ = try? LibraryScanner(catalog: catalog).update(path: relative)
     }
 }

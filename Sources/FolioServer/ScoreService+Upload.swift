@@ -23,7 +23,7 @@ extension ScoreService {
             throw HTTPError(.unprocessableContent, message: "\(name): \(error.message)")
         }
         let relative = try Self.mapped { try store(made) }
-        refreshCatalog()
+        refreshCatalog(relative)
         guard let entry = try Self.mapped({ try catalog.show(relative) }).first(where: { $0.bookmark == nil }) else {
             throw HTTPError(.internalServerError, message: "\(relative) was saved but not catalogued")
         }

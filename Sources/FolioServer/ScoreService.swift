@@ -294,7 +294,7 @@ public struct ScoreService: Sendable {
     /// prefix of the file). 409 when the file is not at `expected` or changed since that
     /// save, or when there is nothing to undo. Returns what was undone and the new version.
     public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
-        let (_, path) = try score(id)
+        let (score, path) = try score(id)
         guard let expected else {
             throw HTTPError(.preconditionRequired, message: "send the version you undo in If-Match (the ETag of GET)")
         }
@@ -312,7 +312,7 @@ public struct ScoreService: Sendable {
         }
         guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
         undoLog.undone(step, version: tag, for: path)
-        refreshCatalog()
+        refreshCatalog(score.path)
         return (step.change, tag)
     }
 
