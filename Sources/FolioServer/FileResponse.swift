@@ -11,7 +11,8 @@ import Musl
 #endif
 
 /// A library file as a response: streamed from disk in chunks (a 200 MB scan is never held
-/// in memory), its version as `ETag`, `304` for a matching `If-None-Match`, and one byte
+/// in memory), its version as `ETag`, `304` for a matching `If-None-Match`, HEAD answered
+/// with the headers alone, and one byte
 /// range at a time (`Range`, `If-Range`, RFC 9110 §14), which lets pdf.js fetch only the
 /// parts of a large scan that the first page needs.
 ///
@@ -74,6 +75,10 @@ enum FileResponse {
         var ranged = range(request.headers[.range], size: size)
         if let ifRange = request.headers[.ifRange], ifRange != tag { ranged = .whole }  // changed since: all of it
         headers[.contentType] = type
+        if request.method == .head {
+            headers[.contentLength] = String(size)
+            return Response(status: .ok, headers: headers)
+        }
         switch ranged {
         case .unsatisfiable:
             throw HTTPError(.rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"],

@@ -15,7 +15,7 @@ enum HTMLPage {
     }
 
     /// pdf.js from libjs-pdf is a classic (UMD) script; Folio's own are ES modules. Both
-    /// run after parsing, in this order; the worker starter runs at once, while parsing.
+    /// run after parsing, in this order; the worker starter runs at once, from the head.
     private static func script(_ source: String) -> String {
         if source == workerStarter { return "<script src=\"\(escape(source))\"></script>" }
         return source.hasPrefix("/pdfjs/") ? "<script defer src=\"\(escape(source))\"></script>"
@@ -38,10 +38,11 @@ enum HTMLPage {
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="/assets/folio.css">
         <link rel="icon" href="data:,">
+        \(scripts.filter { $0 == workerStarter }.map(script).joined())
         </head>
         <body class="\(bodyClass)">
         \(body)
-        \(scripts.map(script).joined(separator: "\n"))
+        \(scripts.filter { $0 != workerStarter }.map(script).joined(separator: "\n"))
         </body>
         </html>
         """

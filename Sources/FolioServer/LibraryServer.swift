@@ -111,11 +111,14 @@ public struct LibraryServer: Sendable {
         router.get("/api/scores/:id") { _, context -> Response in
             try Self.json(service.score(try Self.scoreID(context)).0)
         }
-        router.get("/api/scores/:id/pdf") { request, context -> Response in
-            let (score, path) = try service.score(try Self.scoreID(context))
-            return try FileResponse.file(at: path, type: "application/pdf", request: request, headers: [
-                .contentDisposition: Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline"),
-            ])
+        // GET, and HEAD for the size and version without the bytes.
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/api/scores/:id/pdf", method: method) { request, context -> Response in
+                let (score, path) = try service.score(try Self.scoreID(context))
+                return try FileResponse.file(at: path, type: "application/pdf", request: request, headers: [
+                    .contentDisposition: Self.attachment((score.path as NSString).lastPathComponent, disposition: "inline"),
+                ])
+            }
         }
         let covers = self.covers
         router.get("/api/scores/:id/cover") { request, context -> Response in

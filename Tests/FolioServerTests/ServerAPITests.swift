@@ -212,6 +212,14 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
             }
             let changed = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"other\""])
             XCTAssertEqual(changed.status, .ok)
+            // HEAD: the size and version without the bytes.
+            let head = try await client.execute(uri: uri, method: .head)
+            XCTAssertEqual(head.status, .ok)
+            XCTAssertEqual(head.headers[.contentLength], String(file.count))
+            XCTAssertEqual(head.headers[.eTag], tag)
+            XCTAssertEqual(head.body.readableBytes, 0)
+            let missing = try await client.execute(uri: "/api/scores/999999/pdf", method: .head)
+            XCTAssertEqual(missing.status, .notFound)
         }
     }
 
