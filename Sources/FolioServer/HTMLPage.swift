@@ -141,6 +141,17 @@ enum HTMLPage {
             <section id="panel-page" role="tabpanel" aria-labelledby="tab-page">
               <h2>On this page</h2>
               <ul id="annotations" class="annotations"></ul>
+              <h2>Page tools</h2>
+              <div class="pagetools">
+                <button data-page-tool="rotate-left" title="Turn this page a quarter to the left">↺ Rotate</button>
+                <button data-page-tool="rotate-right" title="Turn this page a quarter to the right">↻ Rotate</button>
+                <button data-page-tool="crop" title="Crop this page to the music, 10 points around it">Crop</button>
+                <button data-page-tool="insert" title="Add a blank page after this one">Add blank</button>
+                <button data-page-tool="delete" title="Delete this page (Undo brings it back)">Delete page</button>
+              </div>
+              <h2>Download</h2>
+              <p class="downloads"><a href="/api/scores/\(score.id)/pdf" download>PDF</a>
+                <a href="/api/scores/\(score.id)/4sc" download>forScore (.4sc)</a></p>
             </section>
             <section id="panel-contents" role="tabpanel" aria-labelledby="tab-contents" hidden>
               <h2>Table of contents</h2>

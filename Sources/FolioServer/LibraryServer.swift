@@ -179,6 +179,18 @@ public struct LibraryServer: Sendable {
                                                               expected: request.headers[.ifMatch])
             return try Self.json(contents, tag: tag)
         }
+        router.post("/api/scores/:id/pages") { request, context -> Response in
+            let tool = try await Self.decode(ScoreService.PageTool.self, request, limit: maxBody, what: "a page tool")
+            let (tag, result) = try service.applyPageTool(score: try Self.scoreID(context), expected: request.headers[.ifMatch], tool)
+            return try Self.json(result, tag: tag)
+        }
+        router.get("/api/scores/:id/4sc") { _, context -> Response in
+            let (tag, name, bytes) = try service.container(score: try Self.scoreID(context))
+            var response = Self.bytes(Data(bytes), type: "application/octet-stream", cache: "no-cache")
+            response.headers[.eTag] = tag
+            response.headers[.contentDisposition] = Self.attachment(name, disposition: "attachment")
+            return response
+        }
         router.post("/api/uploads") { request, _ -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
                 throw HTTPError(.badRequest, message: "name is missing: the received file's name")
@@ -328,7 +340,7 @@ public struct LibraryServer: Sendable {
                      "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
                      "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
                      "dom.js": "text/javascript; charset=utf-8", "pages.js": "text/javascript; charset=utf-8",
-                     "pdf-worker.js": "text/javascript; charset=utf-8",
+                     "pdf-worker.js": "text/javascript; charset=utf-8", "pagetools.js": "text/javascript; charset=utf-8",
                      "openapi.yaml": "application/yaml; charset=utf-8"]
         guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

@@ -226,6 +226,20 @@ def main(folio, artifacts):
             page.keyboard.press("Enter")
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
             page.keyboard.press("v")
+            # Page tools on page 3: turn it right (kept), add a blank page after it, then Undo.
+            page.click("[data-page-tool=rotate-right]")
+            expect(page.locator("#status")).to_have_text("Page turned right")
+            page.click("[data-page-tool=insert]")
+            expect(page.locator("#status")).to_have_text("Blank page added after this one")
+            expect(page.locator("#pageno")).to_have_text("3 / 5")
+            page.screenshot(path=f"{artifacts}/7c-page-tools.png")
+            page.click("#undo")
+            expect(page.locator("#status")).to_have_text("Undone: Inserted blank page(s)")
+            expect(page.locator("#pageno")).to_have_text("3 / 4")
+            with page.expect_download() as download:
+                page.click(".downloads a:has-text('.4sc')")
+            assert download.value.suggested_filename.endswith(".4sc"), download.value.suggested_filename
+            page.focus("#overlay")
             page.keyboard.press("ArrowLeft")
             page.wait_for_selector("#stage[data-rendered='2']")
 
@@ -338,6 +352,9 @@ def main(folio, artifacts):
                        zip((stamp.x0, stamp.y0, stamp.width, stamp.height), after["rect"])), (stamp, after)
         for other in (0, 2, 3):
             assert annotations(score, other) == [], f"page {other + 1} holds {annotations(score, other)}"
+        with pikepdf.open(score) as pdf:
+            assert len(pdf.pages) == 4 and [int(p.obj.get("/Rotate", 0)) for p in pdf.pages] == [0, 0, 90, 0], \
+                [int(p.obj.get("/Rotate", 0)) for p in pdf.pages]
         with pikepdf.open(score) as pdf:
             info = {key: str(value) for key, value in pdf.docinfo.items()}
             xmp = pdf.Root.Metadata.read_bytes().decode("utf-8")

@@ -228,4 +228,93 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(read, "Play the second time 200 300 150 30")
         }
     }
+
+    /// Page tools through the API, each an undoable incremental save checked against the
+    /// version, read back with pikepdf and PyMuPDF, `qpdf --check` clean; and the score as a
+    /// forScore container, read with Python's gzip and plistlib.
+    func testPageToolsAndTheForScoreContainer() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "bergamasque")
+            let uri = "/api/scores/\(id)/pages"
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get).headers[.eTag]
+            func apply(_ body: String) async throws -> ScoreService.PageToolResult {
+                let answer = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+                XCTAssertEqual(answer.status, .ok, "\(body): \(String(buffer: answer.body))")
+                headers[.ifMatch] = answer.headers[.eTag]
+                return try ServerFixture.decode(ScoreService.PageToolResult.self, answer)
+            }
+
+            // Refused, the file untouched.
+            var refusals = headers
+            refusals[.ifMatch] = "\"1-1\""
+            let stale = try await client.execute(uri: uri, method: .post, headers: refusals, body: ByteBuffer(string: #"{"action":"delete","pages":"1"}"#))
+            XCTAssertEqual(stale.status, .conflict)
+            for (bad, message) in [(#"{"action":"explode"}"#, "not one of rotate, delete"), (#"{"action":"delete","pages":"9"}"#, "valid: page numbers 1 to 4"),
+                                   (#"{"action":"rotate","pages":"1","by":45}"#, "90"), (#"{"action":"rotate"}"#, "by is missing"),
+                                   (#"{"action":"delete"}"#, "pages is missing"), (#"{"action":"crop","box":[1,2,3]}"#, "box must be"),
+                                   (#"{"action":"insert-blank","at":0}"#, "valid: 1 to 5")] {
+                let refused = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: bad))
+                XCTAssertEqual(refused.status, .badRequest, bad)
+                XCTAssertTrue(String(buffer: refused.body).contains(message), "\(bad): \(String(buffer: refused.body))")
+            }
+            var unprotected = headers
+            unprotected[HTTPField.Name("X-Folio-CSRF")!] = nil
+            let forged = try await client.execute(uri: uri, method: .post, headers: unprotected, body: ByteBuffer(string: #"{"action":"delete","pages":"1"}"#))
+            XCTAssertEqual(forged.status, .forbidden)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+
+            let step1 = try await apply(#"{"action":"rotate","pages":"2","by":90}"#)
+            XCTAssertEqual(step1.pages, 4)
+            let step2 = try await apply(#"{"action":"insert-blank","at":5}"#)
+            XCTAssertEqual(step2.pages, 5)
+            let listed = try await client.execute(uri: "/api/scores/\(id)", method: .get)
+            XCTAssertEqual(try ServerFixture.decode(ScoreService.Score.self, listed).pages, 5, "the catalog follows at once")
+            let step3 = try await apply(#"{"action":"move","pages":"5","to":1}"#)
+            XCTAssertEqual(step3.pages, 5)
+            let step4 = try await apply(#"{"action":"delete","pages":"5"}"#)
+            XCTAssertEqual(step4.pages, 4)
+            let step5 = try await apply(#"{"action":"crop","pages":"3","box":[20,30,300,400]}"#)
+            XCTAssertEqual(step5.pages, 4)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(original.count), original, "incremental updates only")
+
+            let read = try ServerFixture.python("""
+                import sys, subprocess, pikepdf, pymupdf
+                pdf = pikepdf.open(sys.argv[1])
+                rotations = [int(page.obj.get('/Rotate', 0)) for page in pdf.pages]
+                crop = [float(v) for v in pdf.pages[2].obj.get('/CropBox', [])]
+                document = pymupdf.open(sys.argv[1])
+                texts = [bool(document[i].get_text().strip()) for i in range(document.page_count)]
+                check = subprocess.run(['qpdf', '--check', sys.argv[1]], capture_output=True, text=True)
+                print(rotations, [round(crop[2] - crop[0]), round(crop[3] - crop[1])] if crop else None, texts,
+                      check.returncode, 'No syntax or stream encoding errors found' in check.stdout)
+                """, path)
+            // The blank page went first, page 2 (now 3) is turned, the last page was deleted and page 3 cropped.
+            XCTAssertEqual(read, "[0, 0, 90, 0] [300, 400] [False, True, True, True] 0 True")
+
+            // Undo takes back the crop: the file ends where the delete left it.
+            let undone = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+            XCTAssertEqual(undone.status, .ok, String(buffer: undone.body))
+            XCTAssertTrue(String(buffer: undone.body).contains("Cropped page(s) 3"))
+            let uncropped = try ServerFixture.python("import sys, pikepdf; pdf = pikepdf.open(sys.argv[1]); print('/CropBox' in pdf.pages[2].obj)", path)
+            XCTAssertEqual(uncropped, "False")
+
+            // The forScore container: gzip'd plist with the PDF unchanged and its title.
+            let container = try await client.execute(uri: "/api/scores/\(id)/4sc", method: .get)
+            XCTAssertEqual(container.status, .ok)
+            XCTAssertTrue(container.headers[.contentDisposition]?.contains("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.4sc") == true)
+            let saved = fixture.path("exported.4sc.bin")
+            try Data(buffer: container.body).write(to: URL(fileURLWithPath: saved))
+            let unpacked = try ServerFixture.python("""
+                import sys, gzip, plistlib
+                plist = plistlib.loads(gzip.decompress(open(sys.argv[1], 'rb').read()))
+                titles = [value for key, value in plist.items() if key.endswith('|title')]
+                print(plist['pdfData'] == open(\(String(reflecting: path)), 'rb').read(), titles)
+                """, saved)
+            let title = try ServerFixture.python("import sys, pikepdf; pdf = pikepdf.open(sys.argv[1]); print(str(pdf.docinfo['/Title']))", path)
+            XCTAssertEqual(unpacked, "True ['\(title)']")
+        }
+    }
 }

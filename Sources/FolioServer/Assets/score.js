@@ -7,6 +7,7 @@ import { details } from './details.js';
 import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
 import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned } from './pages.js';
+import { pageTools } from './pagetools.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -34,6 +35,7 @@ const app = {
   goTo(page) { Object.assign(state, { page: Math.min(state.pages, Math.max(1, page)), halfway: false }); render(); },
 };
 const panels = { details: details(app), contents: contents(app) };
+pageTools({ scoreID, page: () => state.page, version: () => state.version, run: (action, message) => run(action, message) });
 
 async function refreshUndo() {
   try {
@@ -89,6 +91,7 @@ async function loadDocument() {
   if (state.document) state.document.destroy();
   state.document = loaded;
   state.pages = loaded.numPages;
+  state.page = Math.min(state.page, state.pages);  // a page tool may have deleted the page shown
 }
 
 async function render() {
@@ -177,7 +180,7 @@ function editText(item, label, annotation) {
 async function run(action, done) {
   try {
     const result = await action();
-    app.saved(result.version, done);
+    app.saved(result.version, result.message ?? done);
   } catch (error) {
     say(error.status === 409 ? 'The score changed elsewhere; showing the current version.' : `Not saved: ${error.message}`);
   }
