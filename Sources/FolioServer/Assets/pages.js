@@ -35,40 +35,42 @@ export function draw(page, canvas, { viewport, ratio }) {
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
 }
 
+// `page` drawn on a canvas of its own, fitted to `room`.
+export async function sheet(page, room) {
+  const fitted = fit(page, room);
+  const canvas = document.createElement('canvas');
+  size(canvas, fitted);
+  await draw(page, canvas, fitted).promise;
+  return canvas;
+}
+
+// Sizes `canvas` in CSS pixels after its device pixels; returns that size.
+function shown(canvas, ratio) {
+  const css = { width: Math.floor(canvas.width / ratio), height: Math.floor(canvas.height / ratio) };
+  canvas.style.width = `${css.width}px`;
+  canvas.style.height = `${css.height}px`;
+  return css;
+}
+
 // Pages side by side on `canvas`, each fitted to an equal share of `room`, 6 CSS pixels
 // apart. Returns the canvas's size in CSS pixels.
 export async function drawSideBySide(pages, canvas, room) {
   const share = { width: (room.width - (pages.length - 1) * 6) / pages.length, height: room.height };
-  const sheets = await Promise.all(pages.map(async (page) => {
-    const fitted = fit(page, share);
-    const sheet = document.createElement('canvas');
-    size(sheet, fitted);
-    await draw(page, sheet, fitted).promise;
-    return sheet;
-  }));
+  const sheets = await Promise.all(pages.map((page) => sheet(page, share)));
   const ratio = window.devicePixelRatio || 1, gap = Math.round(6 * ratio);
-  canvas.width = sheets.reduce((sum, sheet) => sum + sheet.width, 0) + gap * (sheets.length - 1);
-  canvas.height = Math.max(...sheets.map((sheet) => sheet.height));
+  canvas.width = sheets.reduce((sum, part) => sum + part.width, 0) + gap * (sheets.length - 1);
+  canvas.height = Math.max(...sheets.map((part) => part.height));
   const context = canvas.getContext('2d');
   let x = 0;
-  for (const sheet of sheets) { context.drawImage(sheet, x, 0); x += sheet.width + gap; }
-  const shown = { width: Math.floor(canvas.width / ratio), height: Math.floor(canvas.height / ratio) };
-  canvas.style.width = `${shown.width}px`;
-  canvas.style.height = `${shown.height}px`;
-  return shown;
+  for (const part of sheets) { context.drawImage(part, x, 0); x += part.width + gap; }
+  return shown(canvas, ratio);
 }
 
 // forScore's half-page turn: the top half of `next` above the bottom half of `current` (the
 // page being finished), each fitted to `room`, on `canvas`, with a rule between. Returns the
 // canvas's size in CSS pixels.
 export async function drawHalves(current, next, canvas, room) {
-  const [lower, upper] = await Promise.all([current, next].map(async (page) => {
-    const fitted = fit(page, room);
-    const sheet = document.createElement('canvas');
-    size(sheet, fitted);
-    await draw(page, sheet, fitted).promise;
-    return sheet;
-  }));
+  const [lower, upper] = await Promise.all([current, next].map((page) => sheet(page, room)));
   const ratio = window.devicePixelRatio || 1;
   const top = Math.floor(upper.height / 2), bottom = lower.height - Math.floor(lower.height / 2);
   canvas.width = Math.max(lower.width, upper.width);
@@ -78,10 +80,7 @@ export async function drawHalves(current, next, canvas, room) {
   context.drawImage(lower, 0, lower.height - bottom, lower.width, bottom, (canvas.width - lower.width) / 2, top, lower.width, bottom);
   context.fillStyle = '#3874d8';
   context.fillRect(0, top - ratio, canvas.width, 2 * ratio);
-  const shown = { width: Math.floor(canvas.width / ratio), height: Math.floor(canvas.height / ratio) };
-  canvas.style.width = `${shown.width}px`;
-  canvas.style.height = `${shown.height}px`;
-  return shown;
+  return shown(canvas, ratio);
 }
 
 // Where a turn by `direction` (1, -1) leads from `at` ({page, halfway}) in a run of `pages`:

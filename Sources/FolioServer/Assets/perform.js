@@ -3,7 +3,7 @@
 // swipes; one page or two side by side, or half-page turns (forScore's: the next page's top
 // half shows above the bottom half of the page being finished). The current piece's title is shown.
 import { pageTurn, tapOrSwipe } from './dom.js';
-import { fit, size, draw, openDocument, drawHalves, turned } from './pages.js';
+import { sheet, openDocument, drawHalves, turned } from './pages.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -31,13 +31,9 @@ function pieceAt(page) {
   return current;
 }
 
-async function sheet(number, room) {
-  const page = await state.document.getPage(number);
-  const fitted = fit(page, room);
-  const canvas = document.createElement('canvas');
-  size(canvas, fitted);
+async function pageSheet(number, room) {
+  const canvas = await sheet(await state.document.getPage(number), room);
   canvas.className = 'sheet';
-  await draw(page, canvas, fitted).promise;
   return canvas;
 }
 
@@ -56,7 +52,7 @@ async function render() {
   const count = state.two ? 2 : 1;
   const room = { width: (stage.clientWidth - 20) / count - (count - 1) * 6, height: stage.clientHeight - 20 };
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
-  const canvases = await Promise.all(numbers.map((number) => sheet(number, room)));
+  const canvases = await Promise.all(numbers.map((number) => pageSheet(number, room)));
   stage.replaceChildren(...canvases);
   label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   const piece = pieceAt(state.page);
