@@ -60,7 +60,7 @@ extension ScoreService {
                     guard everyWhenLeftOut, count > 0 else { throw HTTPError(.badRequest, message: "pages is missing, as \"3,5-7\"") }
                     return Array(1...count)
                 }
-                return try ScoreSplit.ranges(text, pageCount: count).flatMap { Array($0) }
+                return try ScoreSplit.pages(text, pageCount: count)
             }
             func required<T>(_ value: T?, _ name: String, _ what: String) throws -> T {
                 guard let value else { throw HTTPError(.badRequest, message: "\(name) is missing: \(what)") }

@@ -130,6 +130,15 @@ public enum ScoreSplit {
         return result + rest
     }
 
+    /// The pages a list such as "3,5-7" names, 1-based, in its order.
+    ///
+    /// ```swift
+    /// try ScoreSplit.pages("3,5-7", pageCount: 9)   // [3, 5, 6, 7]
+    /// ```
+    public static func pages(_ text: String, pageCount: Int) throws -> [Int] {
+        try ranges(text, pageCount: pageCount).flatMap { Array($0) }
+    }
+
     /// "1-4,5-9,10" as ranges, each checked against `pageCount`.
     public static func ranges(_ text: String, pageCount: Int) throws -> [ClosedRange<Int>] {
         let valid = "valid: page numbers 1 to \(pageCount), as \"1-4,5-9,10\""

@@ -21,11 +21,6 @@ struct PagesCommand: ParsableCommand {
         subcommands: [PagesRotateCommand.self, PagesDeleteCommand.self, PagesMoveCommand.self, PagesInsertBlankCommand.self,
                       PagesExtractCommand.self, PagesCropCommand.self, PagesLabelsCommand.self])
 
-    /// "3,5-7" as 1-based pages, checked against `count`.
-    static func pages(_ text: String, count: Int) throws -> [Int] {
-        try ScoreSplit.ranges(text, pageCount: count).flatMap { Array($0) }
-    }
-
     static func report(_ warnings: [String]) {
         for warning in warnings { printError("warning: \(warning)") }
     }
@@ -40,7 +35,7 @@ struct PagesRotateCommand: ParsableCommand {
 
     func run() throws {
         try file.update("pages rotate") { document in
-            let list = try pages.map { try PagesCommand.pages($0, count: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
+            let list = try pages.map { try ScoreSplit.pages($0, pageCount: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
             try ScorePages.rotate(document, pages: list, by: by)
             print("rotated \(list.count) page(s) by \(by)°")
         }
@@ -55,7 +50,7 @@ struct PagesDeleteCommand: ParsableCommand {
 
     func run() throws {
         try file.update("pages delete") { document in
-            let list = try PagesCommand.pages(pages, count: document.pageCount)
+            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
             PagesCommand.report(try ScorePages.delete(document, pages: list))
             print("deleted \(Set(list).count) page(s); \(document.pageCount) left")
         }
@@ -71,7 +66,7 @@ struct PagesMoveCommand: ParsableCommand {
 
     func run() throws {
         try file.update("pages move") { document in
-            let list = try PagesCommand.pages(pages, count: document.pageCount)
+            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
             PagesCommand.report(try ScorePages.move(document, pages: list, to: to))
             print("moved \(list.count) page(s) to \(to)")
         }
@@ -124,7 +119,7 @@ struct PagesExtractCommand: ParsableCommand {
         try AssemblyCommand.run("pages extract") {
             try AssemblyCommand.checkFree(output)
             let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
-            let list = try PagesCommand.pages(pages, count: document.pageCount)
+            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
             let bytes = try ScorePages.extract(document, pages: list)
             try AssemblyCommand.create(output, bytes: bytes)
             print("wrote \(output): \(list.count) page(s)")
@@ -163,7 +158,7 @@ struct PagesCropCommand: ParsableCommand {
             crop = auto ? .auto(margin: margin) : .reset
         }
         try file.update("pages crop") { document in
-            let list = try pages.map { try PagesCommand.pages($0, count: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
+            let list = try pages.map { try ScoreSplit.pages($0, pageCount: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
             let warnings = try ScorePages.crop(document, pages: list, crop)
             PagesCommand.report(warnings)
             print(reset ? "uncropped \(list.count) page(s)" : "cropped \(list.count - warnings.count) page(s)")
