@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Crypto
 import Foundation
 
@@ -26,6 +31,16 @@ public struct FileStamp: Sendable, Equatable {
         self.size = size
         self.modified = modified
         fingerprint = ""
+    }
+
+    /// Size and time as `lstat` reported them.
+    init(path: String, info: stat) {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        self.init(path: path, size: Int64(info.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// Reads the fingerprint from the file at `absolutePath`.

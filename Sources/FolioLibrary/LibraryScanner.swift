@@ -131,12 +131,7 @@ public struct LibraryScanner: Sendable {
             }
             return summary
         }
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        let stamp = FileStamp(path: relative, size: Int64(info.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        let stamp = FileStamp(path: relative, info: info)
         summary.found = 1
         if let known, known.stamp.size == stamp.size, known.stamp.modified == stamp.modified { return summary }
         let records = read([stamp])
@@ -198,13 +193,7 @@ public struct LibraryScanner: Sendable {
                 case S_IFDIR:
                     pending.append(path)
                 case S_IFREG where name.lowercased().hasSuffix(".pdf"):
-                    #if canImport(Darwin)
-                    let time = info.st_mtimespec
-                    #else
-                    let time = info.st_mtim
-                    #endif
-                    result.append(FileStamp(path: path, size: Int64(info.st_size),
-                                            modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)))
+                    result.append(FileStamp(path: path, info: info))
                 default:
                     continue
                 }
