@@ -90,9 +90,10 @@ public struct LibraryServer: Sendable {
         // Data pdf.js fetches on demand: the 14 standard fonts (for PDFs that name them
         // without embedding them) and the packed CJK character maps.
         for folder in ["standard_fonts", "cmaps"] {
+            let directory = Self.pdfjsData(folder, pdfjs: options.pdfjs)  // looked for once, not per request
             router.get("/pdfjs/\(folder)/:name") { _, context -> Response in
                 let name = try context.parameters.require("name")
-                guard Self.isPlainName(name), let directory = Self.pdfjsData(folder, pdfjs: options.pdfjs),
+                guard Self.isPlainName(name), let directory,
                       let data = FileManager.default.contents(atPath: directory + "/" + name) else {
                     throw HTTPError(.notFound)
                 }

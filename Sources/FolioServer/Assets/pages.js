@@ -83,6 +83,22 @@ export async function drawHalves(current, next, canvas, room) {
   return shown(canvas, ratio);
 }
 
+// Two pages side by side and half-page turns exclude each other, as in forScore: the two
+// buttons that choose them, kept in step with `state` ({two, half, halfway}); each change
+// draws again. Returns the toggles, for keys.
+export function viewModes(state, twoButton, halfButton, render) {
+  const set = (two, half) => {
+    Object.assign(state, { two, half, halfway: false });
+    twoButton.setAttribute('aria-pressed', String(two));
+    halfButton.setAttribute('aria-pressed', String(half));
+    render();
+  };
+  const toggles = { two: () => set(!state.two, false), half: () => set(false, !state.half) };
+  twoButton.addEventListener('click', toggles.two);
+  halfButton.addEventListener('click', toggles.half);
+  return toggles;
+}
+
 // Where a turn by `direction` (1, -1) leads from `at` ({page, halfway}) in a run of `pages`:
 // with half turns, a page goes to the next by way of its half turn (next page's top above
 // this one's bottom); without, page by page (`step` at a time).

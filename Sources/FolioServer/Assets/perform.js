@@ -3,7 +3,7 @@
 // swipes; one page or two side by side, or half-page turns (forScore's: the next page's top
 // half shows above the bottom half of the page being finished). The current piece's title is shown.
 import { pageTurn, tapOrSwipe } from './dom.js';
-import { sheet, openDocument, drawHalves, turned } from './pages.js';
+import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -72,23 +72,13 @@ document.addEventListener('keydown', (event) => {
   if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
   else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
   else if (direction === 'last') { Object.assign(state, { page: Math.max(1, state.pages - (state.two ? 1 : 0)), halfway: false }); render(); }
-  else if (event.key === '2') toggleTwo();
-  else if (event.key === 'h') toggleHalf();
+  else if (event.key === '2') modes.two();
+  else if (event.key === 'h') modes.half();
 });
 document.getElementById('prev').addEventListener('click', () => turn(-1));
 document.getElementById('next').addEventListener('click', () => turn(1));
 
-// Two pages and half turns exclude each other, as in forScore.
-function setModes(two, half) {
-  Object.assign(state, { two, half, halfway: false });
-  twoButton.setAttribute('aria-pressed', String(two));
-  halfButton.setAttribute('aria-pressed', String(half));
-  render();
-}
-function toggleTwo() { setModes(!state.two, false); }
-function toggleHalf() { setModes(false, !state.half); }
-twoButton.addEventListener('click', toggleTwo);
-halfButton.addEventListener('click', toggleHalf);
+const modes = viewModes(state, twoButton, halfButton, render);
 
 let start = null;
 stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });

@@ -6,7 +6,7 @@ import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
-import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned } from './pages.js';
+import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes } from './pages.js';
 import { pageTools } from './pagetools.js';
 
 const stage = document.getElementById('stage');
@@ -35,7 +35,7 @@ const app = {
   goTo(page) { Object.assign(state, { page: Math.min(state.pages, Math.max(1, page)), halfway: false }); render(); },
 };
 const panels = { details: details(app), contents: contents(app) };
-pageTools({ scoreID, page: () => state.page, version: () => state.version, run: (action, message) => run(action, message) });
+pageTools({ scoreID, page: () => state.page, version: () => state.version, run });
 
 async function refreshUndo() {
   try {
@@ -95,7 +95,7 @@ async function loadDocument() {
 }
 
 async function render() {
-  if (state.halfway || (state.two && state.page < state.pages)) return renderComposed();
+  if (composed()) return renderComposed();
   const page = await state.document.getPage(state.page);
   const fitted = fit(page, { width: stage.clientWidth - 20, height: stage.clientHeight - 20 }, 0.2);
   state.scale = fitted.scale;
@@ -133,11 +133,16 @@ async function renderComposed() {
   stage.dataset.rendered = state.halfway ? `${state.page}.5` : `${state.page}`;
 }
 
+// Whether a half turn or two pages are shown rather than one whole page (two pages show
+// one on the last page).
+function composed() {
+  return state.halfway || (state.two && state.page < state.pages);
+}
+
 // Whether the tools may mark the page shown: one whole page, not a half turn or two pages.
 function marking() {
-  const whole = !state.halfway && !(state.two && state.page < state.pages);
-  if (!whole) say(state.two ? 'Show one page to mark it.' : 'Turn on to the whole page to mark it.');
-  return whole;
+  if (composed()) say(state.two ? 'Show one page to mark it.' : 'Turn on to the whole page to mark it.');
+  return !composed();
 }
 
 async function loadAnnotations() {
@@ -195,17 +200,7 @@ function turn(direction) {
   render();
 }
 
-// Two pages and half turns exclude each other, as in forScore.
-const halfButton = document.getElementById('half');
-const twoButton = document.getElementById('two');
-function setModes(two, half) {
-  Object.assign(state, { two, half, halfway: false });
-  halfButton.setAttribute('aria-pressed', String(half));
-  twoButton.setAttribute('aria-pressed', String(two));
-  render();
-}
-halfButton.addEventListener('click', () => setModes(false, !state.half));
-twoButton.addEventListener('click', () => setModes(!state.two, false));
+viewModes(state, document.getElementById('two'), document.getElementById('half'), render);
 
 document.addEventListener('keydown', (event) => {
   if (event.target.closest?.('input, select, textarea, form')) return;
