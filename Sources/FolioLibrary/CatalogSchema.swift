@@ -16,6 +16,7 @@ import GRDB
 /// - v3 adds setlists: `setlist` (unique name, optional folder path) and `setlist_entry`
 ///   (ordered; a score or bookmark points to its score's id, so moves and rescans keep
 ///   it; a deleted score leaves the entry with its title, shown as a placeholder).
+/// - v4 adds `score.pathKey`: the path in NFC, unique, what lookups use (``CatalogPath``).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -101,6 +102,23 @@ enum CatalogSchema {
                 );
                 CREATE INDEX setlist_entry_score ON setlist_entry(scoreId);
                 """)
+        }
+        migrator.registerMigration("v4") { db in
+            // The NFC key every lookup goes by (see CatalogPath). A catalog that already holds a
+            // name twice, in composed and decomposed form, keeps the older row; the next scan
+            // gives the other file a name of its own and catalogues it again.
+            try db.execute(sql: "ALTER TABLE score ADD COLUMN pathKey TEXT")
+            var seen = Set<String>()
+            let rows = try Row.fetchAll(db, sql: "SELECT id, path FROM score ORDER BY id")
+            for row in rows {
+                let key = CatalogPath.key(row["path"])
+                if seen.insert(key).inserted {
+                    try db.execute(sql: "UPDATE score SET pathKey = ? WHERE id = ?", arguments: [key, row["id"]])
+                } else {
+                    try db.execute(sql: "DELETE FROM score WHERE id = ?", arguments: [row["id"]])
+                }
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX score_pathKey ON score(pathKey)")
         }
         return migrator
     }

@@ -107,7 +107,7 @@ extension LibraryCatalog {
     public func show(_ identifier: String) throws -> [LibraryEntry] {
         let relative = identifier.hasPrefix(folder + "/") ? String(identifier.dropFirst(folder.count + 1)) : identifier
         return try read { db in
-            let id = try Int64.fetchOne(db, sql: "SELECT id FROM score WHERE path = ?", arguments: [relative])
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM score WHERE pathKey = ?", arguments: [CatalogPath.key(relative)])
                 ?? Int64(identifier).flatMap { try? Int64.fetchOne(db, sql: "SELECT id FROM score WHERE id = ?", arguments: [$0]) }
             guard let id else { throw LibraryError(.notFound, "no score \(identifier) in the catalog") }
             return try Row.fetchAll(db, sql: """

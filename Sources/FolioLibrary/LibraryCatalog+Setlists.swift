@@ -237,7 +237,7 @@ extension LibraryCatalog {
     /// that exactly one file has.
     private static func score(_ path: String, in db: Database) throws -> (Int64, String, String) {
         let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL"
-        if let row = try Row.fetchOne(db, sql: sql + " WHERE s.path = ?", arguments: [path]) {
+        if let row = try Row.fetchOne(db, sql: sql + " WHERE s.pathKey = ?", arguments: [CatalogPath.key(path)]) {
             return (row[0], row[1], row[2] ?? path)
         }
         // Swift compares canonically: a name typed in NFC finds the file stored in NFD.

@@ -15,6 +15,9 @@ public final class LibraryCatalog: Sendable {
     public let folder: String
     /// The database file.
     public let databasePath: String
+    /// The one check every file Folio opens for a request goes through: inside the folder,
+    /// no `..`, no link that leads out.
+    public let files: LibraryPaths
     let pool: DatabasePool
     /// Answers to slow searches, dropped by every write (see ``SearchCache``).
     let searches = SearchCache()
@@ -32,6 +35,9 @@ public final class LibraryCatalog: Sendable {
             throw LibraryError(.notFound, "\(folder) is not a folder")
         }
         self.folder = absolute
+        do { files = try LibraryPaths(folder: absolute) } catch {
+            throw LibraryError(.notFound, "\(folder) cannot be resolved: \(error.localizedDescription)")
+        }
         let database = databasePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? Self.defaultDatabasePath(folder: absolute)
         self.databasePath = database
@@ -81,8 +87,9 @@ public final class LibraryCatalog: Sendable {
     /// One catalogued file's stamp, when it is catalogued.
     func knownFile(path: String) throws -> Known? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT id, size, modified, fingerprint FROM score WHERE path = ?", arguments: [path]).map { row in
-                var stamp = FileStamp(path: path, size: row["size"], modified: row["modified"])
+            try Row.fetchOne(db, sql: "SELECT id, path, size, modified, fingerprint FROM score WHERE pathKey = ?",
+                             arguments: [CatalogPath.key(path)]).map { row in
+                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
                 stamp.fingerprint = row["fingerprint"]
                 return Known(id: row["id"], stamp: stamp)
             }
@@ -94,22 +101,22 @@ public final class LibraryCatalog: Sendable {
     @discardableResult
     static func store(_ record: ScoreRecord, id: Int64?, in db: Database) throws -> Int64 {
         let arguments: StatementArguments = [
-            record.stamp.path, record.stamp.size, record.stamp.modified, record.stamp.fingerprint, record.pageCount,
+            record.stamp.path, CatalogPath.key(record.stamp.path), record.stamp.size, record.stamp.modified, record.stamp.fingerprint, record.pageCount,
             record.version, record.encrypted, json(record.annotations), record.annotations.values.reduce(0, +),
             json(record.warnings), record.error,
         ]
         let scoreID: Int64
         if let id {
             try db.execute(sql: """
-                UPDATE score SET path = ?, size = ?, modified = ?, fingerprint = ?, pages = ?, version = ?,
+                UPDATE score SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, pages = ?, version = ?,
                     encrypted = ?, annotations = ?, annotationCount = ?, warnings = ?, error = ? WHERE id = ?
                 """, arguments: arguments + [id])
             try db.execute(sql: "DELETE FROM entry WHERE scoreId = ?", arguments: [id])
             scoreID = id
         } else {
             try db.execute(sql: """
-                INSERT INTO score (path, size, modified, fingerprint, pages, version, encrypted, annotations,
-                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO score (path, pathKey, size, modified, fingerprint, pages, version, encrypted, annotations,
+                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: arguments + [Date().timeIntervalSince1970])
             scoreID = db.lastInsertedRowID
         }
@@ -161,8 +168,8 @@ public final class LibraryCatalog: Sendable {
 
     /// Gives score `id` a new path and stamp (a file moved or renamed outside Folio).
     static func move(id: Int64, to stamp: FileStamp, in db: Database) throws {
-        try db.execute(sql: "UPDATE score SET path = ?, size = ?, modified = ?, fingerprint = ? WHERE id = ?",
-                       arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, id])
+        try db.execute(sql: "UPDATE score SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ? WHERE id = ?",
+                       arguments: [stamp.path, CatalogPath.key(stamp.path), stamp.size, stamp.modified, stamp.fingerprint, id])
     }
 
     static func remove(id: Int64, in db: Database) throws {

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Names for files Folio brings into a folder: only the last component of whatever path
@@ -23,9 +24,8 @@ public struct LibraryFileName: Sendable {
     /// The file name `path` reduces to, with a `.pdf` extension.
     public static func sanitized(_ path: String, extension wanted: String = "pdf") -> String {
         let last = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(String.UnicodeScalarView(last.unicodeScalars.filter {
-            $0.properties.generalCategory != .control && $0 != ":"
-        })).precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+        var name = CatalogPath.key(CatalogPath.stripped(last).replacingOccurrences(of: ":", with: ""))
+            .trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }
         if name.isEmpty { name = "Imported score" }
         if (name as NSString).pathExtension.lowercased() != wanted { name += "." + wanted }
@@ -53,7 +53,34 @@ public struct LibraryFileName: Sendable {
     }
 
     private func isTaken(_ name: String) -> Bool {
-        taken.contains(name.lowercased())
+        taken.contains(CatalogPath.key(name).lowercased())
             || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name))
+    }
+
+    /// Puts `bytes` in the folder under a free name for `path` (see ``claim(_:extension:)``),
+    /// never over a file: a name another writer took meanwhile moves on to the next. Returns
+    /// the name used.
+    public mutating func create(_ path: String, bytes: [UInt8]) throws -> String {
+        try place(path) { try SafeFile.create(at: $0, bytes: bytes) }
+    }
+
+    /// Moves the file at `source` (in the same filesystem) into the folder under a free name
+    /// for `path`, never over a file; returns the name used.
+    public mutating func moveIn(_ path: String, from source: String) throws -> String {
+        try place(path) { try SafeFile.moveIn(from: source, to: $0) }
+    }
+
+    private mutating func place(_ path: String, _ write: (String) throws -> Void) throws -> String {
+        for _ in 0..<1000 {
+            let name = claim(path)
+            let target = (folder as NSString).appendingPathComponent(name)
+            do {
+                try write(target)
+                return name
+            } catch where FileManager.default.fileExists(atPath: target) {
+                continue   // taken meanwhile by another writer; claim has reserved it, so the next is tried
+            }
+        }
+        throw LibraryError(.io, "\(Self.sanitized(path)) and a thousand numbered names after it are taken")
     }
 }

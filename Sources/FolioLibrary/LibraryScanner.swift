@@ -41,6 +41,18 @@ public struct LibraryScanner: Sendable {
         public var removed = 0
         /// Files that could not be read, with why (they stay in the catalog with the error).
         public var unreadable: [String] = []
+        /// Files given a name of their own because another file's name was the same in
+        /// another Unicode form (`étude.pdf` composed and decomposed): old path and new.
+        public var renamed: [Renamed] = []
+        /// Files left out of the catalog, with why (a name that could not be made unique,
+        /// a row the database refused); the scan goes on without them.
+        public var skipped: [String] = []
+    }
+
+    /// A file the scan renamed.
+    public struct Renamed: Sendable, Equatable {
+        public var from: String
+        public var to: String
     }
 
     public let catalog: LibraryCatalog
@@ -53,14 +65,16 @@ public struct LibraryScanner: Sendable {
 
     public func scan(progress: (Progress) -> Void = { _ in }) throws -> Summary {
         var summary = Summary()
-        let found = try Self.files(in: catalog.folder)
-        summary.found = found.count
         var known = try catalog.knownFiles()
+        let found = settleNames(try Self.files(in: catalog.folder), known: known, summary: &summary)
+        summary.found = found.count
         var toRead: [FileStamp] = []
         var seen = Set<String>()
         for stamp in found {
+            // String keys compare canonically: a name catalogued decomposed finds the file composed.
             seen.insert(stamp.path)
-            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified { continue }
+            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified,
+               old.stamp.path.utf8.elementsEqual(stamp.path.utf8) { continue }
             toRead.append(stamp)
         }
         // What is catalogued but gone from its path: candidates for moves, else removed.
@@ -74,17 +88,27 @@ public struct LibraryScanner: Sendable {
             let records = read(batch)
             try catalog.write { db in
                 for record in records {
-                    if let old = known[record.stamp.path] {
-                        try LibraryCatalog.store(record, id: old.id, in: db)
-                        summary.updated += 1
-                    } else if var ids = missing[record.stamp.fingerprint], let id = ids.popLast() {
-                        missing[record.stamp.fingerprint] = ids
-                        try LibraryCatalog.store(record, id: id, in: db)
-                        summary.moved += 1
-                    } else {
-                        let id = try LibraryCatalog.store(record, id: nil, in: db)
-                        known[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
-                        summary.added += 1
+                    // Each file in a savepoint of its own: a row the database refuses is reported
+                    // and left out, and the rest of the batch is still stored.
+                    do {
+                        try db.inSavepoint {
+                            if let old = known[record.stamp.path] {
+                                try LibraryCatalog.store(record, id: old.id, in: db)
+                                summary.updated += 1
+                            } else if var ids = missing[record.stamp.fingerprint], let id = ids.popLast() {
+                                missing[record.stamp.fingerprint] = ids
+                                try LibraryCatalog.store(record, id: id, in: db)
+                                summary.moved += 1
+                            } else {
+                                let id = try LibraryCatalog.store(record, id: nil, in: db)
+                                known[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
+                                summary.added += 1
+                            }
+                            return .commit
+                        }
+                    } catch let error as DatabaseError {
+                        summary.skipped.append("\(record.stamp.path): the catalog refused it (\(error.message ?? error.description))")
+                        continue
                     }
                     if let error = record.error { summary.unreadable.append("\(record.stamp.path): \(error)") }
                 }
@@ -123,7 +147,9 @@ public struct LibraryScanner: Sendable {
         }
         var summary = Summary()
         let known = try catalog.knownFile(path: relative)
+        // The name as given, else as catalogued: the same name in another Unicode form.
         var info = stat()
+        let relative = [relative, known?.stamp.path].compactMap { $0 }.first { lstat(catalog.folder + "/" + $0, &info) == 0 } ?? relative
         guard lstat(catalog.folder + "/" + relative, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             if let known {
                 try catalog.write { db in try LibraryCatalog.remove(id: known.id, in: db) }
@@ -133,7 +159,8 @@ public struct LibraryScanner: Sendable {
         }
         let stamp = FileStamp(path: relative, info: info)
         summary.found = 1
-        if let known, known.stamp.size == stamp.size, known.stamp.modified == stamp.modified { return summary }
+        if let known, known.stamp.size == stamp.size, known.stamp.modified == stamp.modified,
+           known.stamp.path.utf8.elementsEqual(stamp.path.utf8) { return summary }
         let records = read([stamp])
         try catalog.write { db in
             for record in records { try LibraryCatalog.store(record, id: known?.id, in: db) }
@@ -142,6 +169,42 @@ public struct LibraryScanner: Sendable {
         if known == nil { summary.added = records.count } else { summary.updated = records.count }
         summary.unreadable = records.compactMap { record in record.error.map { "\(record.stamp.path): \($0)" } }
         return summary
+    }
+
+    /// The files to catalogue, one per name: where two paths are the same name in different
+    /// Unicode forms, the one the catalog already knows by those bytes (else the composed
+    /// one, else the first) keeps it and the other is renamed beside it to the first free
+    /// name ("étude 2.pdf"), never over a file; one that cannot be renamed is skipped.
+    func settleNames(_ found: [FileStamp], known: [String: LibraryCatalog.Known], summary: inout Summary) -> [FileStamp] {
+        var groups: [String: [Int]] = [:]   // canonical String keys: equal names meet here
+        for (index, stamp) in found.enumerated() { groups[stamp.path, default: []].append(index) }
+        let clashing = groups.values.filter { $0.count > 1 }
+        guard !clashing.isEmpty else { return found }
+        func preference(_ stamp: FileStamp) -> Int {
+            if let old = known[stamp.path], old.stamp.path.utf8.elementsEqual(stamp.path.utf8) { return 2 }
+            return stamp.path.utf8.elementsEqual(CatalogPath.key(stamp.path).utf8) ? 1 : 0
+        }
+        var result = found
+        var dropped = Set<Int>()
+        for group in clashing {
+            guard let keeper = group.max(by: { preference(found[$0]) < preference(found[$1]) }) else { continue }
+            for other in group where other != keeper {
+                let path = found[other].path
+                let directory = (path as NSString).deletingLastPathComponent
+                var names = LibraryFileName(folder: directory.isEmpty ? catalog.folder : catalog.folder + "/" + directory)
+                do {
+                    let name = try names.moveIn((path as NSString).lastPathComponent, from: catalog.folder + "/" + path)
+                    let renamed = directory.isEmpty ? name : directory + "/" + name
+                    result[other].path = renamed
+                    summary.renamed.append(Renamed(from: path, to: renamed))
+                } catch {
+                    dropped.insert(other)
+                    summary.skipped.append("\(path): the same name as \(found[keeper].path) in another Unicode form, "
+                        + "and it could not be renamed (\(error)); rename one of them")
+                }
+            }
+        }
+        return result.indices.filter { !dropped.contains($0) }.map { result[$0] }.sorted { $0.path < $1.path }
     }
 
     /// Reads `stamps` in parallel; the order is kept.

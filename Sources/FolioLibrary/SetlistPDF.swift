@@ -14,8 +14,10 @@ extension LibraryCatalog {
 
     /// The setlist's scores and bookmark page ranges, in order, as one PDF titled with the
     /// setlist's name, with an outline entry and a page-range bookmark per piece (see
-    /// ``ScoreMerge``). Each file is opened once however often it appears.
-    public func setlistPDF(named name: String) throws -> SetlistPDF {
+    /// ``ScoreMerge``). Each file is opened once however often it appears, through
+    /// ``files`` (a file swapped for a link that leads out of the library is skipped) and
+    /// with `options`' limits.
+    public func setlistPDF(named name: String, options: PDFReadOptions = PDFReadOptions()) throws -> SetlistPDF {
         let setlist = try setlist(named: name)
         var documents: [String: PDFDocument] = [:]
         var parts: [ScoreMerge.Piece] = []
@@ -29,8 +31,12 @@ extension LibraryCatalog {
             if let open = documents[path] {
                 document = open
             } else {
+                guard let absolute = files.resolve(path) else {
+                    skipped.append("\(index + 1). \(entry.title): \(path) is not a file inside the library")
+                    continue
+                }
                 do {
-                    document = try PDFDocument(path: (folder as NSString).appendingPathComponent(path))
+                    document = try PDFDocument(path: absolute, options: options)
                 } catch {
                     skipped.append("\(index + 1). \(entry.title): \(path) cannot be read (\(error))")
                     continue

@@ -2,16 +2,23 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 
 /// The request context of every route: Hummingbird's, plus how the request was let in
 /// (hummingbird-auth's identity), which stays nil on loopback where nothing is asked.
-public struct FolioRequestContext: AuthRequestContext, RequestContext {
+public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: LibraryAccess?
+    /// The peer of the connection (a reverse proxy's address when one stands in front).
+    public let remoteAddress: SocketAddress?
+    /// Who sent the request, as ``ClientMiddleware`` found it: the peer, or the address a
+    /// trusted reverse proxy names; and whether the browser reached us over HTTPS.
+    public var client = Client(address: "unknown", secure: false)
 
     public init(source: Source) {
         coreContext = .init(source: source)
         identity = nil
+        remoteAddress = source.channel.remoteAddress
     }
 }
 
@@ -39,6 +46,39 @@ public enum AccessSecret: Sendable, Equatable {
     case token(String)
     /// A password from `--password-file`; see ``LibraryAccess/Proof/password``.
     case password(String)
+
+    /// What the secret is called in messages.
+    var kind: String {
+        switch self {
+        case .token: "token"
+        case .password: "password"
+        }
+    }
+
+    /// A password as `folio serve` takes it from its file: the first line without the white
+    /// space around it, at least 8 characters; nil (with why) otherwise — a password of
+    /// spaces is no password.
+    ///
+    /// ```swift
+    /// AccessSecret.password(fromLine: "        ")   // .failure("…")
+    /// ```
+    public static func password(fromLine line: String) -> Result<AccessSecret, AccessSecretError> {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count >= 8 else {
+            return .failure(AccessSecretError(message: trimmed.isEmpty
+                ? "the password is only white space"
+                : "the password has \(trimmed.count) characters besides the white space around it; at least 8 are needed"))
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return .failure(AccessSecretError(message: "the password holds a control character"))
+        }
+        return .success(.password(trimmed))
+    }
+}
+
+/// Why a secret was refused.
+public struct AccessSecretError: Error, Sendable, Equatable {
+    public let message: String
 }
 
 /// Finds how a request proves access (hummingbird-auth's authenticator); requests without
@@ -76,11 +116,31 @@ struct AccessAuthenticator<Context: AuthRequestContext<LibraryAccess>>: Authenti
 /// becomes a cookie (HttpOnly, SameSite=Strict) and the browser is sent on to the address
 /// without it; no proof is 401, with a Basic challenge when a password is set so that the
 /// browser asks for it.
-struct AccessGate<Context: AuthRequestContext<LibraryAccess>>: RouterMiddleware {
+///
+/// Wrong credentials are counted per client by ``LoginThrottle``: past a few, each answer
+/// waits longer, and a client that keeps guessing is refused everything (429) for a while,
+/// the right credentials included.
+struct AccessGate: RouterMiddleware {
+    typealias Context = FolioRequestContext
     let secret: AccessSecret
+    let throttle: LoginThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let client = context.client.address
+        if let wait = throttle.banned(client) {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
+                            message: "too many wrong passwords or tokens from \(client); try again in \(wait) s")
+        }
         guard let access = context.identity else {
+            if Self.presentsCredentials(request, secret: secret) {
+                let verdict = throttle.failed(client)
+                context.logger.warning("wrong \(secret.kind) from \(client)",
+                                       metadata: ["failures": "\(verdict.failures)", "uri": "\(request.uri.path)"])
+                if let ban = verdict.bannedFor {
+                    context.logger.error("\(client) banned for \(ban) s after \(verdict.failures) wrong attempts")
+                }
+                if verdict.delay > .zero { try? await Task.sleep(for: verdict.delay) }
+            }
             switch secret {
             case .token:
                 throw HTTPError(.unauthorized, message: "open the address with ?token= that folio serve printed")
@@ -89,11 +149,30 @@ struct AccessGate<Context: AuthRequestContext<LibraryAccess>>: RouterMiddleware 
                                 message: "this library asks for its password (any user name)")
             }
         }
+        throttle.succeeded(client)
         if access.proof == .tokenInAddress, case .token(let token) = secret {
-            var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+            var response = Response(status: .seeOther, headers: [.location: Self.onSite(request.uri.path)])
             response.setCookie(Cookie(name: Secret.accessCookie, value: token, path: "/", httpOnly: true, sameSite: .strict))
             return response
         }
         return try await next(request, context)
+    }
+
+    /// A path to send the browser to on this server: `//evil.example/x` (or `/\evil.example`)
+    /// would leave it, so leading slashes and backslashes become one slash.
+    static func onSite(_ path: String) -> String {
+        "/" + path.drop { $0 == "/" || $0 == "\\" }
+    }
+
+    /// Whether the request carries a token or password at all (a first visit carries none,
+    /// and is not a wrong guess).
+    static func presentsCredentials(_ request: Request, secret: AccessSecret) -> Bool {
+        switch secret {
+        case .token:
+            request.cookies[Secret.accessCookie] != nil || request.headers[.authorization] != nil
+                || request.uri.queryParameters.get("token") != nil
+        case .password:
+            request.headers[.authorization] != nil
+        }
     }
 }

@@ -59,7 +59,7 @@ extension LibraryServer {
         }
         router.get("/api/setlists/:name/pdf") { request, context -> Response in
             let name = try Self.setlistName(context)
-            let merged = try setlists.pdf(name)
+            let merged = try await setlists.work.run { try setlists.pdf(name) }
             var response = Self.bytes(Data(merged.bytes), type: "application/pdf", cache: "no-store")
             let disposition = request.uri.queryParameters.get("download") == nil ? "inline" : "attachment"
             response.headers[.contentDisposition] = Self.attachment(name + ".pdf", disposition: disposition)

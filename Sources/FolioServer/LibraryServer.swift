@@ -28,22 +28,42 @@ public struct LibraryServer: Sendable {
         public var maxBody = 1 << 20
         /// The largest file accepted by upload (a scanned book runs to tens of megabytes).
         public var maxUpload = 256 << 20
+        /// Names besides the listening address, `localhost`, `127.0.0.1` and `[::1]` that
+        /// browsers may use to reach the server (`--allow-host`; see ``AllowedHosts``).
+        public var allowedHosts: [String] = []
+        /// Addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
+        /// believed (`--trusted-proxy`; see ``ClientMiddleware``).
+        public var trustedProxies: [String] = []
+        /// How wrong passwords and tokens are slowed and banned.
+        public var loginPolicy = LoginThrottle.Policy()
         public init() {}
+
+        /// The names the server answers to.
+        public var hosts: AllowedHosts { AllowedHosts(listening: host, extra: allowedHosts) }
     }
 
     public let service: ScoreService
     public let setlists: SetlistService
     public let covers: CoverCache
     public let options: Options
+    /// Where uploads are received (see ``UploadSpool``).
+    public let spool: UploadSpool
     /// The token every state-changing request repeats (see ``CSRFMiddleware``).
     let csrf: String
+    /// Wrong passwords and tokens per client (see ``AccessGate``).
+    public let throttle: LoginThrottle
 
     public init(catalog: LibraryCatalog, options: Options) throws {
-        service = try ScoreService(catalog: catalog)
-        setlists = SetlistService(catalog: catalog)
+        let work = WorkQueue()
+        service = try ScoreService(catalog: catalog, work: work)
+        setlists = SetlistService(catalog: catalog, work: work)
+        do { spool = try UploadSpool(folder: catalog.folder) } catch {
+            throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
+        }
         covers = CoverCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
         self.options = options
         csrf = Secret.random()
+        throttle = LoginThrottle(policy: options.loginPolicy)
     }
 
     /// A new random access token (64 hex digits), for ``Options/access``.
@@ -59,12 +79,13 @@ public struct LibraryServer: Sendable {
     public func router() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret))
-            router.add(middleware: AccessGate(secret: secret))
+            router.add(middleware: AccessGate(secret: secret, throttle: throttle))
         }
-        router.add(middleware: CSRFMiddleware(token: csrf))
-        let service = self.service, csrf = self.csrf, options = self.options, hasPDFJS = self.hasPDFJS
+        router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
+        let service = self.service, csrf = self.csrf, options = self.options, hasPDFJS = self.hasPDFJS, spool = self.spool
         let maxBody = options.maxBody, maxUpload = options.maxUpload
 
         router.get("/") { request, _ -> Response in
@@ -182,11 +203,13 @@ public struct LibraryServer: Sendable {
         }
         router.post("/api/scores/:id/pages") { request, context -> Response in
             let tool = try await Self.decode(ScoreService.PageTool.self, request, limit: maxBody, what: "a page tool")
-            let (tag, result) = try service.applyPageTool(score: try Self.scoreID(context), expected: request.headers[.ifMatch], tool)
+            let id = try Self.scoreID(context), expected = request.headers[.ifMatch]
+            let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try Self.json(result, tag: tag)
         }
         router.get("/api/scores/:id/4sc") { _, context -> Response in
-            let (tag, name, bytes) = try service.container(score: try Self.scoreID(context))
+            let id = try Self.scoreID(context)
+            let (tag, name, bytes) = try await service.work.run { try service.container(score: id) }
             var response = Self.bytes(Data(bytes), type: "application/octet-stream", cache: "no-cache")
             response.headers[.eTag] = tag
             response.headers[.contentDisposition] = Self.attachment(name, disposition: "attachment")
@@ -203,9 +226,10 @@ public struct LibraryServer: Sendable {
                 }
                 openIn = data
             }
-            var request = request
-            let body = try await request.collectBody(upTo: maxUpload)
-            let added = try service.upload(name: name, bytes: Array(buffer: body), openIn: openIn)
+            let file = try await spool.receive(request.body, limit: maxUpload)
+            defer { spool.discard(file) }
+            let dictionary = openIn
+            let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary) }
             return try Self.json(Upload(score: added.score, warnings: added.warnings), status: .created)
         }
         router.get("/api/scores/:id/undo") { _, context -> Response in
@@ -363,6 +387,10 @@ struct CatalogWatcher: Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 let summary = try scanner.scan()
+                for renamed in summary.renamed {
+                    logger.notice("renamed \(renamed.from) to \(renamed.to): another file has the same name in another Unicode form")
+                }
+                for line in summary.skipped { logger.warning("skipped \(line)") }
                 if summary.opened + summary.removed + summary.moved > 0 {
                     logger.info("catalog updated", metadata: ["added": "\(summary.added)", "updated": "\(summary.updated)",
                                                               "removed": "\(summary.removed)", "moved": "\(summary.moved)"])

@@ -14,16 +14,20 @@ import Hummingbird
 /// ```
 public struct ScoreService: Sendable {
     public let catalog: LibraryCatalog
-    public let paths: LibraryPaths
     /// The author written into new annotations (/T).
     public var author = "Folio"
     /// The server's own saves, so the last one can be undone.
     let undoLog = UndoLog()
+    /// Where heavy work runs, and the limits every PDF is read with (see ``WorkQueue``).
+    public let work: WorkQueue
 
-    public init(catalog: LibraryCatalog) throws {
+    public init(catalog: LibraryCatalog, work: WorkQueue = WorkQueue()) throws {
         self.catalog = catalog
-        paths = try LibraryPaths(folder: catalog.folder)
+        self.work = work
     }
+
+    /// The one path check (``FolioLibrary/LibraryPaths``).
+    public var paths: LibraryPaths { catalog.files }
 
     /// A score as the API shows it: its id, path and page count, and its metadata (the
     /// fields of ``Metadata``, in the same object).
@@ -200,7 +204,7 @@ public struct ScoreService: Sendable {
         let (_, path) = try score(id)
         return try Self.mapped {
             guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
-            return (tag, try body(try PDFDocument(path: path)))
+            return (tag, try body(try PDFDocument(path: path, options: work.readOptions())))
         }
     }
 
@@ -265,8 +269,13 @@ public struct ScoreService: Sendable {
             throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
         }
         var lengthBefore = 0
+        // The new version is read under the file's lock, right after the save: a save by
+        // another writer that follows at once cannot be mistaken for this one.
+        let saved = SavedVersion()
+        var save = SaveOptions()
+        save.onSave = { _ in saved.tag = FileVersion.tag(of: path) }
         let value = try Self.mapped {
-            try PDFSaver.update(path: path) { document in
+            try PDFSaver.update(path: path, options: work.readOptions(), save: save) { document in
                 guard FileVersion.tag(of: path) == expected else {
                     throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
                 }
@@ -274,7 +283,7 @@ public struct ScoreService: Sendable {
                 return try body(document)
             }
         }
-        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
+        guard let tag = saved.tag else { throw HTTPError(.notFound, message: "the score disappeared") }
         if tag != expected {
             undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
         }
@@ -299,8 +308,9 @@ public struct ScoreService: Sendable {
             throw HTTPError(.preconditionRequired, message: "send the version you undo in If-Match (the ETag of GET)")
         }
         guard let step = undoLog.last(for: path) else { throw HTTPError(.conflict, message: "nothing to undo") }
+        let reverted = SavedVersion()
         try Self.mapped {
-            try PDFSaver.revert(path: path, toLength: step.lengthBefore) {
+            try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
                 let current = FileVersion.tag(of: path)
                 guard current == expected else {
                     throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
@@ -308,9 +318,9 @@ public struct ScoreService: Sendable {
                 guard current == step.versionAfter else {
                     throw HTTPError(.conflict, message: "the score was changed after that edit; it can no longer be undone")
                 }
-            }
+            }, then: { reverted.tag = FileVersion.tag(of: path) })
         }
-        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "the score disappeared") }
+        guard let tag = reverted.tag else { throw HTTPError(.notFound, message: "the score disappeared") }
         undoLog.undone(step, version: tag, for: path)
         refreshCatalog(score.path)
         return (step.change, tag)
@@ -407,4 +417,10 @@ public struct ScoreService: Sendable {
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+/// The version a save left, taken under the file's lock by the save's own callback.
+final class SavedVersion: @unchecked Sendable {
+    // Written once, by the saving thread, before the save returns; read after.
+    var tag: String?
 }

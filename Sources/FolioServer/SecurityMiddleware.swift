@@ -42,16 +42,17 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Refuses state-changing requests (POST, PUT, PATCH, DELETE) that do not come from
 /// Folio's own pages: they must carry the `X-Folio-CSRF` header equal to the `folio_csrf`
 /// cookie (SameSite=Strict, set by every page), and an `Origin`, when sent, must be this
-/// server's. Another site can neither read the cookie nor send the header without CORS,
+/// server's: the request's own `Host`, and one of the ``AllowedHosts``. Another site can neither read the cookie nor send the header without CORS,
 /// which the server never grants.
 struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String
+    let hosts: AllowedHosts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard [.post, .put, .patch, .delete].contains(request.method) else { return try await next(request, context) }
         if let origin = request.headers[.origin] {
             let host = request.head.authority ?? ""
-            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+            guard hosts.allows(origin: origin), origin == "http://\(host)" || origin == "https://\(host)" else {
                 throw HTTPError(.forbidden, message: "cross-site request refused (Origin \(origin))")
             }
         }

@@ -17,9 +17,12 @@ public struct SetlistService: Sendable {
     /// Setlist changes check the version and change under this lock, so no change slips
     /// in between (within this server; the catalog's own transactions keep each change whole).
     private let lock = SetlistLock()
+    /// Where merged PDFs are made, with the server's read limits (see ``WorkQueue``).
+    public let work: WorkQueue
 
-    public init(catalog: LibraryCatalog) {
+    public init(catalog: LibraryCatalog, work: WorkQueue = WorkQueue()) {
         self.catalog = catalog
+        self.work = work
     }
 
     /// A setlist as the API shows it: entries with the score's id when it is in the catalog.
@@ -123,7 +126,7 @@ public struct SetlistService: Sendable {
 
     /// The setlist's pieces merged into one PDF, in order, each with an outline entry.
     public func pdf(_ name: String) throws -> LibraryCatalog.SetlistPDF {
-        try ScoreService.mapped { try catalog.setlistPDF(named: name) }
+        try ScoreService.mapped { try catalog.setlistPDF(named: name, options: work.readOptions()) }
     }
 
     private func change(_ name: String, expected: String?, show: Bool = true,

@@ -1,3 +1,4 @@
+import FolioPDF
 import FolioScore
 import Foundation
 import XCTest
@@ -69,5 +70,59 @@ final class TextScoreTests: XCTestCase {
         XCTAssertEqual(ScoreMake.Paper.forLocale("de_DE.UTF-8"), .a4)
         XCTAssertEqual(ScoreMake.Paper.forLocale("C.UTF-8"), .a4)
         XCTAssertEqual(ScoreMake.Paper.forLocale(nil), .a4)
+    }
+
+    /// A one-line megabyte of prose is typeset in under a second, and a word wider than a
+    /// line, a chord chart and a ChordPro line take twice as long for twice the text, not four
+    /// times: each character is measured once (wrapping re-measured the rest of the line per step).
+    func testLongLinesAreTypesetInLinearTime() throws {
+        let phrase = "Für Elise – dolce cantabile, ritardando a tempo "
+        let prose = String(repeating: phrase, count: 1_000_000 / phrase.utf8.count)
+        var started = ContinuousClock.now
+        let made = try TextScore.pdf([("prose.txt", Array(prose.utf8))])
+        let took = started.duration(to: .now)
+        XCTAssertLessThan(took, .seconds(1), "1 MB of prose in one line took \(took)")
+        XCTAssertTrue(made.bytes.starts(with: Array("%PDF-".utf8)))
+
+        var unicode = TextScore.Options()
+        unicode.fontFile = try TrueTypeFont(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))))
+        let shapes: [(String, (Int) -> String, TextScore.Options)] = [
+            ("word.txt", { String(repeating: "řЖλ", count: $0 * 6) }, unicode),   // one word far wider than a line
+            ("chart.txt", { String(repeating: "C       G       Am      F       ", count: $0) + "\n"
+                + String(repeating: "Let it be, let it be, whisper words ", count: $0) }, TextScore.Options()),
+            ("song.cho", { "{title: Dolce}\n" + String(repeating: "[C]la[G]la ", count: $0 * 3) }, TextScore.Options()),
+        ]
+        for (name, text, options) in shapes {
+            var times: [Duration] = []
+            for count in [4_000, 8_000] {
+                started = ContinuousClock.now
+                _ = try TextScore.pdf([(name, Array(text(count).utf8))], options: options)
+                times.append(started.duration(to: .now))
+            }
+            XCTAssertLessThan(times[1] / times[0], 3.0, "\(name): \(times[0]) for the text, \(times[1]) for twice the text")
+        }
+        var options = TextScore.Options()
+        options.maxLineCharacters = 1000
+        XCTAssertThrowsError(try TextScore.pdf([("prose.txt", Array(prose.utf8))], options: options)) { error in
+            XCTAssertEqual((error as? ScoreError)?.code, .limitExceeded)
+            XCTAssertTrue("\(error)".contains("1000"), "\(error)")
+        }
+        options = TextScore.Options()
+        options.maxCharacters = 10_000
+        XCTAssertThrowsError(try TextScore.pdf([("prose.txt", Array(prose.utf8))], options: options)) { error in
+            XCTAssertEqual((error as? ScoreError)?.code, .limitExceeded)
+        }
+    }
+
+    /// The wrapped pieces of a long line hold every character in order, none wider than the
+    /// line unless a single character is.
+    func testWrappingKeepsEveryCharacterWithinTheWidth() {
+        let face = PDFTypeface.standard(.helvetica)
+        let line = "Für Elise  " + String(repeating: "x", count: 500) + " end of the line, at last"
+        let pieces = face.wrap(line, size: 11, maxWidth: 200)
+        XCTAssertGreaterThan(pieces.count, 3)
+        XCTAssertTrue(pieces.allSatisfy { face.width(of: $0, size: 11) <= 200 + 1e-9 || $0.count == 1 }, "\(pieces)")
+        XCTAssertEqual(pieces.joined().filter { $0 != " " }, line.filter { $0 != " " })
+        XCTAssertEqual(face.wrap("short", size: 11, maxWidth: 200), ["short"])
     }
 }

@@ -71,17 +71,25 @@ public struct StandardFont: Sendable, Equatable {
     }
 
     /// Breaks text into lines no wider than `maxWidth`: at explicit newlines, then between
-    /// words; a word longer than a line is broken between characters.
+    /// words; a word longer than a line is broken between characters. Each character is
+    /// measured once, so the work grows with the text's length, not its square.
     public func wrap(_ text: String, size: Double, maxWidth: Double) throws -> [[UInt8]] {
         var lines: [[UInt8]] = []
         let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        let scale = size / 1000
+        let space = Double(glyphWidth(0x20)) * scale
         for paragraph in paragraphs {
             var line: [UInt8] = []
+            var lineWidth = 0.0
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                var encoded = try encode(String(word))
-                let candidate = line.isEmpty ? encoded : line + [0x20] + encoded
-                if width(ofEncoded: candidate, size: size) <= maxWidth || (line.isEmpty && encoded.isEmpty) {
-                    line = candidate
+                let encoded = try encode(String(word))
+                let widths = encoded.map { Double(glyphWidth($0)) * scale }
+                let wordWidth = widths.reduce(0, +)
+                let candidate = line.isEmpty ? wordWidth : lineWidth + space + wordWidth
+                if candidate <= maxWidth || (line.isEmpty && encoded.isEmpty) {
+                    if !line.isEmpty { line.append(0x20) }
+                    line += encoded
+                    lineWidth = candidate
                     continue
                 }
                 if !line.isEmpty {
@@ -89,15 +97,19 @@ public struct StandardFont: Sendable, Equatable {
                     line = []
                 }
                 // A word wider than the box: break it where it overflows.
-                while width(ofEncoded: encoded, size: size) > maxWidth, encoded.count > 1 {
-                    var cut = 1
-                    while cut < encoded.count, width(ofEncoded: Array(encoded[..<(cut + 1)]), size: size) <= maxWidth {
+                var rest = 0, restWidth = wordWidth
+                while restWidth > maxWidth, encoded.count - rest > 1 {
+                    var cut = rest + 1, taken = widths[rest]
+                    while cut < encoded.count, taken + widths[cut] <= maxWidth {
+                        taken += widths[cut]
                         cut += 1
                     }
-                    lines.append(Array(encoded[..<cut]))
-                    encoded = Array(encoded[cut...])
+                    lines.append(Array(encoded[rest..<cut]))
+                    rest = cut
+                    restWidth -= taken
                 }
-                line = encoded
+                line = Array(encoded[rest...])
+                lineWidth = restWidth
             }
             lines.append(line)
         }

@@ -62,7 +62,9 @@ extension PDFDocument {
     public var xmpPacket: [UInt8]? {
         guard let stream = metadataStream else { return nil }
         do {
-            return try decodedData(of: stream)
+            // Decoding stops where XMPPacket would refuse the packet anyway: a metadata stream
+            // that inflates to a gigabyte costs 16 MiB, not the gigabyte.
+            return try decodedData(of: stream, limit: XMPPacket.maxBytes + 1)
         } catch let error as PDFError {
             log.add("cannot decode the XMP metadata stream: \(error.message)", object: catalog?["Metadata"]?.referenceValue)
             return nil

@@ -55,7 +55,7 @@ public final class PDFDocument {
         self.options = options
         self.password = password
         log = WarningLog(limit: options.maxWarnings, maxParsedObjects: options.maxParsedObjects,
-                         maxTotalDecodedBytes: options.maxTotalDecodedBytes)
+                         maxTotalDecodedBytes: options.maxTotalDecodedBytes, deadline: options.deadline)
         guard source.count > 0 else { throw PDFError(.notPDF, "the file is empty") }
         let finder = Lexer(bytes: source.bytes)
         if let header = finder.find(Array("%PDF-".utf8), from: 0, limit: min(source.count, 1024)) {
@@ -169,6 +169,12 @@ public final class PDFDocument {
     /// Fails with ``PDFError/Code/limitExceeded`` past ``PDFReadOptions/maxDecodedBytes``, or
     /// once the document's streams have decoded to ``PDFReadOptions/maxTotalDecodedBytes``.
     public func decodedData(of stream: PDFStream) throws -> [UInt8] {
+        try decodedData(of: stream, limit: options.maxDecodedBytes)
+    }
+
+    /// The stream's data decoded, at most `limit` bytes (and never more than the document's
+    /// own per-stream limit): for data whose reader takes no more anyway, such as XMP.
+    func decodedData(of stream: PDFStream, limit: Int) throws -> [UInt8] {
         var resolved = stream
         // /Filter and /DecodeParms may be indirect.
         for key in ["Filter", "DecodeParms", "DP"] {
@@ -177,7 +183,7 @@ public final class PDFDocument {
         if case .array(let items)? = resolved.dictionary["DecodeParms"] {
             resolved.dictionary["DecodeParms"] = .array(items.map { resolve($0) })
         }
-        return try StreamDecoder.decode(resolved, limit: options.maxDecodedBytes, log: log)
+        return try StreamDecoder.decode(resolved, limit: min(limit, options.maxDecodedBytes), log: log)
     }
 
     private func load(_ number: Int) -> PDFObject {

@@ -21,6 +21,26 @@ public struct PDFReadOptions: Sendable {
     /// a few bytes like `[[][]…]` parse into far larger values. Past it reading an object
     /// fails with ``PDFError/Code/limitExceeded``.
     public var maxParsedObjects: Int = 20_000_000
+    /// When work on the document must have ended: past it, parsing, decoding and walking
+    /// content fail with ``PDFError/Code/limitExceeded`` (a server's time budget for one
+    /// request). nil: no limit.
+    public var deadline: ContinuousClock.Instant?
 
     public init() {}
+
+    /// The limits `folio serve` reads with: far below the command line's, since many
+    /// requests share one machine — 32 MiB per stream, 256 MiB per document, 2 million
+    /// objects, and `seconds` of work.
+    ///
+    /// ```swift
+    /// let doc = try PDFDocument(path: "score.pdf", options: .server(seconds: 20))
+    /// ```
+    public static func server(seconds: Double) -> PDFReadOptions {
+        var options = PDFReadOptions()
+        options.maxDecodedBytes = 32 << 20
+        options.maxTotalDecodedBytes = 256 << 20
+        options.maxParsedObjects = 2_000_000
+        options.deadline = .now + .milliseconds(Int(seconds * 1000))
+        return options
+    }
 }

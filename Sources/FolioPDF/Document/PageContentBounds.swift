@@ -109,6 +109,7 @@ private struct ContentBoundsWalker {
             var arrayDepth = 0, array: [PDFObject] = []
             while true {
                 let token = lexer.next()
+                try document.log.chargeTime(1)
                 switch token {
                 case .eof:
                     return

@@ -12,6 +12,32 @@ import Foundation
 /// let parser = XMLParser(data: Data(XMLInput.utf8(bytes)))
 /// ```
 public enum XMLInput {
+    /// What Folio hands an XML parser: `bytes` as UTF-8 (see ``utf8(_:)``), refused when,
+    /// after that, they declare a DTD or entities (how entity-expansion and external-entity
+    /// attacks begin, and never needed by XMP or 4SS), hold NUL bytes (UTF-16 or UTF-32
+    /// without a byte order mark, which the parser would read in its own way, past this
+    /// check), or do not begin with `<`. The check runs on the transcoded text, so a DTD in
+    /// UTF-16 or UTF-32 is found as surely as one in UTF-8.
+    ///
+    /// ```swift
+    /// let xml = try XMLInput.parserInput(bytes)   // throws PDFError(.syntax, "…declares a DTD…")
+    /// ```
+    public static func parserInput(_ bytes: [UInt8]) throws -> [UInt8] {
+        let text = utf8(bytes)
+        if text.contains(0) {
+            throw PDFError(.syntax, "the XML holds NUL bytes (UTF-16 or UTF-32 without a byte order mark?); refused")
+        }
+        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first != UInt8(ascii: "<") {
+            throw PDFError(.syntax, "the XML does not begin with '<' (an encoding Folio does not read?); refused")
+        }
+        let declares = text.withUnsafeBytes { buffer in
+            let lexer = Lexer(bytes: buffer)
+            return lexer.find(Array("<!DOCTYPE".utf8), from: 0) != nil || lexer.find(Array("<!ENTITY".utf8), from: 0) != nil
+        }
+        if declares { throw PDFError(.syntax, "the XML declares a DTD or entities; refused") }
+        return text
+    }
+
     public static func utf8(_ bytes: [UInt8]) -> [UInt8] {
         var text: String
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {

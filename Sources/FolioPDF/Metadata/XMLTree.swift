@@ -42,7 +42,7 @@ struct XMLTree: Sendable {
     /// Parses `bytes`. DTDs and entity declarations are refused before parsing, and
     /// external entities are never resolved.
     init(bytes: [UInt8]) throws {
-        let parser = XMLParser(data: Data(XMLInput.utf8(bytes)))
+        let parser = XMLParser(data: Data(try XMLInput.parserInput(bytes)))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false

@@ -86,16 +86,8 @@ public struct XMPPacket: Sendable {
         guard bytes.count <= XMPPacket.maxBytes else {
             throw PDFError(.limitExceeded, "XMP packet of \(bytes.count) bytes exceeds \(XMPPacket.maxBytes)")
         }
-        // A DOCTYPE is never needed in XMP and is how entity attacks start.
-        // The lexer reads through a pointer that must not outlive `bytes` (a temporary
-        // ByteSource here once freed its buffer mid-search, refusing good packets at random).
-        let declares = bytes.withUnsafeBytes { buffer in
-            let lexer = Lexer(bytes: buffer)
-            return lexer.find(Array("<!DOCTYPE".utf8), from: 0) != nil || lexer.find(Array("<!ENTITY".utf8), from: 0) != nil
-        }
-        if declares {
-            throw PDFError(.syntax, "XMP packet declares a DTD or entities; refused")
-        }
+        // A DOCTYPE is never needed in XMP and is how entity attacks start: XMLTree refuses
+        // one after transcoding (XMLInput.parserInput), in whatever encoding it came.
         do {
             tree = try XMLTree(bytes: bytes)
         } catch let error as PDFError {

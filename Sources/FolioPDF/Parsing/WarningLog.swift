@@ -15,10 +15,16 @@ final class WarningLog {
     let maxParsedObjects: Int
     let maxTotalDecodedBytes: Int
 
-    init(limit: Int = 1000, maxParsedObjects: Int = .max, maxTotalDecodedBytes: Int = .max) {
+    let deadline: ContinuousClock.Instant?
+    /// Steps of work since the clock was last read (reading it per object would cost more than the object).
+    private var steps = 0
+
+    init(limit: Int = 1000, maxParsedObjects: Int = .max, maxTotalDecodedBytes: Int = .max,
+         deadline: ContinuousClock.Instant? = nil) {
         self.limit = limit
         self.maxParsedObjects = maxParsedObjects
         self.maxTotalDecodedBytes = maxTotalDecodedBytes
+        self.deadline = deadline
     }
 
     /// Counts one parsed object; fails once the document's budget is spent.
@@ -26,6 +32,19 @@ final class WarningLog {
         parsedObjects += 1
         guard parsedObjects <= maxParsedObjects else {
             throw PDFError(.limitExceeded, "more than \(maxParsedObjects) objects parsed from this document", offset: offset)
+        }
+        try chargeTime(1)
+    }
+
+    /// Counts `work` steps (objects, content tokens, kilobytes decoded) and, every few
+    /// thousand, fails once the document's deadline has passed.
+    func chargeTime(_ work: Int) throws {
+        guard let deadline else { return }
+        steps += work
+        guard steps >= 4096 else { return }
+        steps = 0
+        if ContinuousClock.now > deadline {
+            throw PDFError(.limitExceeded, "the work on this document took longer than its time budget")
         }
     }
 
@@ -42,6 +61,7 @@ final class WarningLog {
     /// Counts bytes a stream decoded to (an unfiltered stream's own bytes included); fails
     /// when they overdraw the document's total.
     func chargeDecoded(_ count: Int) throws {
+        try chargeTime(count >> 10 + 1)
         decodedBytes += count
         guard decodedBytes <= maxTotalDecodedBytes else {
             throw PDFError(.limitExceeded, "streams of this document decoded to more than \(maxTotalDecodedBytes) bytes in all")

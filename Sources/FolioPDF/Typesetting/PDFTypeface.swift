@@ -51,47 +51,76 @@ public enum PDFTypeface: Sendable, Equatable {
         }
     }
 
-    /// The width of `text` in points; characters the face lacks count as a space would.
+    /// The width of `text` in points; characters the face lacks count as a space would
+    /// (a bullet, in a standard font).
     public func width(of text: String, size: Double) -> Double {
+        text.unicodeScalars.reduce(0.0) { $0 + advance(of: $1) } * size / 1000
+    }
+
+    /// How far one character moves the pen, in thousandths of the text size.
+    func advance(of scalar: Unicode.Scalar) -> Double {
         switch self {
         case .standard(let font):
-            return font.width(of: text, size: size)
+            return Double(font.glyphWidth(StandardFont.winAnsiCode(scalar) ?? 0x95))
         case .trueType(let font):
-            let space = font.glyph(for: " ").map(font.advance) ?? 250
-            return text.unicodeScalars.reduce(0) { $0 + (font.glyph(for: $1).map(font.advance) ?? space) } * size / 1000
+            if let glyph = font.glyph(for: scalar) { return font.advance(of: glyph) }
+            return font.glyph(for: " ").map(font.advance(of:)) ?? 250
         }
     }
 
     /// Breaks one line of text (no newlines) into pieces no wider than `maxWidth`, between
     /// words where it can; a word wider than a line is cut between characters. Leading spaces stay.
+    /// Each character is measured once, so the work grows with the line's length, not its square.
     public func wrap(_ line: String, size: Double, maxWidth: Double) -> [String] {
-        guard width(of: line, size: size) > maxWidth else { return [line] }
-        var pieces: [String] = []
-        var current = ""
-        var open = false
-        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = open ? current + " " + word : String(word)
-            if width(of: candidate, size: size) <= maxWidth {
-                current = candidate
-                open = true
-                continue
-            }
-            if open, current.contains(where: { $0 != " " }) { pieces.append(current) }
-            var rest = Substring(word)
-            while width(of: String(rest), size: size) > maxWidth, rest.count > 1 {
-                var cut = rest.startIndex
-                var taken = ""
-                while cut < rest.endIndex, width(of: taken + String(rest[cut]), size: size) <= maxWidth || taken.isEmpty {
-                    taken.append(rest[cut])
-                    cut = rest.index(after: cut)
-                }
-                pieces.append(taken)
-                rest = rest[cut...]
-            }
-            current = String(rest)
-            open = true
+        let characters = Array(line)
+        let scale = size / 1000
+        let widths = characters.map { character in
+            character.unicodeScalars.reduce(0.0) { $0 + advance(of: $1) } * scale
         }
-        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        var total = 0.0
+        for width in widths { total += width }
+        guard total > maxWidth else { return [line] }
+        let space = width(of: " ", size: size)
+        var pieces: [String] = []
+        // The piece being filled: characters[start..<end], its width, whether it holds more than spaces.
+        var start = 0, end = 0, filled = 0.0, printable = false, open = false
+        var wordStart = 0
+        while wordStart <= characters.count {
+            var wordEnd = wordStart, wordWidth = 0.0
+            while wordEnd < characters.count, characters[wordEnd] != " " {
+                wordWidth += widths[wordEnd]
+                wordEnd += 1
+            }
+            let candidate = open ? filled + space + wordWidth : wordWidth
+            if candidate <= maxWidth {
+                if !open { start = wordStart }
+                end = wordEnd
+                filled = candidate
+                printable = printable || wordEnd > wordStart
+                open = true
+            } else {
+                if open, printable { pieces.append(String(characters[start..<end])) }
+                // Cut the word between characters while it is wider than a line.
+                var rest = wordStart, restWidth = wordWidth
+                while restWidth > maxWidth, wordEnd - rest > 1 {
+                    var cut = rest, taken = 0.0
+                    while cut < wordEnd, taken + widths[cut] <= maxWidth || cut == rest {
+                        taken += widths[cut]
+                        cut += 1
+                    }
+                    pieces.append(String(characters[rest..<cut]))
+                    rest = cut
+                    restWidth -= taken
+                }
+                start = rest
+                end = wordEnd
+                filled = restWidth
+                printable = wordEnd > rest
+                open = true
+            }
+            wordStart = wordEnd + 1
+        }
+        if end > start || pieces.isEmpty { pieces.append(String(characters[start..<end])) }
         return pieces
     }
 }

@@ -13,7 +13,7 @@ extension PDFSaver {
     /// try PDFSaver.revert(path: "score.pdf", toLength: before)   // the title is back
     /// ```
     public static func revert(path: String, toLength length: Int, lockTimeout: Double = 10,
-                              check: () throws -> Void = {}) throws {
+                              check: () throws -> Void = {}, then: () -> Void = {}) throws {
         try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { _ in
             try check()
             let source = try ByteSource(path: path)
@@ -25,6 +25,7 @@ extension PDFSaver {
                 throw PDFError(.invalidArgument, "the first \(length) bytes of \(path) do not end a revision (no %%EOF there)")
             }
             try SafeFile.write(to: path, parts: [UnsafeRawBufferPointer(rebasing: source.bytes[0..<length])])
+            then()
         }
     }
 }

@@ -40,6 +40,24 @@ public enum SafeFile {
         try temporary.commit(fault: nil, exclusive: true)
     }
 
+    /// Gives the finished file at `source` the name `target` in the same filesystem, durably,
+    /// and never over a file: fails, leaving both as they were, when `target` exists.
+    /// (`link` refuses an existing name; where a filesystem has no hard links, such as exFAT,
+    /// a rename after a look that the name is free.)
+    public static func moveIn(from source: String, to target: String) throws {
+        if link(source, target) == 0 {
+            unlink(source)
+        } else if errno == EPERM || errno == ENOTSUP {
+            var info = stat()
+            guard lstat(target, &info) != 0, rename(source, target) == 0 else {
+                throw PDFError(.io, "cannot create \(target): \(lastError())")
+            }
+        } else {
+            throw PDFError(.io, "cannot create \(target): \(lastError())")
+        }
+        try syncDirectory(of: target)
+    }
+
     static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?) throws {
         let temporary = try TemporaryFile(beside: path, fixedName: false)
         defer { temporary.discard() }

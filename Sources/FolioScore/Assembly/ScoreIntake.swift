@@ -44,6 +44,73 @@ public enum ScoreIntake {
         return nil
     }
 
+    /// What ``settle(file:name:openIn:readOptions:options:date:)`` made of a received file.
+    public struct Settled: Sendable {
+        /// The name to give the file (the received name with `.pdf`).
+        public var fileName: String
+        public var kind: Kind
+        public var warnings: [String]
+    }
+
+    /// The kind of the file at `path`, by its first 4 KiB; nil for a kind Folio does not take.
+    public static func kind(ofFile path: String) throws -> Kind? {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ScoreError(.invalidValue, "\(path) cannot be read")
+        }
+        defer { try? handle.close() }
+        return kind(of: Array((try? handle.read(upToCount: 4096)) ?? Data()))
+    }
+
+    /// Makes the received file at `file` (written there whole, in the library's filesystem)
+    /// into the PDF to store, in place, without holding a PDF in memory: a PDF is checked to
+    /// open with `readOptions`' limits and the Open In dictionary appended to it as an
+    /// incremental update; an image or text (at most `maxInMemory` bytes) is made into a PDF
+    /// that replaces the file (see ``make(name:bytes:openIn:options:date:)``). On an error
+    /// the file may be left half made: the caller discards it.
+    ///
+    /// ```swift
+    /// let settled = try ScoreIntake.settle(file: "/scores/.folio/uploads/upload-1.part", name: "Étude.pdf",
+    ///                                      openIn: nil, readOptions: .server(seconds: 20))
+    /// settled.fileName   // "Étude.pdf"
+    /// ```
+    public static func settle(file: String, name: String, openIn: Data?, readOptions: PDFReadOptions,
+                              options: TextScore.Options = .init(), date: Date = Date(),
+                              maxInMemory: Int = 64 << 20) throws -> Settled {
+        guard let kind = try kind(ofFile: file) else {
+            throw ScoreError(.invalidValue, "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
+        }
+        guard kind == .pdf else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            guard size <= maxInMemory else {
+                throw ScoreError(.limitExceeded, "\(name) is \(size) bytes; images and text are taken up to \(maxInMemory) bytes")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else { throw ScoreError(.invalidValue, "\(name) cannot be read") }
+            let made = try make(name: name, bytes: Array(data), openIn: openIn, options: options, date: date)
+            try SafeFile.write(to: file, bytes: made.bytes)
+            return Settled(fileName: made.fileName, kind: kind, warnings: made.warnings)
+        }
+        do { _ = try PDFDocument(path: file, options: readOptions) } catch let error as PDFError {
+            throw ScoreError(.malformed, "\(name) cannot be read as a PDF: \(error.message)")
+        }
+        var warnings: [String] = []
+        if let openIn {
+            let (edit, notes) = try OpenInDictionary.edit(from: openIn)
+            warnings += notes
+            if !edit.isEmpty {
+                warnings += try PDFSaver.update(path: file, options: readOptions) { document in
+                    try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date))
+                }
+            }
+        }
+        return Settled(fileName: fileName(for: name), kind: kind, warnings: warnings)
+    }
+
+    /// The name a received file is stored under: its title from the name, with `.pdf`.
+    static func fileName(for name: String) -> String {
+        let base = ScoreMetadata.title(forFile: name)
+        return (base.isEmpty ? "Untitled" : base) + ".pdf"
+    }
+
     /// The PDF to store for a received file `name` holding `bytes`, with the Open In
     /// dictionary `openIn` (JSON, XML or binary property list) applied. Throws
     /// ``ScoreError`` `.invalidValue` for a kind Folio does not take, `.malformed` for a
@@ -77,7 +144,6 @@ public enum ScoreIntake {
                 made = try PDFSaver.incrementalBytes(document)
             }
         }
-        let base = ScoreMetadata.title(forFile: name)
-        return Made(bytes: made, fileName: (base.isEmpty ? "Untitled" : base) + ".pdf", kind: kind, warnings: warnings)
+        return Made(bytes: made, fileName: fileName(for: name), kind: kind, warnings: warnings)
     }
 }

@@ -44,13 +44,14 @@ public struct OpenSetlist: Sendable, Equatable {
         guard bytes.count <= OpenSetlist.maxFileSize else {
             throw ScoreError(.limitExceeded, "the setlist file is \(bytes.count) bytes (valid: up to \(OpenSetlist.maxFileSize))")
         }
-        for marker in ["<!DOCTYPE", "<!ENTITY"] where OpenSetlist.find(Array(marker.utf8), in: bytes) != nil {
-            throw ScoreError(.malformed, "the setlist declares a DTD or entities (\(marker)), which 4SS never needs; refused")
-        }
         // libxml2 caps attribute values at 10 MB, smaller than many PDFs: long values
         // are lifted out before parsing, `data` ones kept aside and others refused.
         let (xml, lifted) = try OpenSetlist.liftLongAttributes(bytes)
-        let parser = XMLParser(data: Data(XMLInput.utf8(xml)))
+        let input: [UInt8]
+        do { input = try XMLInput.parserInput(xml) } catch let error as PDFError {
+            throw ScoreError(.malformed, "the setlist is refused: \(error.message) (4SS never needs a DTD or entities)")
+        }
+        let parser = XMLParser(data: Data(input))
         parser.shouldResolveExternalEntities = false
         let reader = Reader()
         parser.delegate = reader

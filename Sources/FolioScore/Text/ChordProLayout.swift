@@ -71,25 +71,45 @@ struct ChordProLayout {
         var text: String
         /// A line may break before this atom (it starts a word).
         var breaksBefore: Bool
+        /// Measured once, when the atom is made.
+        var chordWidth: Double
+        var textWidth: Double
+    }
+
+    /// Where a lyric line has got to: the next syllable's start, and where the last chord
+    /// (with a space after it) ends.
+    private struct Pen {
+        var cursor: Double
+        var chordEnd = -Double.infinity
+
+        /// Places `atom`; returns where its chord starts (when it has one) and its text starts.
+        mutating func place(_ atom: Atom, gap: Double) -> (chord: Double?, text: Double) {
+            var chordAt: Double?
+            if let chord = atom.chord, !chord.isEmpty {
+                cursor = max(cursor, chordEnd)
+                chordAt = cursor
+                chordEnd = cursor + atom.chordWidth + gap
+            }
+            let textAt = cursor
+            cursor += atom.textWidth
+            return (chordAt, textAt)
+        }
+
+        func end(gap: Double) -> Double { max(cursor, chordEnd - gap) }
     }
 
     /// The chords over a lyric line: each chord starts where its syllable starts, pushed right
     /// (and its syllable with it) when the chord before would overlap it.
     private func place(_ atoms: [Atom], x: Double) -> (chords: [(String, Double)], words: [(String, Double)], end: Double) {
         var placedChords: [(String, Double)] = [], placedWords: [(String, Double)] = []
-        var cursor = x, chordEnd = -Double.infinity
+        var pen = Pen(cursor: x)
         let gap = bold.width(of: " ", size: chordSize)
         for atom in atoms {
-            if let chord = atom.chord, !chord.isEmpty {
-                let start = max(cursor, chordEnd)
-                cursor = start
-                placedChords.append((chord, start))
-                chordEnd = start + bold.width(of: chord, size: chordSize) + gap
-            }
-            if !atom.text.isEmpty { placedWords.append((atom.text, cursor)) }
-            cursor += lyrics.width(of: atom.text, size: size)
+            let at = pen.place(atom, gap: gap)
+            if let chord = atom.chord, let start = at.chord { placedChords.append((chord, start)) }
+            if !atom.text.isEmpty { placedWords.append((atom.text, at.text)) }
         }
-        return (placedChords, placedWords, max(cursor, chordEnd - gap))
+        return (placedChords, placedWords, pen.end(gap: gap))
     }
 
     private func lyricLine(_ segments: [ChordProSong.Segment], x: Double, number: Int, into flow: inout TextPageFlow) throws {
@@ -110,7 +130,10 @@ struct ChordProLayout {
             pieces.append(current)
             for (index, piece) in pieces.enumerated() {
                 let startsWord = index > 0 || atoms.last.map { $0.text.hasSuffix(" ") } ?? true
-                atoms.append(Atom(chord: index == 0 ? segment.chord : nil, text: piece, breaksBefore: startsWord))
+                let chord = index == 0 ? segment.chord : nil
+                atoms.append(Atom(chord: chord, text: piece, breaksBefore: startsWord,
+                                  chordWidth: chord.map { bold.width(of: $0, size: chordSize) } ?? 0,
+                                  textWidth: lyrics.width(of: piece, size: size)))
             }
         }
         let width = flow.lineWidth - x
@@ -127,13 +150,20 @@ struct ChordProLayout {
                 flow.add(PDFTextRun(text: word, face: lyrics, size: size, x: at, y: top - height + size * 0.25))
             }
         }
+        let gap = bold.width(of: " ", size: chordSize)
+        var pen = Pen(cursor: 0)   // where `line` has got to, kept as atoms are added
         for atom in atoms {
             line.append(atom)
-            guard place(line, x: 0).end > width, line.count > 1 else { continue }
-            // Break before the last word start on this line; a single overlong word stays whole.
-            guard let cut = line.indices.dropFirst().last(where: { line[$0].breaksBefore }) else { continue }
+            _ = pen.place(atom, gap: gap)
+            guard pen.end(gap: gap) > width, line.count > 1 else { continue }
+            // Break before the last word start on this line; a word longer than the line is
+            // broken before its last piece, so a line never grows past one width (and laying it
+            // out again per piece stays cheap).
+            let cut = line.indices.dropFirst().last(where: { line[$0].breaksBefore }) ?? line.count - 1
             try emit(Array(line[..<cut]), into: &flow)
             line = Array(line[cut...])
+            pen = Pen(cursor: 0)
+            for rest in line { _ = pen.place(rest, gap: gap) }
         }
         if !line.isEmpty { try emit(line, into: &flow) }
     }

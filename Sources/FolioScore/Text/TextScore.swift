@@ -50,8 +50,34 @@ public enum TextScore {
         public var size = 11.0
         /// The margin on every side in points (valid: 0 to a third of the paper's width).
         public var margin = 50.0
+        /// The most characters typeset from all files together (a lyric sheet or a chord
+        /// chart has thousands; this bounds the pages one request can make).
+        public var maxCharacters = 4 << 20
+        /// The most characters in one line (one paragraph of prose; wrapped onto many lines).
+        public var maxLineCharacters = 1 << 20
 
         public init() {}
+
+        /// Refuses a text past ``maxCharacters`` (with `before` already typeset) or with a
+        /// line past ``maxLineCharacters``, naming the limit; one pass over the text.
+        func checkLength(_ text: String, fileName: String, before: inout Int) throws {
+            var line = 0, number = 1
+            for scalar in text.unicodeScalars {
+                before += 1
+                if scalar == "\n" {
+                    line = 0
+                    number += 1
+                } else {
+                    line += 1
+                }
+                if before > maxCharacters {
+                    throw ScoreError(.limitExceeded, "\(fileName): more than \(maxCharacters) characters of text; at most \(maxCharacters) are typeset in one file")
+                }
+                if line > maxLineCharacters {
+                    throw ScoreError(.limitExceeded, "\(fileName), line \(number): more than \(maxLineCharacters) characters in one line (valid: up to \(maxLineCharacters))")
+                }
+            }
+        }
 
         func validate() throws {
             guard (4...72).contains(size) else { throw ScoreError(.outOfRange, "text size \(size) is out of range (valid: 4 to 72 pt)") }
@@ -85,8 +111,10 @@ public enum TextScore {
         var edit = ScoreEdit()
         var composers: [String] = []
         var warnings: [String] = []
+        var characters = 0
         for (name, bytes) in files {
             let (text, _) = try TextDecoding.decode(bytes)
+            try options.checkLength(text, fileName: name, before: &characters)
             let first = flow.pageCount
             let fileEdit: ScoreEdit
             if isChordPro(fileName: name, text: text) {
@@ -186,24 +214,30 @@ public enum TextScore {
     /// A chord line and its lyric line cut at the same columns, at spaces of the lyrics where
     /// there are any, so each chord stays over its syllable.
     static func wrapPair(_ chords: String, _ words: String, columns: Int) -> [(String, String)] {
-        var chords = Array(chords), words = Array(words)
+        let chords = Array(chords), words = Array(words)
+        // Where the rest of each line starts: both advance together, so no line is copied per piece.
+        var c = 0, w = 0
         var pairs: [(String, String)] = []
-        while max(chords.count, words.count) > columns {
+        func piece(_ line: [Character], from start: Int, count: Int) -> String {
+            start >= line.count ? "" : String(line[start..<min(line.count, start + count)])
+        }
+        while max(chords.count - c, words.count - w) > columns {
             var cut = columns
             // The last space of the lyrics within the line, where no chord is cut in two.
             if let space = (1...columns).reversed().first(where: { column in
-                (column >= words.count || words[column] == " ")
-                    && (column >= chords.count || chords[column] == " " || chords[column - 1] == " ")
+                (w + column >= words.count || words[w + column] == " ")
+                    && (c + column >= chords.count || chords[c + column] == " " || chords[c + column - 1] == " ")
             }) { cut = space }
-            pairs.append((String(chords.prefix(cut)), String(words.prefix(cut))))
-            chords = Array(chords.dropFirst(cut))
-            words = Array(words.dropFirst(cut))
+            pairs.append((piece(chords, from: c, count: cut), piece(words, from: w, count: cut)))
+            c = min(chords.count, c + cut)
+            w = min(words.count, w + cut)
             // Both lines lose the same number of leading spaces, so the columns stay aligned.
-            let blank = min(chords.prefix { $0 == " " }.count, words.prefix { $0 == " " }.count)
-            chords.removeFirst(min(blank, chords.count))
-            words.removeFirst(min(blank, words.count))
+            var blank = 0
+            while c + blank < chords.count, w + blank < words.count, chords[c + blank] == " ", words[w + blank] == " " { blank += 1 }
+            c += blank
+            w += blank
         }
-        pairs.append((String(chords), String(words)))
+        pairs.append((piece(chords, from: c, count: chords.count), piece(words, from: w, count: words.count)))
         return pairs
     }
 }

@@ -30,13 +30,19 @@ struct LibraryScanCommand: ParsableCommand {
             return try LibraryScanner(catalog: catalog).scan { bar.show($0.done, of: $0.total, $0.path) }
         }
         for line in summary.unreadable { printError("folio library scan: cannot read \(line)") }
+        for renamed in summary.renamed {
+            printError("folio library scan: renamed \(renamed.from) to \(renamed.to): another file has the same name in another Unicode form")
+        }
+        for line in summary.skipped { printError("folio library scan: skipped \(line)") }
         if !quiet {
             printError("""
                 \(summary.found) PDFs: \(summary.opened) read (\(summary.added) new, \(summary.updated) changed, \
-                \(summary.moved) moved), \(summary.removed) removed, \(summary.unreadable.count) unreadable
+                \(summary.moved) moved), \(summary.removed) removed, \(summary.unreadable.count) unreadable\
+                \(summary.renamed.isEmpty ? "" : ", \(summary.renamed.count) renamed")\
+                \(summary.skipped.isEmpty ? "" : ", \(summary.skipped.count) skipped")
                 """)
         }
-        if !summary.unreadable.isEmpty { throw ExitCode(1) }
+        if !summary.unreadable.isEmpty || !summary.skipped.isEmpty { throw ExitCode(1) }
     }
 }
 

@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
             Scans the folder (progress on the terminal), then serves it and keeps the catalog current while files are
             added, changed or removed. Loopback only by default; with --host set to any other address every request
             needs the access token (from --token-file, or a random one printed at start: open the printed address), or
-            the password from --password-file (the browser asks for it; any user name).
+            the password from --password-file (the browser asks for it; any user name; at least 8 characters besides
+            white space). Wrong guesses are slowed and, after 20, the client is shut out for 15 minutes. Browsers must
+            reach the server by its address, localhost, or a name given with --allow-host (DNS rebinding is refused).
             Stops on Ctrl-C or SIGTERM after the requests in flight, so no save is cut in half.
             The JSON API is described at /api/openapi.yaml.
             Example: folio serve Samples --port 8080
@@ -28,20 +30,37 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file whose first line is the password the browser asks for (instead of a token).") var passwordFile: String?
     @Option(help: "Folder holding pdf.js (pdf.js and pdf.worker.js).") var pdfjs: String = LibraryServer.Options().pdfjs
     @Option(help: "Seconds between looks at the folder for changes (0 turns them off).") var rescan: Double = 2
+    @Option(name: .customLong("allow-host"),
+            help: "A name browsers use to reach the server besides its address and localhost (repeatable), e.g. music.example.org behind a reverse proxy.")
+    var allowHosts: [String] = []
+    @Option(name: .customLong("trusted-proxy"),
+            help: "The address of a reverse proxy (repeatable) whose X-Forwarded-For and X-Forwarded-Proto are believed; with HTTPS there, cookies are Secure.")
+    var trustedProxies: [String] = []
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port) is out of range (valid: 1 to 65535)") }
         guard rescan.isFinite, rescan >= 0 else { throw ValidationError("--rescan \(rescan) is out of range (valid: 0 or more)") }
         guard tokenFile == nil || passwordFile == nil else { throw ValidationError("give --token-file or --password-file, not both") }
+        for name in allowHosts where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
+            throw ValidationError("--allow-host \(name) is not a host name")
+        }
+        for address in trustedProxies where !AllowedHosts.isNumericAddress(AllowedHosts.hostPart(address)) {
+            throw ValidationError("--trusted-proxy \(address) is not an IP address")
+        }
     }
 
-    /// The first line of a secret's file, at least `least` characters long.
-    static func firstLine(of path: String, option: String, what: String, least: Int) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let line = text.split(whereSeparator: \.isNewline).first, line.count >= least else {
-            throw ValidationError("\(option) \(path): no \(what) of at least \(least) characters on its first line")
+    /// The first line of a secret's file; a warning on standard error when others may read the file.
+    static func firstLine(of path: String, option: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("\(option) \(path): cannot be read as UTF-8 text")
         }
-        return String(line)
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
+            FileHandle.standardError.write(Data("""
+                folio serve: warning: \(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))); \
+                keep secrets private: chmod 600 \(path)\n
+                """.utf8))
+        }
+        return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
 
     func run() async throws {
@@ -53,26 +72,50 @@ struct ServeCommand: AsyncParsableCommand {
         options.pdfjs = pdfjs
         options.rescanInterval = rescan
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
+        options.allowedHosts = allowHosts
+        options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
         if let tokenFile {
-            options.access = .token(try Self.firstLine(of: tokenFile, option: "--token-file", what: "token", least: 16))
+            let token = try Self.firstLine(of: tokenFile, option: "--token-file").trimmingCharacters(in: .whitespaces)
+            guard token.count >= 16, !token.contains(where: \.isWhitespace) else {
+                throw ValidationError("--token-file \(tokenFile): no token of at least 16 characters (and no spaces) on its first line")
+            }
+            options.access = .token(token)
         } else if let passwordFile {
-            options.access = .password(try Self.firstLine(of: passwordFile, option: "--password-file", what: "password", least: 8))
+            switch AccessSecret.password(fromLine: try Self.firstLine(of: passwordFile, option: "--password-file")) {
+            case .success(let secret): options.access = secret
+            case .failure(let error): throw ValidationError("--password-file \(passwordFile): \(error.message)")
+            }
         } else if !loopback {
             options.access = .token(LibraryServer.randomToken())
         }
         let server: LibraryServer
         do {
             let catalog = try LibraryCatalog(folder: folder)
-            let summary = try LibraryScanner(catalog: catalog).scan { progress in
-                if progress.done % 100 == 0 || progress.done == progress.total {
-                    FileHandle.standardError.write(Data("\rscanning \(progress.done)/\(progress.total)".utf8))
+            // A scan that fails is reported and the library served as catalogued: the watcher tries again.
+            do {
+                let summary = try LibraryScanner(catalog: catalog).scan { progress in
+                    if progress.done % 100 == 0 || progress.done == progress.total {
+                        FileHandle.standardError.write(Data("\rscanning \(progress.done)/\(progress.total)".utf8))
+                    }
                 }
+                FileHandle.standardError.write(Data("\r\(summary.found) scores (\(summary.opened) read, \(summary.unreadable.count) unreadable)\n".utf8))
+                for renamed in summary.renamed {
+                    logger.notice("renamed \(renamed.from) to \(renamed.to): another file has the same name in another Unicode form")
+                }
+                for line in summary.skipped { logger.warning("skipped \(line)") }
+            } catch let error as LibraryError where error.code == .database {
+                logger.error("the first scan failed: \(error.message); serving the catalog as it is")
             }
-            FileHandle.standardError.write(Data("\r\(summary.found) scores (\(summary.opened) read, \(summary.unreadable.count) unreadable)\n".utf8))
             server = try LibraryServer(catalog: catalog, options: options)
         } catch let error as LibraryError {
             FileHandle.standardError.write(Data("folio serve: \(error.message)\n".utf8))
             throw ExitCode(1)
+        }
+        if !loopback, trustedProxies.isEmpty {
+            logger.warning("""
+                listening on \(host) without HTTPS: the token or password crosses the network in clear. \
+                Put a reverse proxy with HTTPS in front and start with --trusted-proxy ADDRESS (README: "Beyond loopback").
+                """)
         }
         if !server.hasPDFJS {
             logger.warning("pdf.js not found in \(pdfjs): install libjs-pdf (apt-get install libjs-pdf) or give --pdfjs DIR")

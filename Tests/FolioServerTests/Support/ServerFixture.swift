@@ -34,13 +34,15 @@ struct ServerFixture {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// A server over the folder, catalogued, without the rescan service.
-    func server(access: AccessSecret? = nil, maxUpload: Int? = nil) throws -> LibraryServer {
+    func server(access: AccessSecret? = nil, maxUpload: Int? = nil,
+                configure: (inout LibraryServer.Options) -> Void = { _ in }) throws -> LibraryServer {
         let catalog = try LibraryCatalog(folder: folder.path)
         _ = try LibraryScanner(catalog: catalog).scan()
         var options = LibraryServer.Options()
         options.access = access
         options.rescanInterval = 0
         if let maxUpload { options.maxUpload = maxUpload }
+        configure(&options)
         return try LibraryServer(catalog: catalog, options: options)
     }
 

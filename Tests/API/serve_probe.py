@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The probe of `folio serve` from outside, run against the release binary: what one request
+may cost the server and what guessing gets an attacker.
+
+- A 250 MiB PDF is uploaded, streamed from disk; the server's resident memory is sampled
+  from /proc every 10 ms and must grow by less than 64 MiB (it once held uploads whole, twice).
+  pikepdf reads the stored file and its bytes equal what was sent.
+- One-line texts of 100 KB to 1 MB are uploaded and typeset; 1 MB must take under a second
+  (it once took minutes: wrapping was quadratic).
+- Wrong passwords are sent as fast as one client can: after 20 the client is banned (429),
+  so guesses per second collapse; the rate is printed.
+- Two names for one score (NFC and NFD) are uploaded; both are listed, and the server keeps
+  answering after a restart.
+
+Usage: python3 Tests/API/serve_probe.py FOLIO
+Prints the measures and '1 passed, 0 failed' or '0 passed, 1 failed', and exits accordingly."""
+import base64
+import hashlib
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import unicodedata
+import urllib.parse
+
+import pikepdf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+class Server:
+    def __init__(self, folio, library, *extra):
+        self.port = free_port()
+        self.process = subprocess.Popen([folio, "serve", library, "--port", str(self.port), "--rescan", "0", *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        if "Folio is serving" not in line:
+            raise RuntimeError(f"the server did not start: {line!r}")
+        for _ in range(200):   # the address is printed before the socket is bound
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+    def connection(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+
+    def request(self, method, path, body=None, headers=None):
+        connection = self.connection()
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), data
+
+    def csrf(self):
+        status, headers, page = self.request("GET", "/")
+        token = re.search(rb'name="folio-csrf" content="([0-9a-f]+)"', page).group(1).decode()
+        return {"X-Folio-CSRF": token, "Cookie": f"folio_csrf={token}"}
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def big_pdf(path, size):
+    """A valid PDF of about `size` bytes: one page and one large unfiltered stream."""
+    with open(path, "wb") as out:
+        offsets = {}
+        out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+        def obj(number, text):
+            offsets[number] = out.tell()
+            out.write(f"{number} 0 obj\n{text}\nendobj\n".encode())
+        obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /PieceInfo << /Folio << /Data 4 0 R >> >> >>")
+        offsets[4] = out.tell()
+        length = size - 4096
+        out.write(f"4 0 obj\n<< /Length {length} >>\nstream\n".encode())
+        chunk = os.urandom(1 << 20)
+        written = 0
+        while written < length:
+            part = chunk[: min(len(chunk), length - written)]
+            out.write(part)
+            written += len(part)
+        out.write(b"\nendstream\nendobj\n")
+        xref = out.tell()
+        out.write(b"xref\n0 5\n0000000000 65535 f \n")
+        for number in range(1, 5):
+            out.write(f"{offsets[number]:010d} 00000 n \n".encode())
+        out.write(f"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+
+
+def upload(server, headers, name, path=None, data=None):
+    connection = server.connection()
+    query = urllib.parse.quote(name)
+    if path:
+        size = os.path.getsize(path)
+        with open(path, "rb") as body:
+            connection.request("POST", f"/api/uploads?name={query}", body=body,
+                               headers={**headers, "Content-Length": str(size)})
+            response = connection.getresponse()
+    else:
+        connection.request("POST", f"/api/uploads?name={query}", body=data, headers=headers)
+        response = connection.getresponse()
+    answer = response.read()
+    connection.close()
+    return response.status, answer
+
+
+def memory_per_upload(folio, work):
+    library = os.path.join(work, "memory")
+    os.makedirs(library)
+    source = os.path.join(work, "big.pdf")
+    big_pdf(source, 250 << 20)
+    server = Server(folio, library)
+    try:
+        headers = server.csrf()
+        baseline = rss_kib(server.process.pid)
+        peak = [baseline]
+        done = threading.Event()
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], rss_kib(server.process.pid))
+                time.sleep(0.01)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        started = time.monotonic()
+        status, answer = upload(server, headers, "Велика партитура.pdf", path=source)
+        took = time.monotonic() - started
+        done.set()
+        sampler.join()
+        assert status == 201, (status, answer[:300])
+        stored = os.path.join(library, json.loads(answer)["score"]["path"])
+        with open(stored, "rb") as a, open(source, "rb") as b:
+            assert hashlib.sha256(a.read()).digest() == hashlib.sha256(b.read()).digest(), "the stored bytes differ"
+        with pikepdf.open(stored) as pdf:
+            assert len(pdf.pages) == 1
+        growth = (peak[0] - baseline) / 1024
+        print(f"250 MiB upload: {took:.2f} s, server RSS {baseline / 1024:.1f} MiB before, peak growth {growth:.1f} MiB (limit 64)")
+        assert growth < 64, f"RSS grew by {growth:.1f} MiB"
+        assert os.listdir(os.path.join(library, ".folio", "uploads")) == [], "a part file stayed behind"
+    finally:
+        server.stop()
+
+
+def text_sizes(folio, work):
+    library = os.path.join(work, "text")
+    os.makedirs(library)
+    server = Server(folio, library)
+    try:
+        headers = server.csrf()
+        phrase = "Für Elise – dolce cantabile, ritardando a tempo "
+        times = {}
+        for size in (100_000, 200_000, 400_000, 1_000_000):
+            text = (phrase * (size // len(phrase.encode()) + 1)).encode()[:size].decode("utf-8", "ignore")
+            started = time.monotonic()
+            status, answer = upload(server, headers, f"line-{size}.txt", data=text.encode())
+            times[size] = time.monotonic() - started
+            assert status == 201, (size, status, answer[:300])
+        print("one-line text upload: " + ", ".join(f"{size // 1000} KB {took:.2f} s" for size, took in times.items()))
+        assert times[1_000_000] < 1.0, f"1 MB took {times[1_000_000]:.2f} s"
+    finally:
+        server.stop()
+
+
+def guesses(folio, work):
+    library = os.path.join(work, "guess")
+    os.makedirs(library)
+    secret = os.path.join(work, "password")
+    with open(secret, "w") as f:
+        f.write("Dvořák – Humoreska ♭\n")
+    os.chmod(secret, 0o600)
+    server = Server(folio, library, "--password-file", secret)
+    try:
+        wrong = {"Authorization": "Basic " + base64.b64encode(b":guess").decode()}
+        statuses = []
+        lock = threading.Lock()
+        started = time.monotonic()
+        def guess():   # as fast as one connection can, for ten seconds
+            connection = server.connection()
+            while time.monotonic() - started < 10:
+                connection.request("GET", "/api/facets", headers=wrong)
+                response = connection.getresponse()
+                response.read()
+                with lock:
+                    statuses.append(response.status)
+            connection.close()
+        threads = [threading.Thread(target=guess) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        answered = statuses.count(401)
+        print(f"password guessing, 16 connections for {took:.0f} s: {len(statuses)} requests, {answered} wrong passwords "
+              f"checked ({answered / took:.1f} per second), {statuses.count(429)} refused as banned")
+        assert 20 <= answered <= 20 + len(threads), answered
+        assert set(statuses) == {401, 429}, set(statuses)
+        right = {"Authorization": "Basic " + base64.b64encode("me:Dvořák – Humoreska ♭".encode()).decode()}
+        status, _, _ = server.request("GET", "/api/facets", headers=right)
+        assert status == 429, f"the ban holds for the right password too ({status})"
+    finally:
+        server.stop()
+
+
+def two_forms(folio, work):
+    library = os.path.join(work, "names")
+    os.makedirs(library)
+    sample = os.path.join(ROOT, "Samples", "Brahms-Cancion_de_Cuna.pdf")
+    with open(sample, "rb") as f:
+        pdf = f.read()
+    for attempt in range(2):
+        server = Server(folio, library)
+        try:
+            if attempt == 0:
+                headers = server.csrf()
+                for form in ("NFC", "NFD"):
+                    status, answer = upload(server, headers, unicodedata.normalize(form, "Étude – Dvořák.pdf"), data=pdf)
+                    assert status == 201, (form, status, answer[:200])
+            status, _, listing = server.request("GET", "/api/scores?limit=100")
+            paths = sorted(score["path"] for score in json.loads(listing)["scores"])
+            assert status == 200 and len(paths) == 2, paths
+        finally:
+            server.stop()
+    print(f"two Unicode forms of one name: both kept ({' | '.join(paths)}), the server restarts and lists them")
+
+
+def main(folio):
+    work = tempfile.mkdtemp(prefix="folio-probe-")
+    try:
+        memory_per_upload(folio, work)
+        text_sizes(folio, work)
+        guesses(folio, work)
+        two_forms(folio, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main(os.path.abspath(sys.argv[1]))
+    except Exception:
+        traceback.print_exc()
+        print("0 passed, 1 failed")
+        sys.exit(1)
+    print("1 passed, 0 failed")
