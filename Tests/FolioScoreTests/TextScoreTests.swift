@@ -72,21 +72,16 @@ final class TextScoreTests: XCTestCase {
         XCTAssertEqual(ScoreMake.Paper.forLocale(nil), .a4)
     }
 
-    /// A one-line megabyte of prose is typeset in under a second, and a word wider than a
-    /// line, a chord chart and a ChordPro line take twice as long for twice the text, not four
-    /// times: each character is measured once (wrapping re-measured the rest of the line per step).
+    /// Long lines — prose, a word wider than a line, a chord chart, ChordPro — take about four
+    /// times as long for four times the text, not sixteen: each character is measured once
+    /// (wrapping re-measured the rest of the line per step, and 8 MB held a core for minutes).
+    /// The absolute goal, a megabyte in one line under a second, is checked on the release
+    /// binary by Tests/API/serve_probe.py.
     func testLongLinesAreTypesetInLinearTime() throws {
-        let phrase = "Für Elise – dolce cantabile, ritardando a tempo "
-        let prose = String(repeating: phrase, count: 1_000_000 / phrase.utf8.count)
-        var started = ContinuousClock.now
-        let made = try TextScore.pdf([("prose.txt", Array(prose.utf8))])
-        let took = started.duration(to: .now)
-        XCTAssertLessThan(took, .seconds(1), "1 MB of prose in one line took \(took)")
-        XCTAssertTrue(made.bytes.starts(with: Array("%PDF-".utf8)))
-
         var unicode = TextScore.Options()
         unicode.fontFile = try TrueTypeFont(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))))
         let shapes: [(String, (Int) -> String, TextScore.Options)] = [
+            ("prose.txt", { String(repeating: "Für Elise – dolce cantabile, ritardando a tempo ", count: $0) }, TextScore.Options()),
             ("word.txt", { String(repeating: "řЖλ", count: $0 * 6) }, unicode),   // one word far wider than a line
             ("chart.txt", { String(repeating: "C       G       Am      F       ", count: $0) + "\n"
                 + String(repeating: "Let it be, let it be, whisper words ", count: $0) }, TextScore.Options()),
@@ -94,13 +89,20 @@ final class TextScoreTests: XCTestCase {
         ]
         for (name, text, options) in shapes {
             var times: [Duration] = []
-            for count in [4_000, 8_000] {
-                started = ContinuousClock.now
-                _ = try TextScore.pdf([(name, Array(text(count).utf8))], options: options)
-                times.append(started.duration(to: .now))
+            for count in [2_000, 8_000] {
+                let bytes = Array(text(count).utf8)
+                var best = Duration.seconds(3600)
+                for _ in 0..<2 {   // the better of two runs: a busy machine slows one, not the shape of the curve
+                    let started = ContinuousClock.now
+                    let made = try TextScore.pdf([(name, bytes)], options: options)
+                    best = min(best, started.duration(to: .now))
+                    XCTAssertTrue(made.bytes.starts(with: Array("%PDF-".utf8)), name)
+                }
+                times.append(best)
             }
-            XCTAssertLessThan(times[1] / times[0], 3.0, "\(name): \(times[0]) for the text, \(times[1]) for twice the text")
+            XCTAssertLessThan(times[1] / times[0], 8.0, "\(name): \(times[0]) for the text, \(times[1]) for four times the text")
         }
+        let prose = String(repeating: "Für Elise – dolce cantabile, ritardando a tempo ", count: 20_000)
         var options = TextScore.Options()
         options.maxLineCharacters = 1000
         XCTAssertThrowsError(try TextScore.pdf([("prose.txt", Array(prose.utf8))], options: options)) { error in

@@ -157,6 +157,42 @@ final class ServerHardeningTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// Behind a trusted reverse proxy: clients are told apart by the address the proxy names,
+    /// and cookies are Secure when the proxy says the browser used HTTPS; from anyone else
+    /// those headers count for nothing.
+    func testATrustedProxyNamesTheClientAndMakesCookiesSecure() async throws {
+        let password = "Ελληνικά – σιγά σιγά"
+        for trusted in [true, false] {
+            let server = try fixture.server(access: .password(password)) { options in
+                options.trustedProxies = trusted ? ["127.0.0.1"] : []
+                options.loginPolicy.freeFailures = 20
+                options.loginPolicy.banAfter = 3
+            }
+            try await Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+                .test(.live) { client in
+                    let port = try XCTUnwrap(client.port)
+                    func get(from address: String, password given: String, https: Bool = true) throws -> RawHTTP.Reply {
+                        let credentials = Data(":\(given)".utf8).base64EncodedString()
+                        return try RawHTTP.send(port: port, """
+                            GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Basic \(credentials)\r\n\
+                            X-Forwarded-For: 198.51.100.1, \(address)\r\nX-Forwarded-Proto: \(https ? "https" : "http")\r\n\
+                            Connection: close\r\n\r\n
+                            """)
+                    }
+                    let page = try get(from: "203.0.113.5", password: password)
+                    XCTAssertEqual(page.status, 200)
+                    let cookie = try XCTUnwrap(page.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: folio_csrf=") })
+                    XCTAssertEqual(cookie.hasSuffix("; Secure"), trusted, String(cookie))
+                    let plain = try get(from: "203.0.113.5", password: password, https: false)
+                    XCTAssertFalse(plain.head.contains("; Secure"), "a browser on plain HTTP would drop a Secure cookie")
+                    for _ in 0..<3 { XCTAssertEqual(try get(from: "203.0.113.5", password: "wrong").status, 401) }
+                    XCTAssertEqual(try get(from: "203.0.113.5", password: password).status, 429, "the guesser is banned")
+                    XCTAssertEqual(try get(from: "203.0.113.6", password: password).status, trusted ? 200 : 429,
+                                   trusted ? "another client behind the proxy is not" : "without the trust, X-Forwarded-For is ignored")
+                }
+        }
+    }
+
     func testATokenInTheAddressNeverSendsTheBrowserOffSite() async throws {
         let token = String(repeating: "c0ffee", count: 4)
         try await Application(router: try fixture.server(access: .token(token)).router()).test(.router) { client in
