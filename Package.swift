@@ -73,26 +73,33 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share: where the shared corpus is, and skipping without it.
+        .target(name: "FolioTestSupport", path: "Tests/Support"),
         .testTarget(
             name: "FolioServerTests",
             dependencies: [
-                "FolioServer", "FolioLibrary", "FolioPDF",
+                "FolioServer", "FolioLibrary", "FolioPDF", "FolioTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
             name: "FolioScoreTests",
-            dependencies: ["FolioScore", "FolioPDF"]
+            dependencies: ["FolioScore", "FolioPDF", "FolioTestSupport"]
         ),
         .testTarget(
             name: "FolioLibraryTests",
-            dependencies: ["FolioLibrary", "FolioScore", "FolioPDF", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FolioLibrary", "FolioScore", "FolioPDF", "FolioTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The tests that drive the `folio` binary, as a user runs it.
+        .testTarget(
+            name: "FolioCLITests",
+            dependencies: ["folio", "FolioTestSupport"]
         ),
         .testTarget(
             name: "FolioPDFTests",
             dependencies: [
-                "FolioPDF",
+                "FolioPDF", "FolioTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -1,6 +1,7 @@
 import FolioLibrary
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import GRDB
 import XCTest
@@ -22,7 +23,7 @@ final class LibraryRobustnessTests: XCTestCase {
 
     /// Up to `count` corpus PDFs copied into nested folders, some names accented.
     private func generate(_ count: Int) throws -> [String] {
-        let corpus = LibraryScanTests.corpus
+        let corpus = try SharedCorpus.folder()
         let enumerator = try XCTUnwrap(FileManager.default.enumerator(atPath: corpus.path), "no corpus at \(corpus.path)")
         var sources: [String] = []
         while let item = enumerator.nextObject() as? String {
@@ -183,7 +184,7 @@ extension LibraryRobustnessTests {
     /// finds the packet (a buffer freed during the packet's DTD check once made parallel
     /// scans refuse good packets now and then).
     func testParallelRescansReadEveryPacket() throws {
-        let source = LibraryScanTests.corpus.appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf")
+        let source = try SharedCorpus.folder().appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf")
         let first = folder.appendingPathComponent("c0.pdf")
         try FileManager.default.copyItem(at: source, to: first)
         var edit = ScoreEdit()
@@ -215,7 +216,7 @@ extension LibraryRobustnessTests {
     /// Identical files are grouped (confirmed by a full hash), a file differing only after the
     /// fingerprinted windows is not; different files of the same work are grouped apart.
     func testDuplicatesIdenticalAndSameWork() throws {
-        let scores = LibraryScanTests.corpus.appendingPathComponent("scores")
+        let scores = try SharedCorpus.folder().appendingPathComponent("scores")
         let fm = FileManager.default
         try fm.createDirectory(at: folder.appendingPathComponent("Copies"), withIntermediateDirectories: true)
         let chopin = scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf")

@@ -1,6 +1,7 @@
 import FolioLibrary
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -10,12 +11,6 @@ import XCTest
 /// unicodedata).
 final class LibraryScanTests: XCTestCase {
     private var folder: URL!
-
-    static let corpus: URL = {
-        if let path = ProcessInfo.processInfo.environment["FOLIO_CORPUS"] { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    }()
 
     /// Title, composers, genres, tags, rating, duration written into copies of the scores.
     static let catalogue: [(file: String, title: String, composers: [String], genres: [String], tags: [String],
@@ -30,13 +25,13 @@ final class LibraryScanTests: XCTestCase {
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-library-\(UUID().uuidString)")
-        let scores = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.appendingPathComponent("scores").path)
+        let scores = try FileManager.default.contentsOfDirectory(atPath: try SharedCorpus.folder().appendingPathComponent("scores").path)
             .filter { $0.hasSuffix(".pdf") }.sorted()
         XCTAssertGreaterThanOrEqual(scores.count, Self.catalogue.count)
         for (index, item) in Self.catalogue.enumerated() {
             let target = folder.appendingPathComponent(item.file)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.corpus.appendingPathComponent("scores/\(scores[index])"), to: target)
+            try FileManager.default.copyItem(at: try SharedCorpus.folder().appendingPathComponent("scores/\(scores[index])"), to: target)
             var edit = ScoreEdit()
             edit.title = item.title
             edit.composers = item.composers
@@ -49,13 +44,13 @@ final class LibraryScanTests: XCTestCase {
         // Unreadable files are catalogued with their error, not skipped.
         try Data("%PDF-1.7\nthis is not a PDF at all\n".utf8).write(to: folder.appendingPathComponent("damaged.pdf"))
         try FileManager.default.copyItem(
-            at: Self.corpus.appendingPathComponent("pypdf/encryption/r4-aes-user-password.pdf"),
+            at: try SharedCorpus.folder().appendingPathComponent("pypdf/encryption/r4-aes-user-password.pdf"),
             to: folder.appendingPathComponent("Barock/locked.pdf"))
         // Not catalogued: hidden files, other extensions, links out of the folder.
         try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data("%PDF".utf8).write(to: folder.appendingPathComponent(".hidden.pdf"))
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("outside"),
-                                                   withDestinationURL: Self.corpus.appendingPathComponent("scores"))
+                                                   withDestinationURL: try SharedCorpus.folder().appendingPathComponent("scores"))
     }
 
     override func tearDownWithError() throws {

@@ -1,6 +1,7 @@
 import FolioLibrary
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -12,7 +13,7 @@ final class SetlistCatalogTests: XCTestCase {
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-setlists-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
-        let scores = LibraryScanTests.corpus.appendingPathComponent("scores")
+        let scores = try SharedCorpus.folder().appendingPathComponent("scores")
         for name in ["Brahms-Cancion_de_Cuna.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Clementi-Sonatina_O_36.pdf"] {
             try FileManager.default.copyItem(at: scores.appendingPathComponent(name), to: folder.appendingPathComponent("a/" + name))
         }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -29,9 +30,9 @@ final class AnnotationEditTests: XCTestCase {
     /// Corpus files to edit: the score with links, and files with form widgets that qpdf
     /// accepts and that need no password.
     private func files() throws -> [String] {
-        var chosen = [AnnotationWriteTests.score]
+        var chosen = [TestEnvironment.annotatedScore]
         for path in try TestEnvironment.corpusPDFs() where chosen.count < 4 {
-            let full = TestEnvironment.corpusFile(path)
+            let full = try TestEnvironment.corpusFile(path)
             guard let document = try? PDFDocument(path: full), !document.isEncrypted, document.pageCount < 50,
                   document.annotations().contains(where: { $0.subtype == "Widget" }),
                   document.pages().allSatisfy({ $0.reference != nil }),
@@ -51,7 +52,7 @@ final class AnnotationEditTests: XCTestCase {
         var steps = 0
         for (fileIndex, source) in sources.enumerated() {
             let path = directory.appendingPathComponent("r\(fileIndex).pdf").path
-            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile(source), toPath: path)
+            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(source), toPath: path)
             let untouched = try PDFDocument(path: path).annotations().filter { !$0.isMarkup && $0.subtype != "Popup" }
             var model: [String: Expected] = [:]
             for step in 0..<25 {
@@ -142,8 +143,8 @@ final class AnnotationEditTests: XCTestCase {
                     return all.contains { $0.reference == parent } || !ours.isEmpty || model.isEmpty
                 }, "\(label): no orphaned popups")
             }
-            let problems = try AnnotationWriteTests.qpdfProblems(path)
-            XCTAssertEqual(problems, try AnnotationWriteTests.qpdfProblems(TestEnvironment.corpusFile(source)),
+            let problems = try TestEnvironment.qpdfProblems(path)
+            XCTAssertEqual(problems, try TestEnvironment.qpdfProblems(try TestEnvironment.corpusFile(source)),
                            "\(source): qpdf --check after 25 saves")
         }
         XCTAssertEqual(steps, sources.count * 25)
@@ -151,7 +152,7 @@ final class AnnotationEditTests: XCTestCase {
 
     func testRemovingANoteTakesItsPopupAndReplies() throws {
         let path = directory.appendingPathComponent("replies.pdf").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile(AnnotationWriteTests.score), toPath: path)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
         let document = try PDFDocument(path: path)
         var note = PDFAnnotationDraft(kind: .note)
         note.points = [PDFPoint(x: 100, y: 700)]

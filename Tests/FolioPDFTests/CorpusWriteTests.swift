@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -40,7 +41,7 @@ final class CorpusWriteTests: XCTestCase {
         var failures: [String] = []
         for (index, (path, expected)) in oracle.sorted(by: { $0.key < $1.key }).enumerated()
         where expected.qpdf_pages != nil {
-            let original = TestEnvironment.corpusFile(path)
+            let original = try TestEnvironment.corpusFile(path)
             let updated = directory.appendingPathComponent("u\(index).pdf").path
             let rewritten = directory.appendingPathComponent("r\(index).pdf").path
             let title = "Folio ✓ Nocturne № \(index)"

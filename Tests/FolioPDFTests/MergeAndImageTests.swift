@@ -1,4 +1,5 @@
 @testable import FolioPDF
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -87,7 +88,7 @@ final class MergeAndImageTests: XCTestCase {
     }
 
     func testMergedPagesAndOutlineReadBackEverywhere() throws {
-        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        let scores = try TestEnvironment.corpus.appendingPathComponent("scores")
         let first = try PDFDocument(path: scores.appendingPathComponent("Bach-Partita_in_a_minor_BWV_1013.pdf").path)
         let second = try PDFDocument(path: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path)
         // An annotation on a copied page travels with it.

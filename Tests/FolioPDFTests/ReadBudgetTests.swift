@@ -1,4 +1,5 @@
 import FolioPDF
+import FolioTestSupport
 import Foundation
 import XCTest
 

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -10,7 +11,7 @@ import XCTest
 final class SaveCrashTests: XCTestCase {
     private var directory: URL!
 
-    static let files = [AnnotationWriteTests.score, "pypdf/fontsampler.pdf", "qpdf/c-object-streams.pdf"]
+    static let files = [TestEnvironment.annotatedScore, "pypdf/fontsampler.pdf", "qpdf/c-object-streams.pdf"]
 
     /// Per method, each stage and whether the new version is what the next open finds.
     static let stages: [(method: String, stages: [(SaveStage, new: Bool)])] = [
@@ -89,7 +90,7 @@ final class SaveCrashTests: XCTestCase {
 
     private func crashEveryStage(method: String, stages: [(SaveStage, new: Bool)], in folder: URL) throws {
         for file in Self.files {
-            let baseline = try qpdfCheck(TestEnvironment.corpusFile(file))
+            let baseline = try qpdfCheck(try TestEnvironment.corpusFile(file))
             for (stage, expectNew) in stages {
                 let label = "\(method) \(stage.rawValue) \(file)"
                 let path = try copy(file, into: folder)
@@ -128,7 +129,7 @@ final class SaveCrashTests: XCTestCase {
     private func copy(_ file: String, into folder: URL) throws -> String {
         let path = folder.appendingPathComponent((file as NSString).lastPathComponent).path
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile(file), toPath: path)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(file), toPath: path)
         chmod(path, 0o644)
         return path
     }

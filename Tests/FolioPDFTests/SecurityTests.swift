@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import FolioTestSupport
 import XCTest
 
 @testable import FolioPDF
@@ -7,8 +8,8 @@ import XCTest
 /// The standard security handler on pypdf's r2–r6 files, whose passwords come from
 /// pypdf's own test suite ("asdfzxcv"; "foo"/"bar" for the file with both).
 final class SecurityTests: XCTestCase {
-    private func path(_ name: String) -> String {
-        TestEnvironment.corpusFile("pypdf/encryption/\(name)")
+    private func path(_ name: String) throws -> String {
+        try TestEnvironment.corpusFile("pypdf/encryption/\(name)")
     }
 
     func testEmptyUserPasswordOpensWithoutPassword() throws {
@@ -35,10 +36,11 @@ final class SecurityTests: XCTestCase {
 
     func testUserPasswordRequired() throws {
         for name in ["r2-user-password.pdf", "r3-user-password.pdf", "r4-user-password.pdf", "r4-aes-user-password.pdf"] {
-            XCTAssertThrowsError(try PDFDocument(path: path(name)), name) { error in
+            let file = try path(name)
+            XCTAssertThrowsError(try PDFDocument(path: file), name) { error in
                 XCTAssertEqual((error as? PDFError)?.code, .passwordRequired, name)
             }
-            XCTAssertThrowsError(try PDFDocument(path: path(name), password: "wrong"), name) { error in
+            XCTAssertThrowsError(try PDFDocument(path: file, password: "wrong"), name) { error in
                 XCTAssertEqual((error as? PDFError)?.code, .wrongPassword, name)
             }
             let document = try PDFDocument(path: path(name), password: "asdfzxcv")
@@ -74,7 +76,7 @@ final class SecurityTests: XCTestCase {
 
     func testEncryptMetadataFalseLeavesXMPReadable() throws {
         // qpdf's V4 files: AES with /EncryptMetadata false keeps the packet in the clear.
-        let document = try PDFDocument(path: TestEnvironment.corpusFile("qpdf/V4-aes-clearmeta.pdf"))
+        let document = try PDFDocument(path: try TestEnvironment.corpusFile("qpdf/V4-aes-clearmeta.pdf"))
         XCTAssertEqual(document.encryption?.encryptsMetadata, false)
         let packet = try XCTUnwrap(document.xmpPacket)
         XCTAssertTrue(String(decoding: packet, as: UTF8.self).contains("<rdf:RDF"))

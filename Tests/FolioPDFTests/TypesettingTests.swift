@@ -1,4 +1,5 @@
 @testable import FolioPDF
+import FolioTestSupport
 import Foundation
 import XCTest
 

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -127,7 +128,7 @@ final class WriterTests: XCTestCase {
 
     func testEncryptedFileUpdateIsEncrypted() throws {
         for name in ["r2-empty-password.pdf", "r4-aes-v2-no-key-length.pdf", "r6-empty-password.pdf"] {
-            let original = try bytes(TestEnvironment.corpusFile("pypdf/encryption/\(name)"))
+            let original = try bytes(try TestEnvironment.corpusFile("pypdf/encryption/\(name)"))
             let path = try file(name, original)
             try PDFSaver.update(path: path) { try $0.setInfo("Title", to: "Secret Sonata") }
             let updated = try bytes(path)
@@ -170,7 +171,7 @@ final class WriterTests: XCTestCase {
     }
 
     func testRewriteDecryptsOrKeepsEncryption() throws {
-        let source = TestEnvironment.corpusFile("pypdf/encryption/r4-user-password.pdf")
+        let source = try TestEnvironment.corpusFile("pypdf/encryption/r4-user-password.pdf")
         let document = try PDFDocument(path: source, password: "asdfzxcv")
         let plain = directory.appendingPathComponent("plain.pdf").path
         try PDFSaver.rewrite(document, to: plain, options: RewriteOptions(decrypt: true))
@@ -255,7 +256,7 @@ final class WriterTests: XCTestCase {
 
     /// A writer killed at random moments leaves the old file or the new one, never a mix.
     func testKilledWriterLeavesOldOrNewFile() throws {
-        let source = try bytes(TestEnvironment.corpusFile("pypdf/fontsampler.pdf"))
+        let source = try bytes(try TestEnvironment.corpusFile("pypdf/fontsampler.pdf"))
         let path = try file("k.pdf", source)
         let folio = try TestEnvironment.folioBinary()
         var sizes: Set<Int> = []

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -130,7 +131,7 @@ final class XMPTests: XCTestCase {
     func testCorpusPacketsMatchExiftool() throws {
         var files: [(String, XMPPacket)] = []
         for relative in try TestEnvironment.corpusPDFs() {
-            let path = TestEnvironment.corpusFile(relative)
+            let path = try TestEnvironment.corpusFile(relative)
             guard let document = try? PDFDocument(path: path), let bytes = document.xmpPacket,
                 let packet = try? XMPPacket(bytes: bytes)
             else { continue }

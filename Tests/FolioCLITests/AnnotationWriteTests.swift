@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// rectangle and nowhere else; removing it makes all three renderings identical to the
 /// original again; the original bytes stay a prefix and qpdf --check finds nothing new.
 final class AnnotationWriteTests: XCTestCase {
-    static let score = "scores/Bach-Partita_in_a_minor_BWV_1013.pdf"
+    static let score = TestEnvironment.annotatedScore
     static let cropBox = "30,40,560,800"
 
     struct Case {
@@ -72,10 +73,7 @@ final class AnnotationWriteTests: XCTestCase {
     }
 
     static func qpdfProblems(_ path: String) throws -> Set<String> {
-        let result = try TestEnvironment.runTool("qpdf", ["--check", path])
-        return Set(String(decoding: result.stdout + result.stderr, as: UTF8.self).split(separator: "\n")
-            .filter { $0.contains("WARNING") || $0.contains("ERROR") }
-            .map { $0.replacingOccurrences(of: path, with: "FILE") })
+        try TestEnvironment.qpdfProblems(path)
     }
 
     static func isPrefix(_ original: String, of updated: String) throws -> Bool {
@@ -95,7 +93,7 @@ final class AnnotationWriteTests: XCTestCase {
     static func makeVariants(in directory: URL) throws -> [(rotation: Int, path: String)] {
         try [0, 90, 180, 270].map { rotation in
             let path = directory.appendingPathComponent("variant-\(rotation).pdf").path
-            _ = try oracle(["variant", TestEnvironment.corpusFile(score), path, String(rotation), cropBox])
+            _ = try oracle(["variant", try TestEnvironment.corpusFile(score), path, String(rotation), cropBox])
             return (rotation, path)
         }
     }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -34,7 +35,7 @@ final class AnnotationCommandTests: XCTestCase {
 
     private func variant(rotation: Int) throws -> String {
         let path = directory.appendingPathComponent("v\(rotation).pdf").path
-        _ = try AnnotationWriteTests.oracle(["variant", TestEnvironment.corpusFile(AnnotationWriteTests.score), path,
+        _ = try AnnotationWriteTests.oracle(["variant", try TestEnvironment.corpusFile(AnnotationWriteTests.score), path,
                                              String(rotation), AnnotationWriteTests.cropBox])
         return path
     }
@@ -181,7 +182,7 @@ final class AnnotationCommandTests: XCTestCase {
 
     func testOtherToolsAnnotationsEditedWhereFolioCanRedrawThem() throws {
         // A direct Ink dictionary without an appearance (sample-files): restyled and drawn.
-        let direct = try copy(TestEnvironment.corpusFile("sample-files/024-annotations/annotated_pdf.pdf"), "direct.pdf")
+        let direct = try copy(try TestEnvironment.corpusFile("sample-files/024-annotations/annotated_pdf.pdf"), "direct.pdf")
         let ink = try XCTUnwrap(try AnnotationWriteTests.listed(direct).first { $0.value["subtype"] as? String == "Ink" })
         XCTAssertEqual(ink.value["hasAppearance"] as? Bool, false)
         var result = try folio(["annot", "edit", direct, "--id", ink.key, "--color", "#0000ff", "--width", "3"])
@@ -194,7 +195,7 @@ final class AnnotationCommandTests: XCTestCase {
         let pike = raw?[direct]?["pike"] as? [[String: Any]] ?? []
         XCTAssertEqual(pike.first { $0["subtype"] as? String == "Ink" }?["color"] as? String, "#0000ff")
         // Another tool's stamp: its art is not Folio's, so only text, author and place change.
-        let stamped = try copy(TestEnvironment.corpusFile("pypdf/example.pdf"), "stamp.pdf")
+        let stamped = try copy(try TestEnvironment.corpusFile("pypdf/example.pdf"), "stamp.pdf")
         let stamp = try XCTUnwrap(try AnnotationWriteTests.listed(stamped).first { $0.value["subtype"] as? String == "Stamp" })
         let before = try Data(contentsOf: URL(fileURLWithPath: stamped))
         result = try folio(["annot", "edit", stamped, "--id", stamp.key, "--color", "#ff0000"])
@@ -216,7 +217,7 @@ final class AnnotationCommandTests: XCTestCase {
     }
 
     func testRemoveAllByTypeSparesLinksAndTakesPopups() throws {
-        let file = try copy(TestEnvironment.corpusFile(AnnotationWriteTests.score), "all.pdf")
+        let file = try copy(try TestEnvironment.corpusFile(AnnotationWriteTests.score), "all.pdf")
         let links = try AnnotationWriteTests.listed(file).count
         XCTAssertGreaterThan(links, 0, "the score has links")
         _ = try add(file, ["--type", "ink", "--stroke", "60,360,80,380"])
@@ -236,7 +237,7 @@ final class AnnotationCommandTests: XCTestCase {
     }
 
     func testBadInputIsRefusedWithTheValidRangeAndTheFileUntouched() throws {
-        let file = try copy(TestEnvironment.corpusFile(AnnotationWriteTests.score), "bad.pdf")
+        let file = try copy(try TestEnvironment.corpusFile(AnnotationWriteTests.score), "bad.pdf")
         let id = try add(file, ["--type", "square", "--rect", "300,120,120,60"])
         let original = try Data(contentsOf: URL(fileURLWithPath: file))
         let refusals: [([String], String)] = [
@@ -274,7 +275,7 @@ final class AnnotationCommandTests: XCTestCase {
     func testEncryptedFileThatForbidsAnnotatingNeedsTheOwnerPassword() throws {
         let locked = directory.appendingPathComponent("locked.pdf").path
         let made = try TestEnvironment.runTool("qpdf", ["--encrypt", "", "conductor", "256", "--annotate=n", "--",
-                                                        TestEnvironment.corpusFile(AnnotationWriteTests.score), locked])
+                                                        try TestEnvironment.corpusFile(AnnotationWriteTests.score), locked])
         XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
         let original = try Data(contentsOf: URL(fileURLWithPath: locked))
         let refused = try folio(["annot", "add", locked, "--page", "1", "--type", "square", "--rect", "10,10,50,50"])

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -9,13 +10,13 @@ final class CheckCommandTests: XCTestCase {
     }
 
     func testExitCodes() throws {
-        let clean = try folio(["check", TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")])
+        let clean = try folio(["check", try TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")])
         XCTAssertEqual(clean.status, 0, clean.out)
         XCTAssertTrue(clean.out.contains("No structural problems found."))
-        let damaged = try folio(["check", TestEnvironment.corpusFile("qpdf/bad25.pdf")])
+        let damaged = try folio(["check", try TestEnvironment.corpusFile("qpdf/bad25.pdf")])
         XCTAssertEqual(damaged.status, 3, damaged.out)
         XCTAssertTrue(damaged.out.contains("WARNING: object 4 0"), damaged.out)
-        let notPDF = try folio(["check", TestEnvironment.corpusFile("pypdf/LICENSE")])
+        let notPDF = try folio(["check", try TestEnvironment.corpusFile("pypdf/LICENSE")])
         XCTAssertEqual(notPDF.status, 2, notPDF.out)
         XCTAssertTrue(notPDF.out.contains("ERROR:"))
     }

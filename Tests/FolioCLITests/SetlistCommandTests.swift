@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -12,7 +13,7 @@ final class SetlistCommandTests: XCTestCase {
     override func setUpWithError() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-setlist-\(UUID().uuidString)")
         folio = try TestEnvironment.folioBinary()
-        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        let scores = try TestEnvironment.corpus.appendingPathComponent("scores")
         try FileManager.default.createDirectory(atPath: library + "/Jazz", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library + "/Brahms-Cancion_de_Cuna.pdf")
@@ -123,7 +124,7 @@ final class SetlistCommandTests: XCTestCase {
     }
 
     func testOpenSetlistImportMatchesAsForScoreDoes() throws {
-        let pdf = try Data(contentsOf: TestEnvironment.corpus.appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf"))
+        let pdf = try Data(contentsOf: try TestEnvironment.corpus.appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf"))
         try Data("x".utf8).write(to: URL(fileURLWithPath: library + "/Prelude.pdf.txt"))
         let xml = """
             <?xml version="1.0" encoding="UTF-8" ?>

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -29,7 +30,7 @@ final class MetadataShapeCommandTests: XCTestCase {
 
     private func copyScores(to name: String) throws -> URL {
         let folder = root.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
+        try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
         return folder
     }
 
@@ -84,11 +85,11 @@ final class MetadataShapeCommandTests: XCTestCase {
         let shelves = ["Gabriel_Fauré/Après un rêve.pdf", "Frédéric Chopin/Prélude_in_D-flat_major.pdf",
                        "Traditional/Greensleeves.pdf"]
         let scores = try FileManager.default.contentsOfDirectory(
-            atPath: TestEnvironment.corpus.appendingPathComponent("scores").path).filter { $0.hasSuffix(".pdf") }.sorted()
+            atPath: try TestEnvironment.corpus.appendingPathComponent("scores").path).filter { $0.hasSuffix(".pdf") }.sorted()
         for (index, relative) in shelves.enumerated() {
             let target = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
+            try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
                                              to: target)
         }
         let before = try FolderOracle.metadata(folder)
@@ -120,7 +121,7 @@ final class MetadataShapeCommandTests: XCTestCase {
         let folder = root.appendingPathComponent("junk")
         let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/junk_metadata.py").path
         let made = try TestEnvironment.runTool("python3", [script, folder.path,
-                                                           TestEnvironment.corpusFile("scores/Carcassi-Etude_3_Op_60_No_3.pdf")])
+                                                           try TestEnvironment.corpusFile("scores/Carcassi-Etude_3_Op_60_No_3.pdf")])
         XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
         let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: made.stdout) as? [String: [String]])
         let files = expected.keys.sorted().map { folder.appendingPathComponent($0).path }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -32,7 +33,7 @@ final class LibraryCSVCommandTests: XCTestCase {
     /// copy), and a corpus file with a table of contents.
     private func makeLibrary(_ name: String) throws -> URL {
         let folder = root.appendingPathComponent(name)
-        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        let scores = try TestEnvironment.corpus.appendingPathComponent("scores")
         let names = try FileManager.default.contentsOfDirectory(atPath: scores.path).filter { $0.hasSuffix(".pdf") }.sorted()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Romantik/Lieder"),
                                                 withIntermediateDirectories: true)
@@ -40,7 +41,7 @@ final class LibraryCSVCommandTests: XCTestCase {
             let target = index == 1 ? "Romantik/Lieder/Canción de cuna.pdf" : file
             try FileManager.default.copyItem(at: scores.appendingPathComponent(file), to: folder.appendingPathComponent(target))
         }
-        try FileManager.default.copyItem(at: TestEnvironment.corpus.appendingPathComponent("qpdf/badlin1.pdf"),
+        try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("qpdf/badlin1.pdf"),
                                          to: folder.appendingPathComponent("Fake Book.pdf"))
         return folder
     }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -39,7 +40,7 @@ final class TocWriteTests: XCTestCase {
     }
 
     func testEveryCorpusOutlineWrittenBackReadsTheSame() throws {
-        let expected = try OutlineCorpusTests.expected().filter { $0.value.password == nil && $0.value.pike != nil }
+        let expected = try OutlineOracle.expected().filter { $0.value.password == nil && $0.value.pike != nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-toc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -47,7 +48,7 @@ final class TocWriteTests: XCTestCase {
         var failures: [String] = []
         var latent = 0
         for (index, path) in expected.keys.sorted().enumerated() {
-            let original = TestEnvironment.corpusFile(path)
+            let original = try TestEnvironment.corpusFile(path)
             guard try TestEnvironment.runTool("qpdf", ["--check", original]).status != 2 else { continue }
             let shown = try folio(["toc", "--json", original])
             guard shown.status == 0, try !tocLines(shown.out).isEmpty else { continue }
@@ -72,7 +73,7 @@ final class TocWriteTests: XCTestCase {
         // PyMuPDF and pikepdf read the written outlines.
         let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/outlines.py").path
         let run = try TestEnvironment.runTool("python3", [script, directory.path], timeout: 600)
-        let readBack = try JSONDecoder().decode([String: OutlineCorpusTests.Expected].self, from: run.stdout)
+        let readBack = try JSONDecoder().decode([String: OutlineOracle.Expected].self, from: run.stdout)
         for (name, (path, lines)) in written {
             guard let theirs = readBack[name], let fitz = theirs.fitz, let pike = theirs.pike else {
                 failures.append("\(path): PyMuPDF or pikepdf read no outline back")
@@ -98,7 +99,7 @@ final class TocWriteTests: XCTestCase {
     /// finds nothing new.
     func testEntryEditsOnEveryCorpusOutline() throws {
         func trimmed(_ text: String?) -> String { (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
-        let expected = try OutlineCorpusTests.expected().filter { _, value in
+        let expected = try OutlineOracle.expected().filter { _, value in
             guard value.password == nil, let fitz = value.fitz, !fitz.isEmpty, let pike = value.pike else { return false }
             return fitz.map { "\(($0[0].int ?? 0) - 1) \(trimmed($0[1].text))" }
                 == pike.map { "\($0[0].int ?? -1) \(trimmed($0[1].text))" }
@@ -107,14 +108,14 @@ final class TocWriteTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         /// PyMuPDF's view of one entry: level (1-based), title, page, URL.
-        func line(_ entry: [OutlineCorpusTests.FitzValue]) -> String {
+        func line(_ entry: [OutlineOracle.FitzValue]) -> String {
             "\(entry[0].int ?? 0)|\(trimmed(entry[1].text))|\(entry[2].int ?? -1)|\(entry[3].text ?? "")"
         }
         var stages: [String: (path: String, lines: [String])] = [:]
         var failures: [String] = []
         var latent = 0
         for (index, path) in expected.keys.sorted().enumerated() {
-            let original = TestEnvironment.corpusFile(path)
+            let original = try TestEnvironment.corpusFile(path)
             guard let fitz = expected[path]?.fitz, try TestEnvironment.runTool("qpdf", ["--check", original]).status != 2
             else { continue }
             let copy = directory.appendingPathComponent("e\(index).pdf").path
@@ -151,7 +152,7 @@ final class TocWriteTests: XCTestCase {
         }
         let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/outlines.py").path
         let run = try TestEnvironment.runTool("python3", [script, directory.path], timeout: 600)
-        let readBack = try JSONDecoder().decode([String: OutlineCorpusTests.Expected].self, from: run.stdout)
+        let readBack = try JSONDecoder().decode([String: OutlineOracle.Expected].self, from: run.stdout)
         for (stage, (path, lines)) in stages.sorted(by: { $0.key < $1.key }) {
             let fitz = readBack[stage]?.fitz?.map(line) ?? []
             if fitz != lines {
@@ -175,7 +176,7 @@ final class TocWriteTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.pdf").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: path)
         let adds: [([String], String)] = [
             (["--title", "Partita", "--page", "1"], "1"),
@@ -239,7 +240,7 @@ final class TocWriteTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.pdf").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let toc = """

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -36,7 +37,7 @@ final class BookmarksCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.pdf").path
-        let source = TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf")
+        let source = try TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf")
         try FileManager.default.copyItem(atPath: source, toPath: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
 
@@ -100,7 +101,7 @@ final class BookmarksCommandTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf")
+        let source = try TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf")
         let first = directory.appendingPathComponent("first.pdf").path
         let second = directory.appendingPathComponent("second.pdf").path
         try FileManager.default.copyItem(atPath: source, toPath: first)
@@ -167,7 +168,7 @@ extension BookmarksCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pdf = directory.appendingPathComponent("book.pdf").path
         let index = directory.appendingPathComponent("book.csv").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf"), toPath: pdf)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("qpdf/outlines-with-loop.pdf"), toPath: pdf)
         func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
         func listed(_ arguments: [String]) throws -> [String: String] {
             let result = try folio(["bookmarks", "list", "--json"] + arguments + [pdf])

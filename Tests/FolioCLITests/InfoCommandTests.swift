@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -15,7 +16,7 @@ final class InfoCommandTests: XCTestCase {
     }
 
     func testTextOutputOfAScore() throws {
-        let path = TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf")
+        let path = try TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf")
         let qpdf = try TestEnvironment.runTool("qpdf", ["--show-npages", path])
         let pages = String(decoding: qpdf.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let result = try folio(["info", path])
@@ -26,7 +27,7 @@ final class InfoCommandTests: XCTestCase {
     }
 
     func testJSONKeysAndNulls() throws {
-        let path = TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
+        let path = try TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
         let result = try folio(["info", "--json", path])
         XCTAssertEqual(result.status, 0)
         let object = try XCTUnwrap(try jsonLines(result.out).first)
@@ -38,9 +39,9 @@ final class InfoCommandTests: XCTestCase {
     }
 
     func testUnreadableFileGivesErrorLineAndExitOne() throws {
-        let good = TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
+        let good = try TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
         let result = try folio(["info", "--json", "/nonexistent/file.pdf", good,
-                                TestEnvironment.corpusFile("pypdf/encryption/r2-user-password.pdf")])
+                                try TestEnvironment.corpusFile("pypdf/encryption/r2-user-password.pdf")])
         XCTAssertEqual(result.status, 1)
         let lines = try jsonLines(result.out)
         XCTAssertEqual(lines.count, 3)
@@ -50,7 +51,7 @@ final class InfoCommandTests: XCTestCase {
     }
 
     func testPasswordOption() throws {
-        let path = TestEnvironment.corpusFile("pypdf/encryption/r4-aes-user-password.pdf")
+        let path = try TestEnvironment.corpusFile("pypdf/encryption/r4-aes-user-password.pdf")
         let result = try folio(["info", "--json", "--password", "asdfzxcv", path])
         XCTAssertEqual(result.status, 0, result.out)
         XCTAssertEqual(try jsonLines(result.out).first?["encrypted"] as? Bool, true)
@@ -84,7 +85,7 @@ final class MetaCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("score.pdf").path
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf"), toPath: path)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf"), toPath: path)
         let folio = try TestEnvironment.folioBinary()
         let set = try TestEnvironment.run(folio, ["set-info", path, "--entry", "Author=Gabriel Fauré",
                                                    "--entry", "Keywords=Song, rating:9, keysf:-3, keymi:1"])
@@ -105,7 +106,9 @@ final class MetaCommandTests: XCTestCase {
 /// `folio meta set/apply/export` as a user runs them.
 final class MetaWriteCommandTests: XCTestCase {
     private var directory: URL!
-    private let source = TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
+    private var source: String {
+        get throws { try TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf") }
+    }
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-metaw-\(UUID().uuidString)")
@@ -118,7 +121,7 @@ final class MetaWriteCommandTests: XCTestCase {
 
     private func copy(_ name: String, from path: String? = nil) throws -> String {
         let target = directory.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: path ?? source, toPath: target)
+        try FileManager.default.copyItem(atPath: try path ?? source, toPath: target)
         return target
     }
 
@@ -203,7 +206,7 @@ final class MetaWriteCommandTests: XCTestCase {
     }
 
     func testEncryptedFileNeedsItsPassword() throws {
-        let path = try copy("locked.pdf", from: TestEnvironment.corpusFile("pypdf/encryption/r4-aes-user-password.pdf"))
+        let path = try copy("locked.pdf", from: try TestEnvironment.corpusFile("pypdf/encryption/r4-aes-user-password.pdf"))
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let refused = try folio(["meta", "set", path, "--title", "X"])
         XCTAssertEqual(refused.status, 1)

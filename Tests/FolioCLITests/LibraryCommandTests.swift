@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -65,7 +66,7 @@ final class LibraryCommandTests: XCTestCase {
     func testInterruptedScanLeavesAConsistentCatalogAndTheNextOneContinues() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-sigint-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scores = TestEnvironment.corpus.appendingPathComponent("scores")
+        let scores = try TestEnvironment.corpus.appendingPathComponent("scores")
         let names = try FileManager.default.contentsOfDirectory(atPath: scores.path).filter { $0.hasSuffix(".pdf") }.sorted()
         let total = 3000
         for index in 0..<total {

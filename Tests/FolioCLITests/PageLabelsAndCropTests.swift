@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -61,7 +62,7 @@ final class PageLabelsAndCropTests: XCTestCase {
 
     func testLabelsAreWrittenAndStayConsecutiveThroughPageEdits() throws {
         let file = path("book.pdf")
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         try run(["pages", "insert-blank", file, "--at", "1", "--count", "3"])
         try run(["pages", "labels", file, "--set", "i-ii,A-1-A-2,1-"])
         func pikepdf() throws -> [String] { (try oracle("page_labels.py", [file]) as? [String: [String]])?[file] ?? [] }
@@ -93,7 +94,7 @@ final class PageLabelsAndCropTests: XCTestCase {
         let scores = ["Clementi-Sonatina_O_36.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Brahms-Cancion_de_Cuna.pdf"]
         for name in scores {
             let file = path(name)
-            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/" + name), toPath: file)
+            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: file)
             let original = try Data(contentsOf: URL(fileURLWithPath: file))
             let before = try XCTUnwrap(try oracle("ink_box.py", [file]) as? [[String: Any]])
             try run(["pages", "crop", file, "--auto", "--margin", "0"])
@@ -123,7 +124,7 @@ final class PageLabelsAndCropTests: XCTestCase {
 
     func testCropToABoxAndBack() throws {
         let file = path("c.pdf")
-        try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         try run(["pages", "crop", file, "--pages", "2", "--box", "36,50,500,700"])
         var boxes = try XCTUnwrap(try oracle("ink_box.py", [file]) as? [[String: Any]])
         XCTAssertEqual(boxes[1]["crop"] as? [Double], [36, 50, 536, 750])

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -65,8 +66,8 @@ final class MetaCorpusTests: XCTestCase {
         for (index, (path, expected)) in oracle.sorted(by: { $0.key < $1.key }).enumerated()
         where expected.qpdf_pages != nil {
             let copy = directory.appendingPathComponent("m\(index).pdf").path
-            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile(path), toPath: copy)
-            groups[expected.password, default: []].append((TestEnvironment.corpusFile(path), copy))
+            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(path), toPath: copy)
+            groups[expected.password, default: []].append((try TestEnvironment.corpusFile(path), copy))
         }
         var failures: [String] = []
         var refused: Set<String> = []

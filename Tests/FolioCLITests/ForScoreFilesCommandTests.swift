@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -9,8 +10,10 @@ final class ForScoreFilesCommandTests: XCTestCase {
     private var folio: URL!
     private let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/forscore_files.py").path
     private var sources: [String] {
-        ["Brahms-Cancion_de_Cuna.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Clementi-Sonatina_O_36.pdf"].map {
-            TestEnvironment.corpus.appendingPathComponent("scores/\($0)").path
+        get throws {
+            try ["Brahms-Cancion_de_Cuna.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Clementi-Sonatina_O_36.pdf"].map {
+                try TestEnvironment.corpus.appendingPathComponent("scores/\($0)").path
+            }
         }
     }
 
@@ -71,7 +74,7 @@ final class ForScoreFilesCommandTests: XCTestCase {
         let target = root.appendingPathComponent("lib").path
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
         let names = ["Dvořák – Humoreska.pdf", "Satie – Gymnopédie.pdf", "Plain.pdf"]
-        for (source, name) in zip(sources, names) {
+        for (source, name) in zip(try sources, names) {
             // NFC on disk, NFD in the backup.
             try FileManager.default.copyItem(atPath: source, toPath: target + "/" + name.precomposedStringWithCanonicalMapping)
         }

@@ -2,27 +2,22 @@ import Foundation
 import XCTest
 
 /// Where the tests find the corpus, the oracle and the built `folio` binary.
-enum TestEnvironment {
-    /// The repository root (three levels above this file).
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+public enum TestEnvironment {
+    /// The repository root.
+    public static let repositoryRoot: URL = SharedCorpus.repositoryRoot
 
-    /// `$FOLIO_CORPUS`, or `../shared/corpus` beside the repository.
-    static let corpus: URL = {
-        if let path = ProcessInfo.processInfo.environment["FOLIO_CORPUS"] {
-            return URL(fileURLWithPath: path)
-        }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    }()
+    /// The shared corpus (see ``SharedCorpus``): skipped without it, unless CI requires it.
+    public static var corpus: URL {
+        get throws { try SharedCorpus.folder() }
+    }
 
-    static func corpusFile(_ relative: String) -> String {
-        corpus.appendingPathComponent(relative).path
+    public static func corpusFile(_ relative: String) throws -> String {
+        try SharedCorpus.file(relative)
     }
 
     /// Every PDF in the corpus, as paths relative to it, sorted.
-    static func corpusPDFs() throws -> [String] {
-        let base = corpus.standardizedFileURL.path
+    public static func corpusPDFs() throws -> [String] {
+        let base = try corpus.standardizedFileURL.path
         guard let enumerator = FileManager.default.enumerator(atPath: base) else {
             throw TestFailure("corpus not found at \(base)")
         }
@@ -34,7 +29,7 @@ enum TestEnvironment {
     }
 
     /// The `folio` executable built next to the test bundle (or `$FOLIO_BIN`).
-    static func folioBinary() throws -> URL {
+    public static func folioBinary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["FOLIO_BIN"] { return URL(fileURLWithPath: path) }
         var candidates: [URL] = []
         let argument = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -51,7 +46,7 @@ enum TestEnvironment {
     /// Runs a program, returning exit status and output. Output goes through files so a
     /// large output cannot block the child.
     @discardableResult
-    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600,
+    public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600,
                     environment: [String: String] = [:]) throws
         -> (status: Int32, stdout: Data, stderr: Data)
     {
@@ -83,21 +78,32 @@ enum TestEnvironment {
     }
 
     /// Whether a file declares itself linearized (a /Linearized dictionary in its first 2 KB).
-    static func isLinearized(_ path: String) -> Bool {
+    public static func isLinearized(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return String(decoding: handle.readData(ofLength: 2048), as: UTF8.self).contains("/Linearized")
     }
 
+    /// The corpus score the annotation tests write into (a flute partita with room for marks).
+    public static let annotatedScore = "scores/Bach-Partita_in_a_minor_BWV_1013.pdf"
+
+    /// What `qpdf --check` warns of or reports as errors, the file's path written as FILE.
+    public static func qpdfProblems(_ path: String) throws -> Set<String> {
+        let result = try runTool("qpdf", ["--check", path])
+        return Set(String(decoding: result.stdout + result.stderr, as: UTF8.self).split(separator: "\n")
+            .filter { $0.contains("WARNING") || $0.contains("ERROR") }
+            .map { $0.replacingOccurrences(of: path, with: "FILE") })
+    }
+
     /// Runs a tool found on PATH.
-    static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
+    public static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
         -> (status: Int32, stdout: Data, stderr: Data)
     {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, timeout: timeout)
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

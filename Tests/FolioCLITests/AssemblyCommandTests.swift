@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -14,7 +15,7 @@ final class AssemblyCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         folio = try TestEnvironment.folioBinary()
         for name in names {
-            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
+            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
         }
     }
 
@@ -144,7 +145,7 @@ final class AssemblyCommandTests: XCTestCase {
     }
 
     func testSplitByOutlineAndEncryptedInputs() throws {
-        let book = TestEnvironment.corpusFile("qpdf/page-labels-and-outlines.pdf")
+        let book = try TestEnvironment.corpusFile("qpdf/page-labels-and-outlines.pdf")
         let pieces = root.appendingPathComponent("toc").path
         try run(["split", book, "--by", "toc", "--output-dir", pieces, "--name", "{n:02}-{start}-{end}.pdf"])
         let source = try inspect(book)
@@ -163,7 +164,7 @@ final class AssemblyCommandTests: XCTestCase {
         }
         XCTAssertEqual(source["check"] as? Int, 0)
 
-        let locked = TestEnvironment.corpusFile("pypdf/encryption/r4-user-password.pdf")
+        let locked = try TestEnvironment.corpusFile("pypdf/encryption/r4-user-password.pdf")
         let output = path("out.pdf")
         try run(["merge", locked, path(names[1]), "-o", output, "--password", "asdfzxcv"], status: 64)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
@@ -184,7 +185,7 @@ final class AssemblyCommandTests: XCTestCase {
             """
         for (name, page) in [("deterministic-id-in.pdf", 26), ("link-annots.pdf", 1)] {
             let file = path(name)
-            try FileManager.default.copyItem(atPath: TestEnvironment.corpusFile("qpdf/" + name), toPath: file)
+            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("qpdf/" + name), toPath: file)
             func links() throws -> [String: Int] {
                 let result = try TestEnvironment.runTool("python3", ["-c", count, file, String(page)])
                 return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Int] ?? [:]
@@ -204,7 +205,7 @@ final class AssemblyCommandTests: XCTestCase {
     }
 
     func testPageToolsAreIncrementalAndBookmarksFollowTheirPages() throws {
-        let source = TestEnvironment.corpusFile("scores/Schubert-Impromptu_in_Ges_dur_D_899_Op_90_No_3.pdf")
+        let source = try TestEnvironment.corpusFile("scores/Schubert-Impromptu_in_Ges_dur_D_899_Op_90_No_3.pdf")
         let file = path("Impromptu.pdf")
         try FileManager.default.copyItem(atPath: source, toPath: file)
         let count = try inspect(source)["pages"] as? Int ?? 0
