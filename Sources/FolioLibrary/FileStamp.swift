@@ -33,6 +33,19 @@ public struct FileStamp: Sendable, Equatable {
         fingerprint = ""
     }
 
+    /// The stamp of the file at `relativePath` inside `folder`, its fingerprint read.
+    /// ``LibraryError/Code/notFound`` when there is no such file.
+    public init(relativePath: String, in folder: String) throws {
+        let absolute = folder + "/" + relativePath
+        var info = stat()
+        guard lstat(absolute, &info) == 0 else { throw LibraryError(.notFound, "no file \(relativePath) in \(folder)") }
+        do {
+            self = try FileStamp(path: relativePath, info: info).withFingerprint(absolutePath: absolute)
+        } catch {
+            throw LibraryError(.io, "cannot read \(absolute): \(error.localizedDescription)")
+        }
+    }
+
     /// Size and time as `lstat` reported them.
     init(path: String, info: stat) {
         #if canImport(Darwin)

@@ -166,12 +166,6 @@ public final class LibraryCatalog: Sendable {
                                    words.joined(separator: " ; ")])
     }
 
-    /// Gives score `id` a new path and stamp (a file moved or renamed outside Folio).
-    static func move(id: Int64, to stamp: FileStamp, in db: Database) throws {
-        try db.execute(sql: "UPDATE score SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ? WHERE id = ?",
-                       arguments: [stamp.path, CatalogPath.key(stamp.path), stamp.size, stamp.modified, stamp.fingerprint, id])
-    }
-
     static func remove(id: Int64, in db: Database) throws {
         try db.execute(sql: "DELETE FROM score WHERE id = ?", arguments: [id])
     }

@@ -6,7 +6,8 @@ import Foundation
 /// everything a musician searches by — the score's fields, its bookmarks, its annotations.
 ///
 /// ```swift
-/// let record = ScoreRecord.read(file: FileStamp(path: "Songs/Summertime.pdf", in: library))
+/// let stamp = try FileStamp(relativePath: "Songs/Summertime.pdf", in: library)
+/// let record = ScoreRecord.read(stamp, absolutePath: library + "/Songs/Summertime.pdf")
 /// record.metadata.composers   // ["George Gershwin"]
 /// ```
 public struct ScoreRecord: Sendable, Equatable {

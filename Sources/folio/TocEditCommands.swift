@@ -198,20 +198,6 @@ struct TocDeleteCommand: ParsableCommand {
     @Argument(help: "Paths of the entries (\"2.1\").") var paths: [PDFOutlinePath]
 
     func run() throws {
-        // Last first, so the paths still to delete keep pointing where they did.
-        let ordered = Set(paths).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.reversed()
-        try TocCommand.edit("delete", options) { outline in
-            for path in ordered { _ = try outline.item(at: path) }
-            for path in ordered where !ordered.contains(where: { $0.isAncestor(of: path) }) {
-                try outline.remove(at: path)
-            }
-        }
-    }
-}
-
-extension PDFOutlinePath {
-    /// Whether the entry at `other` lies below this one.
-    func isAncestor(of other: PDFOutlinePath) -> Bool {
-        other.indices.count > indices.count && Array(other.indices.prefix(indices.count)) == indices
+        try TocCommand.edit("delete", options) { outline in try outline.remove(at: paths) }
     }
 }

@@ -5,25 +5,15 @@ import XCTest
 /// `folio merge` and `folio split` end to end, read back by qpdf, pikepdf, PyMuPDF and
 /// Poppler: pages render identical to their sources, outlines and bookmarks land on the
 /// right pages, metadata and annotations travel, and nothing is ever overwritten.
-final class AssemblyCommandTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
+final class AssemblyCommandTests: CommandTestCase, @unchecked Sendable {
     private let names = ["Chopin-Prelude_Op_28_No_15.pdf", "Brahms-Cancion_de_Cuna.pdf", "Clementi-Sonatina_O_36.pdf"]
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-assembly-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
+        try super.setUpWithError()
         for name in names {
             try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
         }
     }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    private func path(_ name: String) -> String { root.appendingPathComponent(name).path }
 
     @discardableResult
     private func run(_ arguments: [String], status expected: Int32 = 0) throws -> String {

@@ -5,9 +5,7 @@ import XCTest
 /// `folio import-4sb`, `import-4sc` and `export-4sc` on files a Python script builds in
 /// the documented layout (plistlib, gzip), read back with pikepdf, PyMuPDF and pdftoppm;
 /// and damaged files refused with the target folder untouched.
-final class ForScoreFilesCommandTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
+final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
     private let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/forscore_files.py").path
     private var sources: [String] {
         get throws {
@@ -17,28 +15,10 @@ final class ForScoreFilesCommandTests: XCTestCase {
         }
     }
 
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-4sb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
     private func python(_ arguments: [String]) throws -> String {
         let result = try TestEnvironment.runTool("python3", ["-W", "ignore", oracle] + arguments)
         XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
         return String(decoding: result.stdout, as: UTF8.self)
-    }
-
-    @discardableResult
-    private func run(_ arguments: [String], status expected: Int32? = 0) throws -> (status: Int32, out: String, err: String) {
-        let result = try TestEnvironment.run(folio, arguments)
-        let out = (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
-        if let expected { XCTAssertEqual(out.0, expected, "folio \(arguments.joined(separator: " ")): \(out.2)") }
-        return out
     }
 
     private func checkImported(_ folder: String, expectations: String) throws {
@@ -52,19 +32,19 @@ final class ForScoreFilesCommandTests: XCTestCase {
         let archive = root.appendingPathComponent("Archive.4sb").path
         let expectations = try python(["make-4sb", archive, "archive"] + sources)
         let target = root.appendingPathComponent("out").path
-        let dry = try run(["import-4sb", archive, target, "--dry-run"]).out
+        let dry = try invoke(["import-4sb", archive, target, "--dry-run"]).out
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "a dry run writes nothing")
         XCTAssertTrue(dry.contains("1 bookmarks, 1 text boxes, 1 drawing layers"), dry)
-        let out = try run(["import-4sb", archive, target]).out
+        let out = try invoke(["import-4sb", archive, target]).out
         XCTAssertTrue(out.contains("not read: Plain.pdf|bpm"), "unknown keys are reported: \(out)")
         try checkImported(target, expectations: expectations)
         XCTAssertTrue(FileManager.default.fileExists(atPath: target + "/notes.csv"))
-        let shown = try run(["setlist", "show", "Friday", "--json", "--library", target]).out
+        let shown = try invoke(["setlist", "show", "Friday", "--json", "--library", target]).out
         let entries = (try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])?["entries"] as? [[String: Any]]
         XCTAssertEqual(entries?.map { $0["kind"] as? String }, ["score", "bookmark", "placeholder"])
         XCTAssertEqual(entries?.first?["path"] as? String, "Dvořák – Humoreska.pdf")
         // Importing again keeps the first files and writes free names.
-        try run(["import-4sb", archive, target])
+        try invoke(["import-4sb", archive, target])
         XCTAssertTrue(FileManager.default.fileExists(atPath: target + "/Dvořák – Humoreska 2.pdf"))
     }
 
@@ -79,7 +59,7 @@ final class ForScoreFilesCommandTests: XCTestCase {
             try FileManager.default.copyItem(atPath: source, toPath: target + "/" + name.precomposedStringWithCanonicalMapping)
         }
         let original = try XCTUnwrap(FileManager.default.contents(atPath: target + "/Plain.pdf"))
-        try run(["import-4sb", backup, target])
+        try invoke(["import-4sb", backup, target])
         try checkImported(target, expectations: expectations)
         let updated = try XCTUnwrap(FileManager.default.contents(atPath: target + "/Plain.pdf"))
         XCTAssertEqual(updated.prefix(original.count), original, "an incremental update keeps the original bytes")
@@ -89,14 +69,14 @@ final class ForScoreFilesCommandTests: XCTestCase {
         let container = root.appendingPathComponent("piece.4sc").path
         let expectations = try python(["make-4sc", container, sources[1]])
         let target = root.appendingPathComponent("in").path
-        try run(["import-4sc", container, target])
+        try invoke(["import-4sc", container, target])
         try checkImported(target, expectations: expectations)
         // export-4sc → import-4sc: the metadata comes back.
         let imported = target + "/Dvořák – Humoreska.pdf"
         let exported = root.appendingPathComponent("again.4sc").path
-        try run(["export-4sc", imported, "-o", exported])
+        try invoke(["export-4sc", imported, "-o", exported])
         let second = root.appendingPathComponent("second").path
-        try run(["import-4sc", exported, second])
+        try invoke(["import-4sc", exported, second])
         let read = { (path: String) throws -> String in
             let result = try TestEnvironment.runTool("python3", ["-W", "ignore", "-c", """
                 import pikepdf, sys
@@ -134,7 +114,7 @@ final class ForScoreFilesCommandTests: XCTestCase {
         for (name, bytes) in cases {
             let file = root.appendingPathComponent("\(name).4sb")
             try bytes.write(to: file)
-            let result = try run(["import-4sb", file.path, target], status: nil)
+            let result = try invoke(["import-4sb", file.path, target], status: nil)
             XCTAssertEqual(result.status, 64, "\(name): \(result.err)")
             XCTAssertTrue(result.err.hasPrefix("folio import-4sb: "), "\(name): \(result.err)")
             let left = try FileManager.default.contentsOfDirectory(atPath: target).filter { !$0.hasPrefix(".folio") || $0.hasPrefix(".folio-import") }
@@ -142,7 +122,7 @@ final class ForScoreFilesCommandTests: XCTestCase {
         }
         let junk = root.appendingPathComponent("junk.4sc")
         try (try Self.gzip(Data("junk".utf8))).write(to: junk)
-        XCTAssertEqual(try run(["import-4sc", junk.path, target], status: nil).status, 64)
+        XCTAssertEqual(try invoke(["import-4sc", junk.path, target], status: nil).status, 64)
     }
 
     private static func gzip(_ data: Data) throws -> Data {

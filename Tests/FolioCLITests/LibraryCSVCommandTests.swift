@@ -7,28 +7,7 @@ import XCTest
 /// pristine copies; pikepdf and exiftool then read the same metadata and bookmarks from
 /// both. Dry runs and repeated imports leave every file byte-identical; bad rows are
 /// reported and never guessed.
-final class LibraryCSVCommandTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-csv-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    @discardableResult
-    private func run(_ arguments: [String], status expected: Int32? = 0) throws -> (status: Int32, out: String, err: String) {
-        let result = try TestEnvironment.run(folio, arguments)
-        let out = (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
-        if let expected { XCTAssertEqual(out.0, expected, "folio \(arguments.joined(separator: " ")): \(out.2)") }
-        return out
-    }
-
+final class LibraryCSVCommandTests: CommandTestCase, @unchecked Sendable {
     /// The same files in two folders: the shared scores (one nested, one also as a bare-named
     /// copy), and a corpus file with a table of contents.
     private func makeLibrary(_ name: String) throws -> URL {
@@ -63,22 +42,22 @@ final class LibraryCSVCommandTests: XCTestCase {
     func testExportImportRoundTripDryRunAndBadRows() throws {
         let shaped = try makeLibrary("A")
         let pristine = try makeLibrary("B")
-        try run(["meta", "adopt", "--library", shaped.path])
-        try run(["meta", "set", shaped.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf").path, "--rating", "4",
+        try invoke(["meta", "adopt", "--library", shaped.path])
+        try invoke(["meta", "set", shaped.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf").path, "--rating", "4",
                  "--key", "Db", "--genre", "Prélude", "--genre", "Romantik", "--tag", "=SUM(A1)", "--tag", "Klavier",
                  "--label", "Recital 2026", "--reference", "Op. 28 No. 15", "--duration", "5:30", "--difficulty", "2"])
         let mozart = shaped.appendingPathComponent("Mozart-Fantasy_in_D_minor_KV_397.pdf").path
-        try run(["bookmarks", "add", mozart, "--name", "Andante, \"quasi\" recitativo", "--page", "1", "--end", "2",
+        try invoke(["bookmarks", "add", mozart, "--name", "Andante, \"quasi\" recitativo", "--page", "1", "--end", "2",
                  "--composer", "W. A. Mozart", "--key", "D minor"])
-        try run(["bookmarks", "add", mozart, "--name", "Allegretto", "--page", "3"])
+        try invoke(["bookmarks", "add", mozart, "--name", "Allegretto", "--page", "3"])
         // A stored bookmark over a table-of-contents piece gives it fields; another is new.
         let book = shaped.appendingPathComponent("Fake Book.pdf").path
-        try run(["bookmarks", "add", book, "--name", "Isosicle 1.1.1.1", "--page", "19", "--end", "19",
+        try invoke(["bookmarks", "add", book, "--name", "Isosicle 1.1.1.1", "--page", "19", "--end", "19",
                  "--composer", "Antonín Dvořák"])
-        try run(["bookmarks", "add", book, "--name", "Coda", "--page", "29", "--end", "30"])
+        try invoke(["bookmarks", "add", book, "--name", "Coda", "--page", "29", "--end", "30"])
 
         let csv = root.appendingPathComponent("library.csv").path
-        try run(["library", "export-csv", shaped.path, "--output", csv])
+        try invoke(["library", "export-csv", shaped.path, "--output", csv])
         let exported = try String(contentsOfFile: csv, encoding: .utf8)
         XCTAssertTrue(exported.hasPrefix("Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,"
             + "Labels,Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi\r\n"))
@@ -87,7 +66,7 @@ final class LibraryCSVCommandTests: XCTestCase {
 
         // A dry run writes nothing and says what it would do.
         let before = try FolderOracle.bytes(pristine)
-        let dry = try run(["library", "import-csv", csv, "--library", pristine.path, "--dry-run", "--json"])
+        let dry = try invoke(["library", "import-csv", csv, "--library", pristine.path, "--dry-run", "--json"])
         XCTAssertEqual(try FolderOracle.bytes(pristine), before)
         let planned = dry.out.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -96,7 +75,7 @@ final class LibraryCSVCommandTests: XCTestCase {
                 && $0["field"] as? String == "rating" && $0["after"] as? String == "4" && $0["applied"] as? Bool == false },
             dry.out)
 
-        try run(["library", "import-csv", csv, "--library", pristine.path])
+        try invoke(["library", "import-csv", csv, "--library", pristine.path])
         let (a, b) = (try FolderOracle.metadata(shaped), try FolderOracle.metadata(pristine))
         XCTAssertEqual(Set(a.keys), Set(b.keys))
         for path in a.keys.sorted() {
@@ -117,10 +96,10 @@ final class LibraryCSVCommandTests: XCTestCase {
 
         // Exported again, the copy gives the same CSV; imported again, nothing changes.
         let again = root.appendingPathComponent("again.csv").path
-        try run(["library", "export-csv", pristine.path, "--output", again])
+        try invoke(["library", "export-csv", pristine.path, "--output", again])
         XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), exported)
         let settled = try FolderOracle.bytes(pristine)
-        let second = try run(["library", "import-csv", csv, "--library", pristine.path])
+        let second = try invoke(["library", "import-csv", csv, "--library", pristine.path])
         XCTAssertEqual(second.out, "", "nothing left to change")
         XCTAssertEqual(try FolderOracle.bytes(pristine), settled)
 
@@ -139,7 +118,7 @@ final class LibraryCSVCommandTests: XCTestCase {
             + "../B/Carcassi-Etude_3_Op_60_No_3.pdf,Escape,,,,,,,,,,,,,\n"
             + "Mozart-Fantasy_in_D_minor_KV_397.pdf,Allegro,99,100,,,,,,,,,,,\n").write(toFile: bad, atomically: true, encoding: .utf8)
         let carcassi = try FolderOracle.bytes(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"]
-        let reported = try run(["library", "import-csv", bad, "--library", pristine.path], status: 1)
+        let reported = try invoke(["library", "import-csv", bad, "--library", pristine.path], status: 1)
         XCTAssertTrue(reported.err.contains("line 2: no file Nowhere.pdf"), reported.err)
         XCTAssertTrue(reported.err.contains("line 3: rating '9' is out of range (valid: 0 to 5)"), reported.err)
         XCTAssertTrue(reported.err.contains("line 5: Band.pdf names 2 files"), reported.err)
@@ -152,7 +131,7 @@ final class LibraryCSVCommandTests: XCTestCase {
 
         let headless = root.appendingPathComponent("headless.csv").path
         try "a,b,c\n1,2,3\n".write(toFile: headless, atomically: true, encoding: .utf8)
-        let refused = try run(["library", "import-csv", headless, "--library", pristine.path], status: 64)
+        let refused = try invoke(["library", "import-csv", headless, "--library", pristine.path], status: 64)
         XCTAssertTrue(refused.err.contains("needs a Filename and a Title column"), refused.err)
     }
 }

@@ -105,12 +105,8 @@ final class MetaCorpusTests: XCTestCase {
                 manifest.append(entry)
             }
         }
-        let manifestURL = directory.appendingPathComponent("manifest.json")
-        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
-        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/check_meta.py").path
-        let check = try TestEnvironment.runTool("python3", [script, manifestURL.path], timeout: 1800)
-        XCTAssertEqual(check.status, 0, String(decoding: check.stderr.suffix(2000), as: UTF8.self))
-        let results = try JSONDecoder().decode([Result].self, from: check.stdout)
+        let checked = try TestEnvironment.checkManifest(manifest, in: directory, script: "check_meta.py", timeout: 1800)
+        let results = try JSONDecoder().decode([Result].self, from: checked)
         XCTAssertEqual(results.count, manifest.count)
 
         var compared = (exiftool: 0, pikepdf: 0, pdfinfo: 0)

@@ -6,19 +6,7 @@ import XCTest
 /// scores and on copies carrying the junk real collections have. Expected values come
 /// from the files' Info as pikepdf reads it; results are read back by pikepdf; a second
 /// run changes nothing.
-final class MetadataShapeCommandTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-shape-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
+final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
 
     @discardableResult
     private func run(_ arguments: [String], status expected: Int32 = 0) throws -> (out: String, err: String) {

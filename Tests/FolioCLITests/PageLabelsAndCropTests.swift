@@ -5,21 +5,7 @@ import XCTest
 /// `folio pages labels` and `folio pages crop`, checked against pikepdf (labels) and PDFium's
 /// rendering (where the ink is): labels read like pikepdf's on every corpus file that has
 /// them, stay consecutive through deletes and inserts, and an auto crop holds all the ink.
-final class PageLabelsAndCropTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-labels-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    private func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
 
     @discardableResult
     private func run(_ arguments: [String], status expected: Int32 = 0) throws -> String {

@@ -5,21 +5,7 @@ import XCTest
 /// `folio make` on text and ChordPro files, read back by qpdf, pikepdf, PyMuPDF and Poppler
 /// (Tests/Oracle/text_pdf.py): the text comes back, chords sit over their syllables, every
 /// line fits the page, metadata lands in forScore's fields, and bad input writes nothing.
-final class TextCommandTests: XCTestCase {
-    private var root: URL!
-    private var folio: URL!
-
-    override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-text-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        folio = try TestEnvironment.folioBinary()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    private func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+final class TextCommandTests: CommandTestCase, @unchecked Sendable {
 
     @discardableResult
     private func run(_ arguments: [String], status expected: Int32 = 0, environment: [String: String] = [:]) throws -> String {

@@ -74,12 +74,8 @@ final class CorpusWriteTests: XCTestCase {
             }
             manifest.append(entry)
         }
-        let manifestURL = directory.appendingPathComponent("manifest.json")
-        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
-        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/check_writes.py").path
-        let run = try TestEnvironment.runTool("python3", [script, manifestURL.path], timeout: 1200)
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr.suffix(2000), as: UTF8.self))
-        let results = try JSONDecoder().decode([Result].self, from: run.stdout)
+        let checked = try TestEnvironment.checkManifest(manifest, in: directory, script: "check_writes.py", timeout: 1200)
+        let results = try JSONDecoder().decode([Result].self, from: checked)
 
         var accepted = 0
         var rendered = 0

@@ -53,6 +53,19 @@ final class OutlineEditorTests: XCTestCase {
         for bad in ["", "0", "1.", ".1", "a", "1.-2", "1..2"] { XCTAssertNil(PDFOutlinePath(bad), bad) }
     }
 
+    /// Several entries taken out at once, named as the outline was: an entry whose parent
+    /// also goes is taken with it, and a path that names nothing changes nothing.
+    func testSeveralEntriesAreRemovedAtOnce() throws {
+        let document = try PDFDocument(path: try book())
+        XCTAssertTrue(try path("1").isAncestor(of: try path("1.2")))
+        XCTAssertFalse(try path("1.2").isAncestor(of: try path("1")))
+        XCTAssertFalse(try path("1").isAncestor(of: try path("1")))
+        XCTAssertThrowsError(try document.editOutline { try $0.remove(at: [try self.path("2"), try self.path("9")]) })
+        XCTAssertEqual(document.outline().map(\.title), ["Sonata", "Etude", "Coda"], "refused whole")
+        try document.editOutline { try $0.remove(at: [try self.path("1.2"), try self.path("3"), try self.path("1"), try self.path("3.1")]) }
+        XCTAssertEqual(document.outline().map(\.title), ["Etude"])
+    }
+
     func testRenameWritesOneObjectAndKeepsWhatFolioDoesNotManage() throws {
         let file = try book()
         let original = try Data(contentsOf: URL(fileURLWithPath: file))

@@ -95,6 +95,20 @@ public enum TestEnvironment {
             .map { $0.replacingOccurrences(of: path, with: "FILE") })
     }
 
+    /// Writes `manifest` as `manifest.json` in `directory` and runs the oracle script
+    /// `Tests/Oracle/SCRIPT` on it: its standard output; a failure when the script fails.
+    public static func checkManifest(_ manifest: [[String: Any]], in directory: URL, script: String,
+                                     timeout: TimeInterval) throws -> Data {
+        let manifestURL = directory.appendingPathComponent("manifest.json")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let path = repositoryRoot.appendingPathComponent("Tests/Oracle/" + script).path
+        let run = try runTool("python3", [path, manifestURL.path], timeout: timeout)
+        guard run.status == 0 else {
+            throw TestFailure("\(script) failed: \(String(decoding: run.stderr.suffix(2000), as: UTF8.self))")
+        }
+        return run.stdout
+    }
+
     /// Runs a tool found on PATH.
     public static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
         -> (status: Int32, stdout: Data, stderr: Data)

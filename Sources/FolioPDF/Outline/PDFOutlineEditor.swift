@@ -56,6 +56,18 @@ public struct PDFOutlineEditor: Sendable {
         return item
     }
 
+    /// Takes several entries out at once, each path naming the outline as it was before:
+    /// every path is checked first (nothing changes when one names no entry), then the last
+    /// go first so the others keep pointing where they did, and an entry whose ancestor also
+    /// goes is taken with it.
+    public mutating func remove(at paths: [PDFOutlinePath]) throws {
+        let ordered = Set(paths).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }.reversed()
+        for path in ordered { _ = try item(at: path) }
+        for path in ordered where !ordered.contains(where: { $0.isAncestor(of: path) }) {
+            _ = try take(at: path)
+        }
+    }
+
     /// Moves the entry at `path` (with its children, keeping its object) to `position`,
     /// which names entries as they are before the move. Returns the entry's new path.
     @discardableResult

@@ -32,6 +32,15 @@ public struct PDFOutlinePath: Sendable, Hashable, CustomStringConvertible, Lossl
     /// The depth, 0 for the top level.
     public var level: Int { indices.count - 1 }
 
+    /// Whether the entry at `other` lies below this one.
+    ///
+    /// ```swift
+    /// PDFOutlinePath("2")?.isAncestor(of: PDFOutlinePath("2.1")!)   // true
+    /// ```
+    public func isAncestor(of other: PDFOutlinePath) -> Bool {
+        other.indices.count > indices.count && Array(other.indices.prefix(indices.count)) == indices
+    }
+
     /// The path of this entry's child at `index` (0-based).
     public func child(_ index: Int) -> PDFOutlinePath {
         PDFOutlinePath(indices: indices + [max(index, 0)]) ?? self

@@ -1,0 +1,32 @@
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// A test of the `folio` binary in a fresh folder of its own (`root`), removed afterwards.
+class CommandTestCase: XCTestCase, @unchecked Sendable {
+    var root: URL!
+    var folio: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-\(Self.self)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folio = try TestEnvironment.folioBinary()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// A file in the test's folder.
+    func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+
+    /// Runs `folio` with `arguments`: its status, standard output and error; the status is
+    /// asserted to be `expected` unless that is nil.
+    @discardableResult
+    func invoke(_ arguments: [String], status expected: Int32? = 0) throws -> (status: Int32, out: String, err: String) {
+        let result = try TestEnvironment.run(folio, arguments)
+        let out = (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
+        if let expected { XCTAssertEqual(out.0, expected, "folio \(arguments.joined(separator: " ")): \(out.2)") }
+        return out
+    }
+}
