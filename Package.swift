@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "FolioServerTests",
             dependencies: [
-                "FolioServer", "FolioLibrary", "FolioPDF", "FolioTestSupport",
+                "FolioServer", "FolioLibrary", "FolioScore", "FolioPDF", "FolioTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

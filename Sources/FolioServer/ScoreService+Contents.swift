@@ -29,20 +29,22 @@ extension ScoreService {
         public var fromTOC: Int
     }
 
-    /// The table of contents and the bookmarks (the PDF's XMP: Preview's, Nutrient's and
-    /// Folio's), bookmarks in page order, with the file's version.
+    /// The table of contents and the bookmarks where they are kept (``BookmarkChain``: a
+    /// CSV index beside the PDF, then the PDF's XMP — Preview's, Nutrient's and Folio's),
+    /// bookmarks in page order, with the file's version.
     public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {
-        let read = try read(score: id, Self.contents(of:))
+        let (_, path) = try score(id)
+        let read = try read(score: id) { try Self.contents(of: $0, pdf: path) }
         return (read.tag, read.value)
     }
 
-    static func contents(of document: PDFDocument) -> Contents {
+    static func contents(of document: PDFDocument, pdf: String) throws -> Contents {
         let toc = PDFOutlineItem.flatten(document.outline()).map { level, item -> Contents.Entry in
             var page: Int?
             if case .page(let index)? = item.target, index < document.pageCount { page = index + 1 }
             return Contents.Entry(title: item.title, level: level, page: page)
         }
-        let stored = BookmarkOrder.pageBased.sorted(XMPBookmarkProvider(document: document).bookmarks)
+        let stored = try Self.mapped { try BookmarkChain.discovered(document: document, pdf: pdf) }.manager.bookmarks(in: .pageBased)
         let bookmarks = stored.map { bookmark in
             Contents.Bookmark(id: bookmark.id, name: bookmark.name ?? "",
                               start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
@@ -61,28 +63,31 @@ extension ScoreService {
     public func bookmarksFromTOC(score id: Int64, expected: String?) throws -> (tag: String, contents: Contents) {
         let (score, path) = try score(id)
         let saved = try edit(path, expected: expected, change: "Made bookmarks from the TOC") { document in
+            let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
             var xmp = XMPBookmarkProvider(document: document)
-            let missing = Self.missingFromTOC(document, xmp.bookmarks)
+            let missing = Self.missingFromTOC(document, existing)
             guard !missing.isEmpty else { throw HTTPError(.unprocessableContent, message: "every TOC entry with a page is a bookmark already") }
             for piece in missing {
                 _ = xmp.add(FolioScore.Bookmark(name: piece.title, action: .page(index: piece.start - 1),
                                                 pages: piece.start...piece.end))
             }
             try xmp.write(to: document)
-            return Self.contents(of: document)
+            return try Self.contents(of: document, pdf: path)
         }
         refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 
-    /// Removes one bookmark from the PDF's XMP when the file is still at `expected`.
+    /// Removes one bookmark where it is kept (the PDF's XMP, or the CSV index beside it) when
+    /// the file is still at `expected`. Only a removal from the PDF can be undone.
     public func removeBookmark(score id: Int64, bookmark: String, expected: String?) throws -> (tag: String, contents: Contents) {
         let (score, path) = try score(id)
         let saved = try edit(path, expected: expected, change: "Deleted a bookmark") { document in
-            var xmp = XMPBookmarkProvider(document: document)
-            guard xmp.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
-            try xmp.write(to: document)
-            return Self.contents(of: document)
+            let chain = try BookmarkChain.discovered(document: document, pdf: path)
+            var manager = chain.manager
+            guard manager.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
+            try chain.save(manager, into: document)
+            return try Self.contents(of: document, pdf: path)
         }
         refreshCatalog(score.path)
         return (saved.tag, saved.value)

@@ -29,9 +29,11 @@ struct BookmarksCommand: ParsableCommand {
                           store: BookmarkStoreOptions, saving: SaveFlags, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         let indexPath = store.indexPath(for: file)
         do {
+            if let indexPath { _ = try BookmarkChain.commandIndex(indexPath) }   // an unreadable index is a usage error
             return try PDFSaver.update(path: file, output: output, password: password,
                                        save: saving.options(command: "bookmarks \(command)", file: file)) { document in
-                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath, command: command)
+                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath)
+                for problem in chain.problems { printError("folio bookmarks \(command): \(problem)") }
                 var manager = chain.manager
                 let result = try change(&manager, document)
                 try chain.save(manager, into: document)
@@ -77,56 +79,10 @@ struct BookmarkStoreOptions: ParsableArguments {
     }
 }
 
-/// A document's bookmark providers as the commands use them: an index beside the PDF
-/// (when one is in use) before the PDF's XMP.
-struct BookmarkChain {
-    let manager: BookmarkManager
-    private let index: String?
-    private let pdf: String
-
-    /// Reads the PDF's bookmarks and, for `index`, the index file (none yet is empty).
-    /// Rows of the index that cannot be read are reported and skipped.
-    init(document: PDFDocument, pdf: String, index: String?, command: String) throws {
-        self.index = index
-        self.pdf = pdf
-        var providers: [any BookmarkProvider] = []
-        if let index {
-            var csv = try CSVBookmarkProvider(text: try BookmarkChain.readIndex(index), pageCount: document.pageCount)
-            for problem in csv.problems { printError("folio bookmarks \(command): \(index): \(problem); skipped") }
-            if csv.isNew { csv.score = ScoreMetadata.read(from: document).0 }
-            providers.append(csv)
-        }
-        providers.append(XMPBookmarkProvider(document: document))
-        manager = BookmarkManager(providers: providers)
-    }
-
-    /// Writes the providers whose bookmarks `edited` changed: the XMP into `document`
-    /// (unsaved), the index file at once.
-    func save(_ edited: BookmarkManager, into document: PDFDocument) throws {
-        for (old, new) in zip(manager.providers, edited.providers) where old.bookmarks != new.bookmarks {
-            if let xmp = new as? XMPBookmarkProvider {
-                try xmp.write(to: document)
-            } else if let csv = new as? CSVBookmarkProvider, let index {
-                let text = csv.text(fileName: URL(fileURLWithPath: pdf).lastPathComponent,
-                                    tabs: index.lowercased().hasSuffix(".tsv"))
-                try SafeFile.write(to: index, bytes: Array(text.utf8))
-            }
-        }
-    }
-
-    /// The index's text; nil when there is no file yet. Refuses files over the index limit
-    /// before reading them.
-    static func readIndex(_ path: String) throws -> String? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= CSVIndex.maxBytes else {
-            throw ValidationError("\(path): the index has \(size) bytes; at most \(CSVIndex.maxBytes) are read")
-        }
-        do {
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ValidationError("\(path): not readable as UTF-8 text (\(error.localizedDescription))")
-        }
+extension BookmarkChain {
+    /// An index's text for a command: one that cannot be read is a usage error (exit 64).
+    static func commandIndex(_ path: String) throws -> String? {
+        do { return try readIndex(path) } catch let error as ScoreError { throw ValidationError(error.message) }
     }
 }
 
@@ -157,7 +113,8 @@ struct BookmarksListCommand: ParsableCommand {
         let (json, password, order, store) = (self.json, self.password, self.order, self.store)
         let succeeded = FileBatch.run(files, json: json) { index, path in
             let chain = try BookmarkChain(document: try PDFDocument(path: path, password: password), pdf: path,
-                                          index: store.indexPath(for: path), command: "list")
+                                          index: store.indexPath(for: path))
+            for problem in chain.problems { printError("folio bookmarks list: \(problem)") }
             let bookmarks = chain.manager.bookmarks(in: order)
             if json {
                 let items: [JSONValue] = bookmarks.map { bookmark in
@@ -313,7 +270,7 @@ struct BookmarksImportCommand: ParsableCommand {
         }
         let text: String
         do {
-            guard let read = try BookmarkChain.readIndex(from) else { throw ValidationError("\(from): no such file") }
+            guard let read = try BookmarkChain.commandIndex(from) else { throw ValidationError("\(from): no such file") }
             text = read
         } catch let error as ValidationError {
             printError("folio bookmarks import: \(error.message)")
@@ -369,8 +326,9 @@ struct BookmarksExportCommand: ParsableCommand {
         do {
             let document = try PDFDocument(path: file, password: password)
             let (score, _) = ScoreMetadata.read(from: document)
-            let bookmarks = try BookmarkChain(document: document, pdf: file, index: store.indexPath(for: file),
-                                              command: "export").manager.bookmarks
+            let chain = try BookmarkChain(document: document, pdf: file, index: store.indexPath(for: file))
+            for problem in chain.problems { printError("folio bookmarks export: \(problem)") }
+            let bookmarks = chain.manager.bookmarks
             let name = URL(fileURLWithPath: file).lastPathComponent
             FileHandle.standardOutput.write(Data(CSVIndex.export(fileName: name, score: score, bookmarks: bookmarks,
                                                                  tabs: tsv).utf8))

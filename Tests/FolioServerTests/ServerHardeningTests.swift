@@ -1,5 +1,6 @@
 import FolioLibrary
 import FolioPDF
+import FolioScore
 import FolioServer
 import Foundation
 import HTTPTypes
@@ -279,5 +280,41 @@ final class ServerHardeningTests: ServerTestCase, @unchecked Sendable {
         XCTAssertEqual(results, [1, 2])
         load = await queue.load()
         XCTAssertEqual(load.running, 0)
+    }
+}
+
+/// Bookmarks a musician keeps in a CSV index beside the PDF (`folio bookmarks … --store csv`,
+/// forScore's layout) are the server's too: listed, and deleted from the index.
+final class ServerBookmarkChainTests: ServerTestCase, @unchecked Sendable {
+    func testBookmarksInAnIndexBesideThePDFAreListedAndDeleted() async throws {
+        let name = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
+        let index = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.csv")
+        let kept = [Bookmark(name: "Rêverie – Ζεϊμπέκικο", action: .page(index: 0), pages: 1...2),
+                    Bookmark(name: "Coda (Дебюсси)", action: .page(index: 2), pages: 3...4)]
+        try CSVIndex.export(fileName: name, score: ScoreMetadata(title: "Clair de lune"), bookmarks: kept)
+            .write(toFile: index, atomically: true, encoding: .utf8)
+        let pdfBefore = try Data(contentsOf: URL(fileURLWithPath: fixture.path(name)))
+        let server = try fixture.server()
+        try await Application(router: server.router()).test(.router) { client in
+            let scores = try ServerFixture.decode([String: [ScoreService.Score]].self,
+                                                  try await client.execute(uri: "/api/scores?limit=100", method: .get))["scores"] ?? []
+            let id = try XCTUnwrap(scores.first { $0.path == name }?.id)
+            let listed = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
+            let contents = try ServerFixture.decode(ScoreService.Contents.self, listed)
+            XCTAssertEqual(contents.bookmarks.map(\.name), ["Rêverie – Ζεϊμπέκικο", "Coda (Дебюсси)"])
+            XCTAssertEqual(contents.bookmarks.map(\.start), [1, 3])
+            XCTAssertEqual(contents.bookmarks.map(\.end), [2, 4])
+            var headers = try await ServerFixture.csrf(client)
+            headers[.ifMatch] = listed.headers[.eTag]
+            let coda = try XCTUnwrap(contents.bookmarks.last?.id)
+            let removed = try await client.execute(uri: "/api/scores/\(id)/bookmarks/\(coda)", method: .delete, headers: headers)
+            XCTAssertEqual(removed.status, .ok, String(buffer: removed.body))
+            XCTAssertEqual(try ServerFixture.decode(ScoreService.Contents.self, removed).bookmarks.map(\.name), ["Rêverie – Ζεϊμπέκικο"])
+        }
+        // The index lost the row, read back by Python's csv module; the PDF is untouched.
+        let rows = try ServerFixture.python("import csv, sys\nprint('|'.join(r[1] for r in list(csv.reader(open(sys.argv[1], encoding='utf-8')))[1:]))", index)
+        XCTAssertFalse(rows.contains("Coda"), rows)
+        XCTAssertTrue(rows.contains("Rêverie – Ζεϊμπέκικο"), rows)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fixture.path(name))), pdfBefore)
     }
 }

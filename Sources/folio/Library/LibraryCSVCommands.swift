@@ -73,7 +73,7 @@ struct LibraryImportCSVCommand: ParsableCommand {
     func run() throws {
         let sheet: LibraryCSV.Sheet
         do {
-            guard let text = try BookmarkChain.readIndex(csv) else { throw ValidationError("\(csv): no such file") }
+            guard let text = try BookmarkChain.commandIndex(csv) else { throw ValidationError("\(csv): no such file") }
             sheet = try LibraryCSV.read(text)
         } catch let error as ValidationError {
             printError("folio library import-csv: \(error.message)")

@@ -1,0 +1,76 @@
+import FolioPDF
+import Foundation
+
+/// A score's bookmarks where they are kept: a CSV index beside the PDF (forScore's layout,
+/// when one is in use) before the PDF's XMP (Apple Preview's, Nutrient's and Folio's). The
+/// one chain the command line and the server both read and write through.
+///
+/// ```swift
+/// let document = try PDFDocument(path: "Real Book.pdf")
+/// let chain = try BookmarkChain(document: document, pdf: "Real Book.pdf", index: "Real Book.csv")
+/// var manager = chain.manager
+/// manager.add(Bookmark(name: "Autumn Leaves", action: .pages(12...13)))
+/// try chain.save(manager, into: document)   // the index at once, the XMP when the document is saved
+/// ```
+public struct BookmarkChain: Sendable {
+    public let manager: BookmarkManager
+    /// Rows of the index that could not be read (they are skipped).
+    public let problems: [String]
+    /// The index in use, nil when bookmarks live in the PDF only.
+    public let index: String?
+    private let pdf: String
+
+    /// Reads the PDF's bookmarks and, for `index`, the index file (none yet is empty).
+    public init(document: PDFDocument, pdf: String, index: String?) throws {
+        self.index = index
+        self.pdf = pdf
+        var providers: [any BookmarkProvider] = []
+        var problems: [String] = []
+        if let index {
+            var csv = try CSVBookmarkProvider(text: try Self.readIndex(index), pageCount: document.pageCount)
+            problems = csv.problems.map { "\(index): \($0); skipped" }
+            if csv.isNew { csv.score = ScoreMetadata.read(from: document).0 }
+            providers.append(csv)
+        }
+        providers.append(XMPBookmarkProvider(document: document))
+        manager = BookmarkManager(providers: providers)
+        self.problems = problems
+    }
+
+    /// The chain of the PDF at `pdf` as a library keeps it: with the index beside it
+    /// (``CSVBookmarkProvider/path(besidePDF:)``) when that file exists.
+    public static func discovered(document: PDFDocument, pdf: String) throws -> BookmarkChain {
+        let beside = CSVBookmarkProvider.path(besidePDF: pdf)
+        return try BookmarkChain(document: document, pdf: pdf, index: FileManager.default.fileExists(atPath: beside) ? beside : nil)
+    }
+
+    /// Writes the providers whose bookmarks `edited` changed: the XMP into `document`
+    /// (unsaved), the index file at once.
+    public func save(_ edited: BookmarkManager, into document: PDFDocument) throws {
+        for (old, new) in zip(manager.providers, edited.providers) where old.bookmarks != new.bookmarks {
+            if let xmp = new as? XMPBookmarkProvider {
+                try xmp.write(to: document)
+            } else if let csv = new as? CSVBookmarkProvider, let index {
+                let text = csv.text(fileName: URL(fileURLWithPath: pdf).lastPathComponent,
+                                    tabs: index.lowercased().hasSuffix(".tsv"))
+                try SafeFile.write(to: index, bytes: Array(text.utf8))
+            }
+        }
+    }
+
+    /// The index's text; nil when there is no file yet. Refuses files over the index limit
+    /// before reading them (``ScoreError/Code/limitExceeded``) and text that is not UTF-8
+    /// (``ScoreError/Code/invalidValue``).
+    public static func readIndex(_ path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= CSVIndex.maxBytes else {
+            throw ScoreError(.limitExceeded, "\(path): the index has \(size) bytes; at most \(CSVIndex.maxBytes) are read")
+        }
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ScoreError(.invalidValue, "\(path): not readable as UTF-8 text (\(error.localizedDescription))")
+        }
+    }
+}
