@@ -212,12 +212,9 @@ public struct ScoreService: Sendable {
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let (_, path) = try score(id)
+        let request = try Self.mapped { try Self.request(input, author: author) }
         let added = try edit(path, expected: expected, change: "Added a \(Self.kindNames[input.type] ?? input.type)") { document in
-            let pages = document.pages()
-            guard pages.indices.contains(input.page - 1) else { throw PDFError.pageOutOfRange(input.page, count: pages.count) }
-            let geometry = PDFPageGeometry(page: pages[input.page - 1])
-            let draft = try Self.draft(input, geometry: geometry, author: author)
-            return try document.addAnnotation(draft, toPage: input.page - 1).id
+            try request.add(to: document)
         }
         return (added.value, added.tag)
     }
@@ -329,52 +326,30 @@ public struct ScoreService: Sendable {
     static let kindNames = ["freetext": "text", "square": "rectangle", "highlight": "highlight", "ink": "pen stroke",
                             "stamp": "stamp"]
 
-    /// Builds the engine's draft from what the browser sent, checking every value.
-    static func draft(_ input: NewAnnotation, geometry: PDFPageGeometry, author: String) throws -> PDFAnnotationDraft {
-        let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight, "ink": .ink,
-                                                  "stamp": .stamp]
+    /// The kinds of mark the score view adds.
+    static let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight,
+                                                     "ink": .ink, "stamp": .stamp]
+
+    /// What the browser sent as the one ``FolioScore/AnnotationRequest`` the command line
+    /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
+    static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
         guard let kind = kinds[input.type] else {
             throw HTTPError(.badRequest, message: "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
         }
-        var draft = PDFAnnotationDraft(kind: kind)
-        draft.author = author
-        if let rect = input.rect {
-            let user = try userRect(rect, on: geometry, noRotate: false)
-            if kind == .highlight { draft.quads = [user] } else { draft.rect = user }
-        } else if kind != .ink {
-            throw HTTPError(.badRequest, message: "a \(input.type) needs rect")
-        }
-        if kind == .ink {
-            let strokes = input.strokes ?? []
-            guard !strokes.isEmpty, strokes.count <= 1000,
-                  strokes.allSatisfy({ $0.count >= 2 && $0.count % 2 == 0 && $0.allSatisfy(\.isFinite) }) else {
-                throw HTTPError(.badRequest, message: "an ink annotation needs strokes: 1 to 1000 lists of x, y pairs")
+        var request = AnnotationRequest(kind: kind, page: input.page)
+        request.rects = input.rect.map { [$0] } ?? []
+        request.strokes = input.strokes ?? []
+        request.text = input.text
+        if let name = input.symbol {
+            guard let symbol = MusicalSymbol(rawValue: name) else {
+                throw HTTPError(.badRequest, message: "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            draft.strokes = strokes.map { values in
-                stride(from: 0, to: values.count, by: 2).map { geometry.toUser(PDFPoint(x: values[$0], y: values[$0 + 1])) }
-            }
+            request.symbol = symbol
         }
-        if let text = input.text { draft.contents = try checkedText(text) }
-        if kind == .stamp {
-            guard let name = input.symbol, let symbol = MusicalSymbol(rawValue: name) else {
-                throw HTTPError(.badRequest, message: "a stamp needs symbol, one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            draft.stampArt = symbol.art
-        } else if input.symbol != nil {
-            throw HTTPError(.badRequest, message: "symbol goes with type stamp")
-        }
-        if kind == .freeText, (input.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw HTTPError(.badRequest, message: "a freetext needs text")
-        }
-        if let size = input.size {
-            guard size.isFinite, (1...400).contains(size) else { throw HTTPError(.badRequest, message: "size \(size) is out of range (valid: 1 to 400)") }
-            draft.fontSize = size
-        }
-        if let color = input.color { draft.color = try mapped { try PDFColor(hex: color) } }
-        if kind == .highlight, draft.color == nil { draft.color = try mapped { try PDFColor(hex: "#ffe94d") } }
-        if kind == .square || kind == .ink, draft.color == nil { draft.color = try mapped { try PDFColor(hex: "#d62828") } }
-        if kind == .square || kind == .ink { draft.width = 2 }
-        return draft
+        request.color = input.color
+        request.size = input.size
+        request.author = author
+        return request
     }
 
     /// A rectangle the browser sent (x, y, width, height on the displayed page) in the
@@ -388,7 +363,9 @@ public struct ScoreService: Sendable {
 
     /// An annotation's text, at most 10,000 characters.
     static func checkedText(_ text: String) throws -> String {
-        guard text.count <= 10_000 else { throw HTTPError(.badRequest, message: "text is longer than 10000 characters") }
+        guard text.count <= AnnotationRequest.maxText else {
+            throw HTTPError(.badRequest, message: "text is longer than \(AnnotationRequest.maxText) characters")
+        }
         return text
     }
 

@@ -247,7 +247,7 @@ final class AnnotationCommandTests: XCTestCase {
             (["add", file, "--page", "1", "--type", "square", "--rect", "10,10,0,10"], "above 0"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "a,b,c,d"], "x,y,w,h"),
             (["add", file, "--page", "1", "--type", "ink", "--stroke", ""], "x,y pairs"),
-            (["add", file, "--page", "1", "--type", "ink"], "at least one --stroke"),
+            (["add", file, "--page", "1", "--type", "ink"], "at least one stroke"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--color", "red"], "#RRGGBB"),
             (["add", file, "--page", "1", "--type", "stamp", "--rect", "1,1,10,10", "--symbol", "trumpet"], "fermata"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--opacity", "1.5"], "valid: 0 to 1"),

@@ -41,31 +41,9 @@ struct AnnotPlaceOptions: ParsableArguments {
         for value in rect {
             let numbers = try Self.numbers(value, option: "rect", multipleOf: 4)
             guard numbers.count == 4 else { throw ValidationError("--rect takes exactly x,y,w,h") }
-            guard numbers[2] > 0, numbers[3] > 0 else {
-                throw ValidationError("--rect \(value): width and height must be above 0")
-            }
         }
         if let points { _ = try Self.numbers(points, option: "points", multipleOf: 2) }
         for value in stroke { _ = try Self.numbers(value, option: "stroke", multipleOf: 2) }
-    }
-
-    /// A point in user space.
-    func point(_ x: Double, _ y: Double, _ geometry: PDFPageGeometry) -> PDFPoint {
-        userSpace ? PDFPoint(x: x, y: y) : geometry.toUser(PDFPoint(x: x, y: y))
-    }
-
-    func rects(_ geometry: PDFPageGeometry) throws -> [PDFRect] {
-        try rect.map { value in
-            let n = try Self.numbers(value, option: "rect", multipleOf: 4)
-            return userSpace ? PDFRect(x1: n[0], y1: n[1], x2: n[0] + n[2], y2: n[1] + n[3])
-                : geometry.toUser(x: n[0], y: n[1], width: n[2], height: n[3])
-        }
-    }
-
-    func pointList(_ text: String?, option: String, _ geometry: PDFPageGeometry) throws -> [PDFPoint] {
-        guard let text else { return [] }
-        let n = try Self.numbers(text, option: option, multipleOf: 2)
-        return stride(from: 0, to: n.count, by: 2).map { point(n[$0], n[$0 + 1], geometry) }
     }
 }
 
@@ -101,10 +79,7 @@ struct AnnotStyleOptions: ParsableArguments {
     }
 }
 
-/// Line endings of `--arrow`.
-enum AnnotArrow: String, ExpressibleByArgument, CaseIterable {
-    case none, start, end, both
-}
+extension AnnotationRequest.Arrow: ExpressibleByArgument {}
 
 /// `folio annot add`.
 struct AnnotAddCommand: ParsableCommand {
@@ -132,55 +107,38 @@ struct AnnotAddCommand: ParsableCommand {
     @Option(help: "The text: a freetext's text, a note's text, a comment on anything else.") var text: String?
     @Option(help: "The musical mark of a stamp.") var symbol: MusicalSymbol?
     @Option(help: "A note's icon: Comment, Note, Key, Help, Insert, Paragraph, NewParagraph.") var icon: String?
-    @Option(help: "Arrow heads of a line: none, start, end or both.") var arrow: AnnotArrow = .none
+    @Option(help: "Arrow heads of a line: none, start, end or both.") var arrow: AnnotationRequest.Arrow = .none
     @Option(help: "The annotation's name (/NM); default a new UUID.") var name: String?
 
     func validate() throws {
-        guard page >= 1 else { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
-        if type == .stamp, symbol == nil {
-            throw ValidationError("a stamp needs --symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        if symbol != nil, type != .stamp { throw ValidationError("--symbol goes with --type stamp") }
-        if type == .freeText, (text ?? "").isEmpty { throw ValidationError("a freetext needs --text") }
-        if type == .ink, place.stroke.isEmpty { throw ValidationError("an ink annotation needs at least one --stroke") }
-        if type.isTextMarkup || [.freeText, .square, .circle, .stamp].contains(type), place.rect.isEmpty {
-            throw ValidationError("a \(type.rawValue) needs --rect x,y,w,h")
-        }
-        if type == .line, place.points == nil { throw ValidationError("a line needs --points x1,y1,x2,y2") }
-        if type == .note, place.points == nil, place.rect.isEmpty { throw ValidationError("a note needs --points x,y") }
-        if !type.isTextMarkup, place.rect.count > 1 { throw ValidationError("only text markups take several --rect") }
+        do { try request().validate() } catch let error as ScoreError { throw ValidationError(error.message) }
+    }
+
+    /// What the options ask for, as the one request both the CLI and the server add marks by.
+    func request() throws -> AnnotationRequest {
+        var request = AnnotationRequest(kind: type, page: page)
+        request.rects = try place.rect.map { try AnnotPlaceOptions.numbers($0, option: "rect", multipleOf: 4) }
+        request.points = try place.points.map { try AnnotPlaceOptions.numbers($0, option: "points", multipleOf: 2) } ?? []
+        request.strokes = try place.stroke.map { try AnnotPlaceOptions.numbers($0, option: "stroke", multipleOf: 2) }
+        request.userSpace = place.userSpace
+        request.text = text
+        request.symbol = symbol
+        request.icon = icon
+        request.color = style.color
+        request.fill = style.fill
+        request.opacity = style.opacity
+        request.width = style.width
+        request.size = style.size
+        request.alignment = style.align
+        request.arrow = arrow
+        request.author = style.author ?? AnnotCommand.defaultAuthor
+        request.name = name
+        return request
     }
 
     func run() throws {
-        let (color, fill) = try style.colors()
-        let id = try AnnotCommand.edit("add", options) { document in
-            let pageIndex = page - 1
-            let pages = document.pages()
-            guard pages.indices.contains(pageIndex) else {
-                throw PDFError.pageOutOfRange(page, count: pages.count)
-            }
-            let geometry = PDFPageGeometry(page: pages[pageIndex])
-            var draft = PDFAnnotationDraft(kind: type)
-            let rects = try place.rects(geometry)
-            if type.isTextMarkup { draft.quads = rects } else { draft.rect = rects.first }
-            draft.strokes = try place.stroke.map { try place.pointList($0, option: "stroke", geometry) }
-            draft.points = try place.pointList(place.points, option: "points", geometry)
-            if type == .note, !place.rect.isEmpty { draft.points = [] }
-            draft.contents = text
-            draft.color = color
-            draft.fill = fill
-            draft.opacity = style.opacity ?? 1
-            draft.width = style.width
-            draft.fontSize = style.size ?? 12
-            draft.alignment = style.align ?? .left
-            draft.author = style.author ?? AnnotCommand.defaultAuthor
-            draft.name = name
-            if let icon { draft.icon = icon }
-            draft.stampArt = symbol?.art
-            let head = type == .line ? "OpenArrow" : "None"
-            draft.lineEndings = [arrow == .start || arrow == .both ? head : "None", arrow == .end || arrow == .both ? head : "None"]
-            return try document.addAnnotation(draft, toPage: pageIndex).id
-        }
+        let request = try request()
+        let id = try AnnotCommand.edit("add", options) { document in try request.add(to: document) }
         print(id)
     }
 }

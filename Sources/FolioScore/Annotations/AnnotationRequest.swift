@@ -1,0 +1,171 @@
+import FolioPDF
+
+/// An annotation as a musician asks for it — which page, where on the page as displayed
+/// (points from its top-left corner, y down; or PDF user space), what it says, how it
+/// looks — and the one way both `folio annot add` and the server add a mark: every value is
+/// checked here (``ScoreError`` naming the valid range), and the defaults are set here: a
+/// red 2-point pen for rectangles, circles, lines and strokes, a yellow highlighter, 12-point
+/// left-aligned text, fully opaque.
+///
+/// ```swift
+/// var request = AnnotationRequest(kind: .freeText, page: 2)
+/// request.rects = [[40, 60, 160, 30]]
+/// request.text = "Dvořák: ritardando"
+/// let id = try request.add(to: document)   // saved by the caller, e.g. inside PDFSaver.update
+/// ```
+public struct AnnotationRequest: Sendable, Equatable {
+    /// Arrow heads of a line.
+    public enum Arrow: String, Sendable, CaseIterable {
+        case none, start, end, both
+    }
+
+    public var kind: PDFAnnotationKind
+    /// 1-based.
+    public var page: Int
+    /// Rectangles `[x, y, width, height]`; several only for text markups (one per line).
+    public var rects: [[Double]] = []
+    /// Points `x1, y1, x2, y2, …`: a line's two ends, a note's corner.
+    public var points: [Double] = []
+    /// Ink strokes, each `x1, y1, x2, y2, …`.
+    public var strokes: [[Double]] = []
+    /// The coordinates are PDF user space (origin bottom-left, y up), not the page as displayed.
+    public var userSpace = false
+    /// A freetext's or note's text; a comment on anything else (at most 10,000 characters).
+    public var text: String?
+    /// The musical mark of a stamp.
+    public var symbol: MusicalSymbol?
+    /// A note's icon (Comment, Note, Key, Help, Insert, Paragraph, NewParagraph).
+    public var icon: String?
+    /// `#RRGGBB`: stroke, highlight or icon colour; a freetext's text colour.
+    public var color: String?
+    /// `#RRGGBB`: the fill of squares, circles and line heads; a freetext's background.
+    public var fill: String?
+    /// 0 to 1.
+    public var opacity: Double?
+    /// Line or border width in points, 0 to 100.
+    public var width: Double?
+    /// A freetext's font size in points, 1 to 400.
+    public var size: Double?
+    public var alignment: PDFTextAlignment?
+    public var arrow: Arrow = .none
+    /// The author (/T).
+    public var author: String?
+    /// The annotation's name (/NM); a new UUID when nil.
+    public var name: String?
+
+    /// The longest text taken.
+    public static let maxText = 10_000
+    /// The most ink strokes in one annotation.
+    public static let maxStrokes = 1000
+
+    public init(kind: PDFAnnotationKind, page: Int) {
+        self.kind = kind
+        self.page = page
+    }
+
+    /// Checks every value without a document: what each kind needs, and each number's range.
+    public func validate() throws {
+        guard page >= 1 else { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
+        for rect in rects {
+            guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
+                throw ScoreError(.invalidValue, "a rectangle is x, y, width, height, with width and height above 0")
+            }
+        }
+        guard points.count % 2 == 0, points.allSatisfy(\.isFinite) else {
+            throw ScoreError(.invalidValue, "points are x, y pairs of numbers")
+        }
+        guard strokes.count <= Self.maxStrokes,
+              strokes.allSatisfy({ $0.count >= 2 && $0.count % 2 == 0 && $0.allSatisfy(\.isFinite) }) else {
+            throw ScoreError(.invalidValue, "strokes are 1 to \(Self.maxStrokes) lists of x, y pairs")
+        }
+        if let text, text.count > Self.maxText {
+            throw ScoreError(.outOfRange, "the text has \(text.count) characters (valid: up to \(Self.maxText))")
+        }
+        if let opacity, !(opacity.isFinite && (0...1).contains(opacity)) {
+            throw ScoreError(.outOfRange, "opacity \(opacity) is out of range (valid: 0 to 1)")
+        }
+        if let width, !(width.isFinite && (0...100).contains(width)) {
+            throw ScoreError(.outOfRange, "width \(width) is out of range (valid: 0 to 100)")
+        }
+        if let size, !(size.isFinite && (1...400).contains(size)) {
+            throw ScoreError(.outOfRange, "size \(size) is out of range (valid: 1 to 400)")
+        }
+        _ = try colors()
+        switch kind {
+        case .stamp where symbol == nil:
+            throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")))")
+        case .freeText where (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
+            throw ScoreError(.invalidValue, "a freetext needs text")
+        case .ink where strokes.isEmpty:
+            throw ScoreError(.invalidValue, "an ink annotation needs at least one stroke")
+        case .line where points.count != 4:
+            throw ScoreError(.invalidValue, "a line needs points x1, y1, x2, y2")
+        case .note where points.isEmpty && rects.isEmpty:
+            throw ScoreError(.invalidValue, "a note needs points x, y")
+        default:
+            break
+        }
+        if kind != .stamp, symbol != nil { throw ScoreError(.invalidValue, "a symbol goes with a stamp") }
+        if kind.isTextMarkup || [.freeText, .square, .circle, .stamp].contains(kind), rects.isEmpty {
+            throw ScoreError(.invalidValue, "a \(kind.rawValue) needs a rectangle x, y, width, height")
+        }
+        if !kind.isTextMarkup, rects.count > 1 { throw ScoreError(.invalidValue, "only text markups take several rectangles") }
+    }
+
+    /// The engine's draft for a page of `geometry`, with the defaults filled in.
+    public func draft(on geometry: PDFPageGeometry) throws -> PDFAnnotationDraft {
+        try validate()
+        func point(_ values: [Double], _ index: Int) -> PDFPoint {
+            let point = PDFPoint(x: values[index], y: values[index + 1])
+            return userSpace ? point : geometry.toUser(point)
+        }
+        let boxes = rects.map { r in
+            userSpace ? PDFRect(x1: r[0], y1: r[1], x2: r[0] + r[2], y2: r[1] + r[3])
+                : geometry.toUser(x: r[0], y: r[1], width: r[2], height: r[3])
+        }
+        var draft = PDFAnnotationDraft(kind: kind)
+        if kind.isTextMarkup { draft.quads = boxes } else { draft.rect = boxes.first }
+        draft.strokes = strokes.map { values in stride(from: 0, to: values.count, by: 2).map { point(values, $0) } }
+        draft.points = kind == .note && !rects.isEmpty ? [] : stride(from: 0, to: points.count, by: 2).map { point(points, $0) }
+        draft.contents = text
+        let (color, fill) = try colors()
+        draft.color = color ?? Self.defaultColor(kind)
+        draft.fill = fill
+        draft.opacity = opacity ?? 1
+        draft.width = width ?? ([.square, .circle, .ink, .line].contains(kind) ? 2 : nil)
+        draft.fontSize = size ?? 12
+        draft.alignment = alignment ?? .left
+        draft.author = author
+        draft.name = name
+        if let icon { draft.icon = icon }
+        draft.stampArt = symbol?.art
+        let head = kind == .line ? "OpenArrow" : "None"
+        draft.lineEndings = [arrow == .start || arrow == .both ? head : "None", arrow == .end || arrow == .both ? head : "None"]
+        return draft
+    }
+
+    /// Adds the annotation to its page of `document` (not saved); returns its id. A page
+    /// past the document's end is ``FolioPDF/PDFError`` `pageOutOfRange`.
+    public func add(to document: PDFDocument) throws -> String {
+        let pages = document.pages()
+        guard pages.indices.contains(page - 1) else { throw PDFError.pageOutOfRange(page, count: pages.count) }
+        return try document.addAnnotation(try draft(on: PDFPageGeometry(page: pages[page - 1])), toPage: page - 1).id
+    }
+
+    /// The colour a mark gets when none is asked for: a yellow highlighter, a red pen.
+    static func defaultColor(_ kind: PDFAnnotationKind) -> PDFColor? {
+        switch kind {
+        case .highlight: PDFColor(red: 1, green: 0xE9 / 255.0, blue: 0x4D / 255.0)
+        case .square, .circle, .ink, .line: PDFColor(red: 0xD6 / 255.0, green: 0x28 / 255.0, blue: 0x28 / 255.0)
+        default: nil
+        }
+    }
+
+    private func colors() throws -> (color: PDFColor?, fill: PDFColor?) {
+        do {
+            return (try color.map { try PDFColor(hex: $0) }, try fill.map { try PDFColor(hex: $0) })
+        } catch let error as PDFError {
+            throw ScoreError(.invalidValue, error.message)
+        }
+    }
+}
