@@ -178,22 +178,12 @@ public struct ScoreService: Sendable {
     /// The annotations of one page (1-based), or of every page, with the file's version.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
         let read = try read(score: id) { document -> [Annotation] in
-            let pages = document.pages()
-            if let page, !(1...max(1, pages.count)).contains(page) || pages.isEmpty {
-                throw PDFError.pageOutOfRange(page, count: pages.count)
+            try AnnotationListing.list(document, page: page, popups: false).map { shown in
+                let annotation = shown.annotation
+                return Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
+                                  rect: shown.display.map(Self.rounded), contents: annotation.contents,
+                                  author: annotation.author, color: annotation.color?.hex)
             }
-            var result: [Annotation] = []
-            for (index, item) in pages.enumerated() where page == nil || page == index + 1 {
-                let geometry = PDFPageGeometry(page: item)
-                for annotation in document.annotations(of: item, pageIndex: index) where annotation.subtype != "Popup" {
-                    let shown = geometry.toDisplay(annotation.rect, noRotate: annotation.flags.contains(.noRotate))
-                    result.append(Annotation(id: annotation.id, page: index + 1, subtype: annotation.subtype,
-                                             rect: [shown.x, shown.y, shown.width, shown.height].map(Self.rounded),
-                                             contents: annotation.contents, author: annotation.author,
-                                             color: annotation.color?.hex))
-                }
-            }
-            return result
         }
         return (read.tag, read.value)
     }

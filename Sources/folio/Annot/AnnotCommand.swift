@@ -61,16 +61,7 @@ struct AnnotListCommand: ParsableCommand {
     func run() throws {
         let (json, password, page) = (self.json, self.password, self.page)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let document = try PDFDocument(path: path, password: password)
-            let pages = document.pages()
-            if let page, page > pages.count {
-                throw PDFError.pageOutOfRange(page, count: pages.count)
-            }
-            var listed: [(PDFAnnotation, PDFPageGeometry)] = []
-            for (pageIndex, item) in pages.enumerated() where page == nil || page == pageIndex + 1 {
-                let geometry = PDFPageGeometry(page: item)
-                listed += document.annotations(of: item, pageIndex: pageIndex).map { ($0, geometry) }
-            }
+            let listed = try AnnotationListing.list(try PDFDocument(path: path, password: password), page: page)
             return json ? AnnotFormat.json(path: path, listed) : AnnotFormat.text(path: path, listed, separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }

@@ -1,19 +1,20 @@
 import FolioPDF
+import FolioScore
 import Foundation
 
 /// The text and JSON forms of `folio annot list`.
 enum AnnotFormat {
-    static func json(path: String, _ listed: [(PDFAnnotation, PDFPageGeometry)]) -> String {
-        JSONValue.object([("path", .string(path)), ("annotations", .array(listed.map { object($0.0, $0.1) }))]) + "\n"
+    static func json(path: String, _ listed: [AnnotationListing.Shown]) -> String {
+        JSONValue.object([("path", .string(path)), ("annotations", .array(listed.map(object)))]) + "\n"
     }
 
-    static func object(_ item: PDFAnnotation, _ geometry: PDFPageGeometry) -> JSONValue {
-        let shown = geometry.toDisplay(item.rect, noRotate: item.staysUpright)
+    static func object(_ shown: AnnotationListing.Shown) -> JSONValue {
+        let item = shown.annotation
         let appearance = item.defaultAppearance
         func points(_ values: [PDFPoint]) -> JSONValue { .numbers(values.flatMap { [$0.x, $0.y] }) }
         return .object([
             ("id", .string(item.id)), ("object", .optional(item.reference?.number)), ("page", .int(item.pageIndex + 1)), ("subtype", .string(item.subtype)),
-            ("rect", .numbers(item.rect.array)), ("display", .numbers([shown.x, shown.y, shown.width, shown.height])),
+            ("rect", .numbers(item.rect.array)), ("display", .numbers(shown.display)),
             ("contents", .optional(item.contents)), ("author", .optional(item.author)), ("name", .optional(item.name)),
             ("modified", .optional(item.modified)), ("color", .optional(item.color?.hex)),
             ("fill", .optional(item.interiorColor?.hex)), ("opacity", .number(item.opacity)),
@@ -29,12 +30,12 @@ enum AnnotFormat {
         ])
     }
 
-    static func text(path: String, _ listed: [(PDFAnnotation, PDFPageGeometry)], separator: Bool) -> String {
+    static func text(path: String, _ listed: [AnnotationListing.Shown], separator: Bool) -> String {
         var out = (separator ? "\n" : "") + "File: \(path)\n"
         if listed.isEmpty { out += "  (no annotations)\n" }
-        for (item, geometry) in listed {
-            let shown = geometry.toDisplay(item.rect, noRotate: item.staysUpright)
-            let box = [shown.x, shown.y, shown.width, shown.height].map(JSONValue.format).joined(separator: ",")
+        for shown in listed {
+            let item = shown.annotation
+            let box = shown.display.map(JSONValue.format).joined(separator: ",")
             var line = "  p\(item.pageIndex + 1)  \(item.id)  \(item.subtype)  [\(box)]"
             if let color = item.color?.hex { line += "  \(color)" }
             if let contents = item.contents, !contents.isEmpty {
