@@ -2,8 +2,8 @@ import FolioPDF
 import FolioScore
 import Foundation
 
-/// Runs one change over many PDFs — CSV import, `meta adopt`, `meta from-names`,
-/// `lint --fix`: each file opened under its lock, the change computed from what it holds
+/// Runs one change over many PDFs — `meta set`, `meta apply`, CSV import, `meta adopt`,
+/// `meta from-names`, `lint --fix`: each file opened under its lock, the change computed from what it holds
 /// then, applied and saved incrementally (nothing written when there is nothing to change),
 /// each failure reported and the next file taken. A dry run opens files read-only and
 /// writes nothing.
@@ -30,6 +30,10 @@ public struct ScoreBatch: Sendable {
 
     public var dryRun: Bool
     public var password: String?
+    /// Where the changed file goes instead of over the original (one file only).
+    public var output: String?
+    /// Whether list fields may hold commas (forScore splits them there).
+    public var allowComma = true
     /// How each file is saved.
     public var saveOptions: @Sendable (String) -> SaveOptions
 
@@ -54,12 +58,12 @@ public struct ScoreBatch: Sendable {
                     let planned = try change(document, path)
                     outcome.rows = planned.describe(current: ScoreMetadata.read(from: document).0)
                 } else {
-                    outcome = try PDFSaver.update(path: path, password: password, save: saveOptions(path)) { document in
+                    outcome = try PDFSaver.update(path: path, output: output, password: password, save: saveOptions(path)) { document in
                         var result = Outcome(path: path)
                         let planned = try change(document, path)
                         guard !planned.isEmpty else { return result }
                         result.rows = planned.describe(current: ScoreMetadata.read(from: document).0)
-                        result.warnings = try planned.apply(to: document)
+                        result.warnings = try planned.apply(to: document, allowComma: allowComma)
                         result.saved = document.hasChanges
                         return result
                     }

@@ -43,7 +43,7 @@ struct BookmarksCommand: ParsableCommand {
             printError("folio bookmarks \(command): \(error.message)")
             throw ExitCode.validationFailure
         } catch {
-            printError("folio bookmarks \(command): \(file): \(ScoreUpdate.describe(error))")
+            printError("folio bookmarks \(command): \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }
@@ -333,7 +333,7 @@ struct BookmarksExportCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(CSVIndex.export(fileName: name, score: score, bookmarks: bookmarks,
                                                                  tabs: tsv).utf8))
         } catch {
-            printError("folio bookmarks export: \(file): \(ScoreUpdate.describe(error))")
+            printError("folio bookmarks export: \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }

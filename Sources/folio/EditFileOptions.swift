@@ -37,7 +37,7 @@ extension EditFileOptions {
             printError("folio \(command): \(error.message)")
             throw ExitCode.validationFailure
         } catch {
-            printError("folio \(command): \(file): \(ScoreUpdate.describe(error))")
+            printError("folio \(command): \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }

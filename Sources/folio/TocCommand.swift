@@ -93,7 +93,7 @@ struct TocSetCommand: ParsableCommand {
             printError("folio toc set: \(from): \(error.message)")
             throw ExitCode.validationFailure
         } catch {
-            printError("folio toc set: \(file): \(ScoreUpdate.describe(error))")
+            printError("folio toc set: \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }

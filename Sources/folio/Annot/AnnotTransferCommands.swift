@@ -51,7 +51,7 @@ struct AnnotExportCommand: ParsableCommand {
             let data = try AnnotationTransfer.export(from: try PDFDocument(path: file, password: password))
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } catch {
-            printError("folio annot export: \(file): \(ScoreUpdate.describe(error))")
+            printError("folio annot export: \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }
@@ -92,7 +92,7 @@ struct AnnotImportCommand: ParsableCommand {
             }
             exchange = try AnnotationTransfer.read(try Data(contentsOf: URL(fileURLWithPath: from)))
         } catch {
-            printError("folio annot import: \(from): \(ScoreUpdate.describe(error))")
+            printError("folio annot import: \(from): \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }
         var failure: ExitCode?

@@ -33,7 +33,7 @@ enum AssemblyCommand {
     /// Writes a new file (never over an existing one) through `SafeFile`; a failure exits 1.
     static func create(_ path: String, bytes: [UInt8]) throws {
         do { try SafeFile.create(at: path, bytes: bytes) } catch {
-            throw LibraryError(.io, "cannot write \(path): \(ScoreUpdate.describe(error))")
+            throw LibraryError(.io, "cannot write \(path): \(CommandError.describe(error))")
         }
     }
 

@@ -193,7 +193,7 @@ struct PagesLabelsCommand: ParsableCommand {
     private func show() throws {
         let document: PDFDocument
         do { document = try PDFDocument(path: file.file, password: file.password) } catch {
-            printError("folio pages labels: \(file.file): \(ScoreUpdate.describe(error))")
+            printError("folio pages labels: \(file.file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
         let labels = document.pageLabels()

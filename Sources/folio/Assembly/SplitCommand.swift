@@ -58,7 +58,7 @@ struct SplitCommand: ParsableCommand {
                 }
             } catch {
                 for path in written { try? FileManager.default.removeItem(atPath: path) }
-                throw LibraryError(.io, "\(ScoreUpdate.describe(error)); the \(written.count) pieces written were removed")
+                throw LibraryError(.io, "\(CommandError.describe(error)); the \(written.count) pieces written were removed")
             }
             print(dryRun ? "dry run: \(pieces.count) pieces" : "wrote \(pieces.count) pieces to \(folder)")
         }

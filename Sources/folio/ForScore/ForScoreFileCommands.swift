@@ -84,10 +84,10 @@ struct Export4SCCommand: ParsableCommand {
             do {
                 bytes = try ForScoreImport.exportContainer(pdf: file)
             } catch let error as PDFError {
-                throw LibraryError(.io, "\(file): \(ScoreUpdate.describe(error))")
+                throw LibraryError(.io, "\(file): \(CommandError.describe(error))")
             }
             do { try SafeFile.write(to: output, bytes: bytes) } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
+                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
             }
             print("wrote \(output)")
         }

@@ -33,7 +33,7 @@ struct LibraryExportCSVCommand: ParsableCommand {
                 do {
                     try SafeFile.write(to: output, bytes: Array(text.utf8))
                 } catch {
-                    throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
+                    throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
                 }
             } else {
                 try catalog.exportCSV { FileHandle.standardOutput.write(Data($0.utf8)) }
@@ -79,7 +79,7 @@ struct LibraryImportCSVCommand: ParsableCommand {
             printError("folio library import-csv: \(error.message)")
             throw ExitCode.validationFailure
         } catch {
-            printError("folio library import-csv: \(csv): \(ScoreUpdate.describe(error))")
+            printError("folio library import-csv: \(csv): \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }
         var complete = sheet.problems.isEmpty
@@ -97,7 +97,7 @@ struct LibraryImportCSVCommand: ParsableCommand {
                 rowsByPath[absolute] = file
                 order.append(absolute)
             } catch {
-                printError("folio library import-csv: \(csv): line \(file.line): \(ScoreUpdate.describe(error)); skipped")
+                printError("folio library import-csv: \(csv): line \(file.line): \(CommandError.describe(error)); skipped")
                 complete = false
             }
         }

@@ -37,7 +37,7 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
             for (name, bytes) in [("mobilesheets.csv", Array(csv.utf8)), ("mobilesheets.mss", setlists.xml())] {
                 let path = (out as NSString).appendingPathComponent(name)
                 do { try SafeFile.write(to: path, bytes: bytes) } catch {
-                    throw LibraryError(.io, "cannot write \(path): \(ScoreUpdate.describe(error))")
+                    throw LibraryError(.io, "cannot write \(path): \(CommandError.describe(error))")
                 }
             }
             for (setlist, title) in setlists.omitted { print("left out of \(setlist): placeholder \(title) (no file)") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioScore
 import Foundation
 
@@ -42,18 +43,19 @@ struct MetaApplyCommand: ParsableCommand {
             }
         } catch {
             // The dictionary is the command's input: a bad one is a usage error, and no file is touched.
-            printError("folio meta apply: \(from): \(ScoreUpdate.describe(error))")
+            printError("folio meta apply: \(from): \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }
         for warning in warnings { printError("folio meta apply: \(from): warning: \(warning)") }
-        let ok = ScoreUpdate.run(command: "meta apply", files: files, output: output, password: password, saving: saving,
-                                 allowComma: allowComma) { path, current in
-            var fileEdit = edit
-            if fileEdit.title == nil, current.title == nil {
-                fileEdit.title = OpenInDictionary.defaultTitle(forFile: path)
-            }
-            return (fileEdit, [])
-        }
+        let ok = ScoreBatch.writing("meta apply", output: output, password: password, saving: saving, allowComma: allowComma)
+            .run(files: files) { document, path in
+                var change = ScoreChange()
+                change.edit = edit
+                if edit.title == nil, ScoreMetadata.read(from: document).0.title == nil {
+                    change.edit.title = OpenInDictionary.defaultTitle(forFile: path)
+                }
+                return change
+            } report: { $0.print(command: "meta apply") }
         if !ok { throw ExitCode(1) }
     }
 }

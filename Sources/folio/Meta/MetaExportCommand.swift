@@ -24,7 +24,7 @@ struct MetaExportCommand: ParsableCommand {
             for warning in warnings { printError("folio meta export: \(file): warning: \(warning)") }
             FileHandle.standardOutput.write(try OpenInDictionary.export(score, as: format))
         } catch {
-            printError("folio meta export: \(file): \(ScoreUpdate.describe(error))")
+            printError("folio meta export: \(file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
     }

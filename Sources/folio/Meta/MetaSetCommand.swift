@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioScore
 
 /// `folio meta set`: change score metadata in place.
@@ -71,9 +72,10 @@ struct MetaSetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let edit = try makeEdit()
-        let ok = ScoreUpdate.run(command: "meta set", files: files, output: output, password: password, saving: saving,
-                                 allowComma: allowComma) { _, _ in (edit, []) }
+        var change = ScoreChange()
+        change.edit = try makeEdit()
+        let ok = ScoreBatch.writing("meta set", output: output, password: password, saving: saving, allowComma: allowComma)
+            .run(files: files) { _, _ in change } report: { $0.print(command: "meta set") }
         if !ok { throw ExitCode(1) }
     }
 }

@@ -29,7 +29,7 @@ struct SetlistCommand: ParsableCommand {
             do {
                 return try body()
             } catch let error as PDFError {
-                throw LibraryError(error.code == .invalidArgument ? .invalidArgument : .io, ScoreUpdate.describe(error))
+                throw LibraryError(error.code == .invalidArgument ? .invalidArgument : .io, CommandError.describe(error))
             }
         }
     }

@@ -85,7 +85,7 @@ struct SetlistExportCommand: ParsableCommand {
             do {
                 try SafeFile.write(to: output, bytes: xml)
             } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
+                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
             }
             print("wrote \(output)")
         }
@@ -112,7 +112,7 @@ struct SetlistPDFCommand: ParsableCommand {
             do {
                 try SafeFile.write(to: output, bytes: merged.bytes)
             } catch {
-                throw LibraryError(.io, "cannot write \(output): \(ScoreUpdate.describe(error))")
+                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
             }
             for line in merged.skipped { print("skipped \(line)") }
             print("wrote \(output): \(merged.pieces) pieces, \(merged.pages) pages")
