@@ -36,6 +36,19 @@ public struct LibraryEntry: Sendable, Equatable {
     public let pages: Int?
     /// Nil for a whole score.
     public let bookmark: BookmarkPages?
+
+    /// The entry's fields as a score's metadata, every field the catalog keeps (the title
+    /// the file's name when the score has none).
+    public var metadata: ScoreMetadata {
+        var score = ScoreMetadata(title: title.isEmpty ? ScoreMetadata.title(forFile: path) : title,
+                                  composers: composers, genres: genres, tags: tags, labels: labels)
+        score.reference = reference
+        score.rating = rating
+        score.difficulty = difficulty
+        score.duration = duration
+        score.key = key
+        return score
+    }
 }
 
 /// How many scores carry each value of a field (a filter sidebar).

@@ -47,13 +47,7 @@ public struct ScoreService: Sendable {
             id = entry.id
             path = entry.path
             pages = entry.pages
-            var score = ScoreMetadata(title: entry.title.isEmpty ? ScoreMetadata.title(forFile: entry.path) : entry.title,
-                                      composers: entry.composers, genres: entry.genres, tags: entry.tags, labels: entry.labels)
-            score.rating = entry.rating
-            score.difficulty = entry.difficulty
-            score.duration = entry.duration
-            score.key = entry.key
-            metadata = Metadata(score)
+            metadata = Metadata(entry.metadata)
         }
 
         private enum CodingKeys: String, CodingKey { case id, path, pages }

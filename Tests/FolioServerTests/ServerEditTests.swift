@@ -18,6 +18,28 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         return try XCTUnwrap(try ServerFixture.decode(Scores.self, found).scores.first).id
     }
 
+    /// The reference (forScore's catalogue number field) travels the whole way: saved through
+    /// the API, read back by exiftool from the PDF, and shown in the score and the search.
+    func testTheReferenceReachesTheAPI() async throws {
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "cuna")
+            let uri = "/api/scores/\(id)/metadata"
+            headers[.ifMatch] = try await client.execute(uri: uri, method: .get).headers[.eTag]
+            let saved = try await client.execute(uri: uri, method: .put, headers: headers,
+                                                 body: ByteBuffer(string: #"{"title":"Wiegenlied","reference":"Op. 49 № 4 – Ⅳ"}"#))
+            XCTAssertEqual(saved.status, .ok, String(buffer: saved.body))
+            let shown = try await client.execute(uri: "/api/scores/\(id)", method: .get)
+            let score = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: shown.body)) as? [String: Any])
+            XCTAssertEqual(score["reference"] as? String, "Op. 49 № 4 – Ⅳ")
+            let found = try await client.execute(uri: "/api/scores?q=wiegenlied", method: .get)
+            XCTAssertTrue(String(buffer: found.body).contains(#""reference":"Op. 49 № 4 – Ⅳ""#), String(buffer: found.body))
+        }
+        let xmp = try ServerFixture.python("import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\nprint(pdf.Root.Metadata.read_bytes().decode())", path)
+        XCTAssertTrue(xmp.contains("Op. 49 № 4 – Ⅳ"), "the reference is in the PDF's XMP, as pikepdf reads it")
+    }
+
     func testMetadataIsSavedIntoThePDFWithTheCurrentVersionOnly() async throws {
         let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
