@@ -61,8 +61,8 @@ extension ScoreService {
     /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
     /// there yet), when the file is still at `expected`. Returns the contents after.
     public func bookmarksFromTOC(score id: Int64, expected: String?) throws -> (tag: String, contents: Contents) {
-        let (score, path) = try score(id)
-        let saved = try edit(path, expected: expected, change: "Made bookmarks from the TOC") { document in
+        let found = try score(id), path = found.1
+        let saved = try edit(found, expected: expected, change: "Made bookmarks from the TOC") { document in
             let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
             var xmp = XMPBookmarkProvider(document: document)
             let missing = Self.missingFromTOC(document, existing)
@@ -74,22 +74,20 @@ extension ScoreService {
             try xmp.write(to: document)
             return try Self.contents(of: document, pdf: path)
         }
-        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 
     /// Removes one bookmark where it is kept (the PDF's XMP, or the CSV index beside it) when
     /// the file is still at `expected`. Only a removal from the PDF can be undone.
     public func removeBookmark(score id: Int64, bookmark: String, expected: String?) throws -> (tag: String, contents: Contents) {
-        let (score, path) = try score(id)
-        let saved = try edit(path, expected: expected, change: "Deleted a bookmark") { document in
+        let found = try score(id), path = found.1
+        let saved = try edit(found, expected: expected, change: "Deleted a bookmark") { document in
             let chain = try BookmarkChain.discovered(document: document, pdf: path)
             var manager = chain.manager
             guard manager.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
             try chain.save(manager, into: document)
             return try Self.contents(of: document, pdf: path)
         }
-        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 

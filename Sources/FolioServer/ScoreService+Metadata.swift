@@ -81,13 +81,12 @@ extension ScoreService {
     /// XMP packet; the catalog is brought up to date at once. Values out of range, a key
     /// that is not one and list values with commas (forScore would split them) get 400.
     public func setMetadata(score id: Int64, expected: String?, _ metadata: Metadata) throws -> (tag: String, metadata: Metadata) {
-        let (score, path) = try score(id)
+        let found = try score(id)
         let edit = try Self.mapped { try metadata.edit() }
-        let saved = try self.edit(path, expected: expected, change: "Edited the details") { document in
+        let saved = try self.edit(found, expected: expected, change: "Edited the details") { document in
             try ScoreWriter.write(edit, to: document)
             return Metadata(ScoreMetadata.read(from: document).0)
         }
-        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 }

@@ -53,7 +53,7 @@ extension ScoreService {
             throw HTTPError(.badRequest, message: "count \(count) is out of range (valid: 1 to 100)")
         }
         let (score, path) = try score(id)
-        let saved = try edit(path, expected: expected, change: Self.describe(tool)) { document -> PageToolResult in
+        let saved = try edit((score, path), expected: expected, change: Self.describe(tool)) { document -> PageToolResult in
             let count = document.pageCount
             func pages(everyWhenLeftOut: Bool) throws -> [Int] {
                 guard let text = tool.pages else {
@@ -93,7 +93,6 @@ extension ScoreService {
             }
             return PageToolResult(pages: document.pageCount, warnings: warnings)
         }
-        refreshCatalog(score.path)
         return (saved.tag, saved.value)
     }
 

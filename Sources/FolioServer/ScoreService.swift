@@ -195,9 +195,9 @@ public struct ScoreService: Sendable {
     /// Adds an annotation when the file is still at version `expected`; returns the new
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
-        let (_, path) = try score(id)
+        let found = try score(id)
         let request = try Self.mapped { try Self.request(input, author: author) }
-        let added = try edit(path, expected: expected, change: "Added a \(Self.kindNames[input.type] ?? input.type)") { document in
+        let added = try edit(found, expected: expected, change: "Added a \(Self.kindNames[input.type] ?? input.type)") { document in
             try request.add(to: document)
         }
         return (added.value, added.tag)
@@ -214,8 +214,7 @@ public struct ScoreService: Sendable {
     /// Changes one annotation (its appearance is drawn again) when the file is still at
     /// version `expected`; returns the new version. 404 when the score has no such annotation.
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
-        let (_, path) = try score(id)
-        return try edit(path, expected: expected, change: "Edited an annotation") { document in
+        return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
             guard let (page, found) = try? document.locateAnnotation(id: annotation) else {
                 throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
             }
@@ -232,8 +231,7 @@ public struct ScoreService: Sendable {
     /// Removes one annotation when the file is still at version `expected`; returns the new
     /// version. 404 when the score has no such annotation.
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
-        let (_, path) = try score(id)
-        return try edit(path, expected: expected, change: "Deleted an annotation") { document in
+        return try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
             guard (try? document.locateAnnotation(id: annotation)) != nil else {
                 throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
             }
@@ -244,8 +242,9 @@ public struct ScoreService: Sendable {
     /// An edit under the file's lock, refused with 409 when the file is not at `expected`
     /// (the check and the save happen under the same lock, so no edit slips in between).
     /// A save is remembered as `change` for ``undo(score:expected:)``.
-    func edit<T>(_ path: String, expected: String?, change: String,
+    func edit<T>(_ score: (Score, String), expected: String?, change: String,
                  _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
+        let path = score.1
         guard let expected else {
             throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
         }
@@ -267,6 +266,7 @@ public struct ScoreService: Sendable {
         guard let tag = saved.tag else { throw HTTPError(.notFound, message: "the score disappeared") }
         if tag != expected {
             undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
+            refreshCatalog(score.0.path)   // every save: titles, bookmarks, page and annotation counts show at once
         }
         return (value, tag)
     }

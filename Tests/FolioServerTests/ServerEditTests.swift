@@ -18,6 +18,29 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         return try XCTUnwrap(try ServerFixture.decode(Scores.self, found).scores.first).id
     }
 
+    /// Every save through the server brings the catalog up to date itself: an annotation
+    /// added is counted at once (read with Python's sqlite3 from the catalog's database).
+    func testEverySaveRefreshesTheCatalog() async throws {
+        let name = "Brahms-Cancion_de_Cuna.pdf"
+        let database = fixture.folder.appendingPathComponent(".folio/library.sqlite").path
+        @Sendable func count() throws -> String {
+            try ServerFixture.python("""
+                import sqlite3, sys
+                print(sqlite3.connect(sys.argv[1]).execute("SELECT annotationCount FROM score WHERE path = ?", ("\(name)",)).fetchone()[0])
+                """, database)
+        }
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "cuna")
+            let before = try Int(count()) ?? -1
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .get).headers[.eTag]
+            let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[40,60,160,30],"text":"Für Elise"}"#))
+            XCTAssertEqual(added.status, .created, String(buffer: added.body))
+            XCTAssertEqual(try Int(count()), before + 1)
+        }
+    }
+
     /// The reference (forScore's catalogue number field) travels the whole way: saved through
     /// the API, read back by exiftool from the PDF, and shown in the score and the search.
     func testTheReferenceReachesTheAPI() async throws {
