@@ -2,7 +2,6 @@ import FolioLibrary
 import FolioPDF
 import FolioScore
 import Foundation
-import Hummingbird
 
 extension ScoreService {
     /// A score's table of contents and bookmarks, for the contents panel.
@@ -66,7 +65,7 @@ extension ScoreService {
             let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
             var xmp = XMPBookmarkProvider(document: document)
             let missing = Self.missingFromTOC(document, existing)
-            guard !missing.isEmpty else { throw HTTPError(.unprocessableContent, message: "every TOC entry with a page is a bookmark already") }
+            guard !missing.isEmpty else { throw ServiceError(.unreadable, "every TOC entry with a page is a bookmark already") }
             for piece in missing {
                 _ = xmp.add(FolioScore.Bookmark(name: piece.title, action: .page(index: piece.start - 1),
                                                 pages: piece.start...piece.end))
@@ -84,7 +83,7 @@ extension ScoreService {
         let saved = try edit(found, expected: expected, change: "Deleted a bookmark") { document in
             let chain = try BookmarkChain.discovered(document: document, pdf: path)
             var manager = chain.manager
-            guard manager.remove(id: bookmark) else { throw HTTPError(.notFound, message: "no bookmark \(bookmark) in this score") }
+            guard manager.remove(id: bookmark) else { throw ServiceError(.notFound, "no bookmark \(bookmark) in this score") }
             try chain.save(manager, into: document)
             return try Self.contents(of: document, pdf: path)
         }

@@ -1,7 +1,6 @@
 import FolioPDF
 import FolioScore
 import Foundation
-import Hummingbird
 
 extension ScoreService {
     /// A score's metadata as the editor shows it: forScore's fields (see

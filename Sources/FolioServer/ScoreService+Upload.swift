@@ -2,7 +2,6 @@ import FolioLibrary
 import FolioPDF
 import FolioScore
 import Foundation
-import Hummingbird
 
 extension ScoreService {
     /// Adds a received file, already written whole to `file` (see ``UploadSpool``), to the
@@ -15,24 +14,24 @@ extension ScoreService {
     public func upload(name: String, file: String, openIn: Data?) throws -> (score: Score, warnings: [String]) {
         let name = try Self.receivedName(name)
         guard (try? ScoreIntake.kind(ofFile: file)) ?? nil != nil else {
-            throw HTTPError(.unsupportedMediaType, message: "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
+            throw ServiceError(.unsupportedKind, "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
         }
         let settled = try Self.mapped {
             do {
                 return try ScoreIntake.settle(file: file, name: name, openIn: openIn, readOptions: work.readOptions())
             } catch let error as ScoreError where error.code == .malformed {
-                throw HTTPError(.unprocessableContent, message: error.message)
+                throw ServiceError(.unreadable, error.message)
             } catch let error as ScoreError where error.code == .limitExceeded {
-                throw HTTPError(.contentTooLarge, message: error.message)
+                throw ServiceError(.tooLarge, error.message)
             } catch let error as PDFError {
-                throw HTTPError(.unprocessableContent, message: "\(name): \(error.message)")
+                throw ServiceError(.unreadable, "\(name): \(error.message)")
             }
         }
         var names = LibraryFileName(folder: catalog.folder)
         let relative = try Self.mapped { try names.moveIn(settled.fileName, from: file) }
         refreshCatalog(relative)
         guard let entry = try Self.mapped({ try catalog.show(relative) }).first(where: { $0.bookmark == nil }) else {
-            throw HTTPError(.internalServerError, message: "\(relative) was saved but not catalogued")
+            throw ServiceError(.internal, "\(relative) was saved but not catalogued")
         }
         return (Score(entry), settled.warnings)
     }
@@ -43,11 +42,11 @@ extension ScoreService {
     static func receivedName(_ name: String) throws -> String {
         let trimmed = CatalogPath.key(name.trimmingCharacters(in: .whitespaces))
         if let refusal = CatalogPath.refusal(ofFileName: trimmed) {
-            throw HTTPError(.badRequest, message: "name: \(refusal)")
+            throw ServiceError(.invalidValue, "name: \(refusal)")
         }
         guard !trimmed.isEmpty, trimmed.utf8.count <= 200, !trimmed.hasPrefix("."),
               !trimmed.contains(where: { $0 == "/" || $0 == "\\" }) else {
-            throw HTTPError(.badRequest, message: "name must be a file name (no folders, not hidden, at most 200 bytes)")
+            throw ServiceError(.invalidValue, "name must be a file name (no folders, not hidden, at most 200 bytes)")
         }
         return trimmed
     }

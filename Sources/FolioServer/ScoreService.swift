@@ -2,7 +2,6 @@ import FolioLibrary
 import FolioPDF
 import FolioScore
 import Foundation
-import Hummingbird
 
 /// What the server does with the library, apart from HTTP: search the catalog, find a
 /// score's file (inside the library only), list, add and remove annotations through the
@@ -125,12 +124,12 @@ public struct ScoreService: Sendable {
         return try Self.mapped {
             if let key = value(search.key) { query.key = try MusicalKey(parsing: key) }
             if let rating = search.minRating {
-                guard (1...5).contains(rating) else { throw HTTPError(.badRequest, message: "rating \(rating) is out of range (valid: 1 to 5)") }
+                guard (1...5).contains(rating) else { throw ServiceError(.invalidValue, "rating \(rating) is out of range (valid: 1 to 5)") }
                 query.rating = try LibraryQuery.Comparison(parsing: ">=\(rating)", field: "rating", valid: 0...5)
             }
             if let sort = value(search.sort) {
                 guard let order = LibraryQuery.Sort(rawValue: sort) else {
-                    throw HTTPError(.badRequest, message: "sort \(sort) is not one of \(LibraryQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ServiceError(.invalidValue, "sort \(sort) is not one of \(LibraryQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 query.sort = order
             }
@@ -160,11 +159,11 @@ public struct ScoreService: Sendable {
     public func score(_ id: Int64) throws -> (Score, String) {
         let entries: [LibraryEntry]
         do { entries = try catalog.show(String(id)) } catch let error as LibraryError where error.code == .notFound {
-            throw HTTPError(.notFound, message: "no score \(id)")
+            throw ServiceError(.notFound, "no score \(id)")
         }
         guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id,
               let path = paths.resolve(entry.path) else {
-            throw HTTPError(.notFound, message: "no score \(id)")
+            throw ServiceError(.notFound, "no score \(id)")
         }
         return (Score(entry), path)
     }
@@ -187,7 +186,7 @@ public struct ScoreService: Sendable {
     func read<T>(score id: Int64, _ body: (PDFDocument) throws -> T) throws -> (tag: String, value: T) {
         let (_, path) = try score(id)
         return try Self.mapped {
-            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(id)") }
+            guard let tag = FileVersion.tag(of: path) else { throw ServiceError(.notFound, "no score \(id)") }
             return (tag, try body(try PDFDocument(path: path, options: work.readOptions())))
         }
     }
@@ -216,7 +215,7 @@ public struct ScoreService: Sendable {
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
         return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
             guard let (page, found) = try? document.locateAnnotation(id: annotation) else {
-                throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
+                throw ServiceError(.notFound, "no annotation \(annotation) in this score")
             }
             var change = PDFAnnotationChange()
             if let rect = input.rect {
@@ -233,7 +232,7 @@ public struct ScoreService: Sendable {
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
         return try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
             guard (try? document.locateAnnotation(id: annotation)) != nil else {
-                throw HTTPError(.notFound, message: "no annotation \(annotation) in this score")
+                throw ServiceError(.notFound, "no annotation \(annotation) in this score")
             }
             return try document.removeAnnotations(ids: [annotation])
         }.tag
@@ -246,7 +245,7 @@ public struct ScoreService: Sendable {
                  _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
         let path = score.1
         guard let expected else {
-            throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
+            throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
         var lengthBefore = 0
         // The new version is read under the file's lock, right after the save: a save by
@@ -257,13 +256,13 @@ public struct ScoreService: Sendable {
         let value = try Self.mapped {
             try PDFSaver.update(path: path, options: work.readOptions(), save: save) { document in
                 guard FileVersion.tag(of: path) == expected else {
-                    throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
+                    throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
                 }
                 lengthBefore = document.source.count
                 return try body(document)
             }
         }
-        guard let tag = saved.tag else { throw HTTPError(.notFound, message: "the score disappeared") }
+        guard let tag = saved.tag else { throw ServiceError(.notFound, "the score disappeared") }
         if tag != expected {
             undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
             refreshCatalog(score.0.path)   // every save: titles, bookmarks, page and annotation counts show at once
@@ -286,22 +285,22 @@ public struct ScoreService: Sendable {
     public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
         let (score, path) = try score(id)
         guard let expected else {
-            throw HTTPError(.preconditionRequired, message: "send the version you undo in If-Match (the ETag of GET)")
+            throw ServiceError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
         }
-        guard let step = undoLog.last(for: path) else { throw HTTPError(.conflict, message: "nothing to undo") }
+        guard let step = undoLog.last(for: path) else { throw ServiceError(.conflict, "nothing to undo") }
         let reverted = SavedVersion()
         try Self.mapped {
             try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
                 let current = FileVersion.tag(of: path)
                 guard current == expected else {
-                    throw HTTPError(.conflict, message: "the score changed since you loaded it; reload and try again")
+                    throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
                 }
                 guard current == step.versionAfter else {
-                    throw HTTPError(.conflict, message: "the score was changed after that edit; it can no longer be undone")
+                    throw ServiceError(.conflict, "the score was changed after that edit; it can no longer be undone")
                 }
             }, then: { reverted.tag = FileVersion.tag(of: path) })
         }
-        guard let tag = reverted.tag else { throw HTTPError(.notFound, message: "the score disappeared") }
+        guard let tag = reverted.tag else { throw ServiceError(.notFound, "the score disappeared") }
         undoLog.undone(step, version: tag, for: path)
         refreshCatalog(score.path)
         return (step.change, tag)
@@ -318,7 +317,7 @@ public struct ScoreService: Sendable {
     /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
     static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
         guard let kind = kinds[input.type] else {
-            throw HTTPError(.badRequest, message: "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
+            throw ServiceError(.invalidValue, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
         }
         var request = AnnotationRequest(kind: kind, page: input.page)
         request.rects = input.rect.map { [$0] } ?? []
@@ -326,7 +325,7 @@ public struct ScoreService: Sendable {
         request.text = input.text
         if let name = input.symbol {
             guard let symbol = MusicalSymbol(rawValue: name) else {
-                throw HTTPError(.badRequest, message: "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ServiceError(.invalidValue, "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             request.symbol = symbol
         }
@@ -340,7 +339,7 @@ public struct ScoreService: Sendable {
     /// page's user space; 400 unless it is four finite numbers with a width and height.
     static func userRect(_ rect: [Double], on geometry: PDFPageGeometry, noRotate: Bool) throws -> PDFRect {
         guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-            throw HTTPError(.badRequest, message: "rect must be [x, y, width, height] with width and height above 0")
+            throw ServiceError(.invalidValue, "rect must be [x, y, width, height] with width and height above 0")
         }
         return geometry.toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3], noRotate: noRotate)
     }
@@ -348,32 +347,17 @@ public struct ScoreService: Sendable {
     /// An annotation's text, at most 10,000 characters.
     static func checkedText(_ text: String) throws -> String {
         guard text.count <= AnnotationRequest.maxText else {
-            throw HTTPError(.badRequest, message: "text is longer than \(AnnotationRequest.maxText) characters")
+            throw ServiceError(.invalidValue, "text is longer than \(AnnotationRequest.maxText) characters")
         }
         return text
     }
 
-    /// Engine and catalog errors as HTTP statuses: bad values 400, a score that cannot be
-    /// read or annotated 422, a busy file 503.
+    /// Runs `body`, its errors in the service's words (``ServiceError/init(_:)``).
     static func mapped<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as HTTPError {
-            throw error
-        } catch let error as PDFError {
-            switch error.code {
-            case .invalidArgument: throw HTTPError(.badRequest, message: error.message)
-            case .io: throw HTTPError(.serviceUnavailable, message: error.message)
-            default: throw HTTPError(.unprocessableContent, message: error.message)
-            }
-        } catch let error as ScoreError {
-            throw HTTPError(.badRequest, message: error.message)
-        } catch let error as LibraryError {
-            switch error.code {
-            case .notFound: throw HTTPError(.notFound, message: error.message)
-            case .invalidArgument: throw HTTPError(.badRequest, message: error.message)
-            default: throw HTTPError(.internalServerError, message: error.message)
-            }
+        } catch {
+            throw ServiceError(error) ?? error
         }
     }
 

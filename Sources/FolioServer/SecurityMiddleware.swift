@@ -26,10 +26,14 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {
-            // A bug: say so in the log, and answer in the same shape as every other error.
-            context.logger.error("unexpected error", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
-            response = try HTTPError(.internalServerError, message: "internal error (\(type(of: error))); see the server's log")
-                .response(from: request, context: context)
+            if let known = ErrorStatus.httpError(for: error) {
+                response = try known.response(from: request, context: context)
+            } else {
+                // A bug: say so in the log, and answer in the same shape as every other error.
+                context.logger.error("unexpected error", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
+                response = try HTTPError(.internalServerError, message: "internal error (\(type(of: error))); see the server's log")
+                    .response(from: request, context: context)
+            }
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -1,7 +1,6 @@
 import FolioLibrary
 import FolioScore
 import Foundation
-import Hummingbird
 
 /// Setlists as the browser builds and plays them: list, create, add, move, remove, delete,
 /// each change checked against the version the client saw (a hash of the setlist's
@@ -71,7 +70,7 @@ public struct SetlistService: Sendable {
         try lock.run {
             try ScoreService.mapped {
                 try Setlist.checkName(name)
-                guard try !catalog.hasSetlist(name) else { throw HTTPError(.conflict, message: "a setlist named \(name) already exists") }
+                guard try !catalog.hasSetlist(name) else { throw ServiceError(.conflict, "a setlist named \(name) already exists") }
                 try catalog.createSetlist(name)
             }
         }
@@ -84,22 +83,22 @@ public struct SetlistService: Sendable {
             switch entry.kind {
             case "score", "bookmark":
                 guard let id = entry.score, let path = try catalog.show(String(id)).first?.path else {
-                    throw HTTPError(.badRequest, message: "a \(entry.kind) entry needs the score's id (score)")
+                    throw ServiceError(.invalidValue, "a \(entry.kind) entry needs the score's id (score)")
                 }
                 if entry.kind == "score" {
                     target = .score(path: path)
                 } else {
                     guard let title = entry.title, !title.isEmpty else {
-                        throw HTTPError(.badRequest, message: "a bookmark entry needs the bookmark's title (title)")
+                        throw ServiceError(.invalidValue, "a bookmark entry needs the bookmark's title (title)")
                     }
                     target = .bookmark(path: path, title: title)
                 }
             case "placeholder":
-                guard let title = entry.title else { throw HTTPError(.badRequest, message: "a placeholder needs a title") }
+                guard let title = entry.title else { throw ServiceError(.invalidValue, "a placeholder needs a title") }
                 try Setlist.checkName(title, what: "placeholder title")
                 target = .placeholder(title: title)
             default:
-                throw HTTPError(.badRequest, message: "kind \(entry.kind) is not one of score, bookmark, placeholder")
+                throw ServiceError(.invalidValue, "kind \(entry.kind) is not one of score, bookmark, placeholder")
             }
             try catalog.addToSetlist(name, target, at: entry.position)
         }
@@ -132,12 +131,12 @@ public struct SetlistService: Sendable {
     private func change(_ name: String, expected: String?, show: Bool = true,
                         _ body: () throws -> Void) throws -> (tag: String, setlist: Shown) {
         guard let expected else {
-            throw HTTPError(.preconditionRequired, message: "send the version you edit in If-Match (the ETag of GET)")
+            throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
         try lock.run {
             try ScoreService.mapped {
                 guard Self.version(of: try catalog.setlist(named: name)) == expected else {
-                    throw HTTPError(.conflict, message: "the setlist changed since you loaded it; reload and try again")
+                    throw ServiceError(.conflict, "the setlist changed since you loaded it; reload and try again")
                 }
                 try body()
             }

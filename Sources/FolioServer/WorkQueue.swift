@@ -1,7 +1,6 @@
 import Dispatch
 import FolioPDF
 import Foundation
-import Hummingbird
 
 /// Where the server's heavy work runs — typesetting and checking uploads, page tools such as
 /// auto-crop, merged setlists, forScore containers: off the threads that answer requests, at
@@ -37,8 +36,8 @@ public final class WorkQueue: Sendable {
     /// Runs `body` on a worker thread once a slot is free; 503 when the queue is full.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         guard await gate.enter() else {
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "2"],
-                            message: "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly")
+            throw ServiceError(.busy, "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly",
+                               retryAfter: 2)
         }
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {

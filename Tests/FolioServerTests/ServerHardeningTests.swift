@@ -272,8 +272,9 @@ final class ServerHardeningTests: ServerTestCase, @unchecked Sendable {
         do {
             _ = try await queue.run { 3 }
             XCTFail("a full queue turns work away")
-        } catch let error as HTTPError {
-            XCTAssertEqual(error.status, .serviceUnavailable)
+        } catch let error as ServiceError {
+            XCTAssertEqual(error.kind, .busy)
+            XCTAssertEqual(error.retryAfter, 2)
         }
         gate.signal()
         let results = try await [first, second]
