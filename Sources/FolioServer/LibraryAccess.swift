@@ -56,7 +56,7 @@ public enum AccessSecret: Sendable, Equatable {
     }
 
     /// A password as `folio serve` takes it from its file: the first line without the white
-    /// space around it, at least 8 characters; nil (with why) otherwise — a password of
+    /// space around it, at least 8 characters; otherwise a failure saying why — a password of
     /// spaces is no password.
     ///
     /// ```swift

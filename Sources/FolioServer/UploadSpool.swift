@@ -46,9 +46,10 @@ public struct UploadSpool: Sendable {
                     throw HTTPError(.contentTooLarge, message: "the file is larger than this server accepts (\(limit) bytes)")
                 }
                 try chunk.withUnsafeReadableBytes { buffer in
+                    guard let base = buffer.baseAddress else { return }   // an empty chunk
                     var offset = 0
                     while offset < buffer.count {
-                        let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                        let written = write(fd, base + offset, buffer.count - offset)
                         if written < 0, errno == EINTR { continue }
                         guard written > 0 else {
                             throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: "cannot store the upload: \(String(cString: strerror(errno)))")
