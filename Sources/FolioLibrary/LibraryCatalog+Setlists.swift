@@ -240,10 +240,9 @@ extension LibraryCatalog {
         if let row = try Row.fetchOne(db, sql: sql + " WHERE s.pathKey = ?", arguments: [CatalogPath.key(path)]) {
             return (row[0], row[1], row[2] ?? path)
         }
-        // Swift compares canonically: a name typed in NFC finds the file stored in NFD.
+        // A bare file name; Swift compares canonically, so either Unicode form finds it.
         let rows = try Row.fetchAll(db, sql: sql + " ORDER BY s.path")
-        let exact = rows.filter { ($0[1] as String) == path }
-        let named = exact.isEmpty ? rows.filter { (($0[1] as String) as NSString).lastPathComponent == path } : exact
+        let named = rows.filter { (($0[1] as String) as NSString).lastPathComponent == path }
         switch named.count {
         case 1: return (named[0][0], named[0][1], named[0][2] ?? path)
         case 0: throw LibraryError(.notFound, "no catalogued file \(path) in the library (run `folio library scan`?)")

@@ -57,25 +57,15 @@ public struct LibraryFileName: Sendable {
             || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name))
     }
 
-    /// Puts `bytes` in the folder under a free name for `path` (see ``claim(_:extension:)``),
-    /// never over a file: a name another writer took meanwhile moves on to the next. Returns
-    /// the name used.
-    public mutating func create(_ path: String, bytes: [UInt8]) throws -> String {
-        try place(path) { try SafeFile.create(at: $0, bytes: bytes) }
-    }
-
     /// Moves the file at `source` (in the same filesystem) into the folder under a free name
-    /// for `path`, never over a file; returns the name used.
+    /// for `path` (see ``claim(_:extension:)``), never over a file: a name another writer took
+    /// meanwhile moves on to the next. Returns the name used.
     public mutating func moveIn(_ path: String, from source: String) throws -> String {
-        try place(path) { try SafeFile.moveIn(from: source, to: $0) }
-    }
-
-    private mutating func place(_ path: String, _ write: (String) throws -> Void) throws -> String {
         for _ in 0..<1000 {
             let name = claim(path)
             let target = (folder as NSString).appendingPathComponent(name)
             do {
-                try write(target)
+                try SafeFile.moveIn(from: source, to: target)
                 return name
             } catch where FileManager.default.fileExists(atPath: target) {
                 continue   // taken meanwhile by another writer; claim has reserved it, so the next is tried

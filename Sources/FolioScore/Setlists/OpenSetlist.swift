@@ -183,16 +183,6 @@ public struct OpenSetlist: Sendable, Equatable {
         return (out, lifted)
     }
 
-    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard needle.count <= bytes.count, let first = needle.first else { return nil }
-        var index = 0
-        while index + needle.count <= bytes.count {
-            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
-    }
-
     /// Collects the root and its element children; one parser, one thread.
     private final class Reader: NSObject, XMLParserDelegate {
         static let liftedPrefix = "#folio-lifted-"
