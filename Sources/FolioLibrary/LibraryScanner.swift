@@ -149,8 +149,8 @@ public struct LibraryScanner: Sendable {
         let known = try catalog.knownFile(path: relative)
         // The name as given, else as catalogued: the same name in another Unicode form.
         var info = stat()
-        let relative = [relative, known?.stamp.path].compactMap { $0 }.first { lstat(catalog.folder + "/" + $0, &info) == 0 } ?? relative
-        guard lstat(catalog.folder + "/" + relative, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        let onDisk = [relative, known?.stamp.path].compactMap { $0 }.first { lstat(catalog.folder + "/" + $0, &info) == 0 }
+        guard let relative = onDisk, info.st_mode & S_IFMT == S_IFREG else {
             if let known {
                 try catalog.write { db in try LibraryCatalog.remove(id: known.id, in: db) }
                 summary.removed = 1

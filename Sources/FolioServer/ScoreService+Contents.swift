@@ -32,8 +32,7 @@ extension ScoreService {
     /// CSV index beside the PDF, then the PDF's XMP — Preview's, Nutrient's and Folio's),
     /// bookmarks in page order, with the file's version.
     public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {
-        let (_, path) = try score(id)
-        let read = try read(score: id) { try Self.contents(of: $0, pdf: path) }
+        let read = try read(score: id) { document, path in try Self.contents(of: document, pdf: path) }
         return (read.tag, read.value)
     }
 

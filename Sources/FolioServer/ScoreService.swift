@@ -184,10 +184,15 @@ public struct ScoreService: Sendable {
     /// `body` run on a score's file, with the file's version taken before it was opened (a
     /// save in between makes the next edit refuse, never lose).
     func read<T>(score id: Int64, _ body: (PDFDocument) throws -> T) throws -> (tag: String, value: T) {
+        try read(score: id) { document, _ in try body(document) }
+    }
+
+    /// The same, `body` also given the file's real path.
+    func read<T>(score id: Int64, _ body: (PDFDocument, String) throws -> T) throws -> (tag: String, value: T) {
         let (_, path) = try score(id)
         return try Self.mapped {
             guard let tag = FileVersion.tag(of: path) else { throw ServiceError(.notFound, "no score \(id)") }
-            return (tag, try body(try PDFDocument(path: path, options: work.readOptions())))
+            return (tag, try body(try PDFDocument(path: path, options: work.readOptions()), path))
         }
     }
 

@@ -29,10 +29,10 @@ struct BookmarksCommand: ParsableCommand {
                           store: BookmarkStoreOptions, saving: SaveFlags, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         let indexPath = store.indexPath(for: file)
         do {
-            if let indexPath { _ = try BookmarkChain.commandIndex(indexPath) }   // an unreadable index is a usage error
+            let text = try indexPath.flatMap(BookmarkChain.commandIndex)   // an unreadable index is a usage error
             return try PDFSaver.update(path: file, output: output, password: password,
                                        save: saving.options(command: "bookmarks \(command)", file: file)) { document in
-                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath)
+                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath, text: text)
                 for problem in chain.problems { printError("folio bookmarks \(command): \(problem)") }
                 var manager = chain.manager
                 let result = try change(&manager, document)

@@ -22,12 +22,17 @@ public struct BookmarkChain: Sendable {
 
     /// Reads the PDF's bookmarks and, for `index`, the index file (none yet is empty).
     public init(document: PDFDocument, pdf: String, index: String?) throws {
+        try self.init(document: document, pdf: pdf, index: index, text: try index.flatMap(Self.readIndex))
+    }
+
+    /// The same with the index's text already read (``readIndex(_:)``; nil: no file yet).
+    public init(document: PDFDocument, pdf: String, index: String?, text: String?) throws {
         self.index = index
         self.pdf = pdf
         var providers: [any BookmarkProvider] = []
         var problems: [String] = []
         if let index {
-            var csv = try CSVBookmarkProvider(text: try Self.readIndex(index), pageCount: document.pageCount)
+            var csv = try CSVBookmarkProvider(text: text, pageCount: document.pageCount)
             problems = csv.problems.map { "\(index): \($0); skipped" }
             if csv.isNew { csv.score = ScoreMetadata.read(from: document).0 }
             providers.append(csv)
