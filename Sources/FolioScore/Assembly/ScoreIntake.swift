@@ -94,15 +94,17 @@ public enum ScoreIntake {
         }
         var warnings: [String] = []
         if let openIn {
-            let (edit, notes) = try OpenInDictionary.edit(from: openIn)
-            warnings += notes
-            if !edit.isEmpty {
-                warnings += try PDFSaver.update(path: file, options: readOptions) { document in
-                    try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date))
-                }
-            }
+            warnings = try PDFSaver.update(path: file, options: readOptions) { try apply(openIn, to: $0, date: date) }
         }
         return Settled(fileName: fileName(for: name), kind: kind, warnings: warnings)
+    }
+
+    /// Writes forScore's Open In dictionary into `document` (unsaved; nothing changes when it
+    /// sets no field): the dictionary's notes and the writer's warnings.
+    static func apply(_ openIn: Data, to document: PDFDocument, date: Date) throws -> [String] {
+        let (edit, notes) = try OpenInDictionary.edit(from: openIn)
+        guard !edit.isEmpty else { return notes }
+        return notes + (try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date)))
     }
 
     /// The name a received file is stored under: its title from the name, with `.pdf`.
@@ -137,12 +139,8 @@ public enum ScoreIntake {
             throw ScoreError(.malformed, "\(name) cannot be read as a PDF: \(error.message)")
         }
         if let openIn {
-            let (edit, notes) = try OpenInDictionary.edit(from: openIn)
-            warnings += notes
-            if !edit.isEmpty {
-                warnings += try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date))
-                made = try PDFSaver.incrementalBytes(document)
-            }
+            warnings += try apply(openIn, to: document, date: date)
+            if document.hasChanges { made = try PDFSaver.incrementalBytes(document) }
         }
         return Made(bytes: made, fileName: fileName(for: name), kind: kind, warnings: warnings)
     }
