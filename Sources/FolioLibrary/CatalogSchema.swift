@@ -12,11 +12,12 @@ import GRDB
 ///   folded for case- and diacritic-insensitive equality.
 /// - `entry_text`: FTS5 over titles, people and words, diacritics removed (`unicode61
 ///   remove_diacritics 2`), kept in step with `entry` by triggers.
-/// - v2 adds `entry.own`: the entry's own fields as JSON (``StoredFields``).
+/// - v2 adds `entry.own`: the entry's own fields as JSON (``FolioScore/ScoreMetadata``'s JSON).
 /// - v3 adds setlists: `setlist` (unique name, optional folder path) and `setlist_entry`
 ///   (ordered; a score or bookmark points to its score's id, so moves and rescans keep
 ///   it; a deleted score leaves the entry with its title, shown as a placeholder).
 /// - v4 adds `score.pathKey`: the path in NFC, unique, what lookups use (``CatalogPath``).
+/// - v5 stores `entry.own` in ``FolioScore/ScoreMetadata``'s JSON form (files read again).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -119,6 +120,11 @@ enum CatalogSchema {
                 }
             }
             try db.execute(sql: "CREATE UNIQUE INDEX score_pathKey ON score(pathKey)")
+        }
+        migrator.registerMigration("v5") { db in
+            // `entry.own` now holds ScoreMetadata's JSON form (the key by name, not keysf/keymi):
+            // catalogued files are read again on the next scan.
+            try db.execute(sql: "UPDATE score SET size = -1")
         }
         return migrator
     }

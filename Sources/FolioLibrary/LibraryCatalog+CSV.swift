@@ -38,7 +38,7 @@ extension LibraryCatalog {
             }
             while let row = try rows.next() {
                 let id: Int64 = row["id"]
-                let own = StoredFields(row: row)?.metadata ?? ScoreMetadata()
+                let own = ScoreMetadata(storedIn: row) ?? ScoreMetadata()
                 if current?.id != id {
                     try flush()
                     current = (id, row["path"], own, [])

@@ -60,7 +60,7 @@ extension LibraryCatalog {
             while let row = try rows.next() {
                 let path: String = row["path"]
                 guard !identicalPaths.contains(path) else { continue }
-                guard let fields = StoredFields(row: row),
+                guard let fields = ScoreMetadata(storedIn: row),
                       let title = fields.title, !title.isEmpty, !fields.composers.isEmpty else { continue }
                 let key = LibraryQuery.fold(title) + "\u{1F}" + fields.composers.map(LibraryQuery.fold).sorted()
                     .joined(separator: "\u{1F}")

@@ -23,32 +23,14 @@ public struct LibraryEntry: Sendable, Equatable {
     public let path: String
     /// The score's title (its file name when it has none) or the bookmark's.
     public let title: String
-    public let composers: [String]
-    public let genres: [String]
-    public let tags: [String]
-    public let labels: [String]
-    public let reference: String?
-    public let rating: Int?
-    public let difficulty: Int?
-    public let duration: Int?
-    public let key: MusicalKey?
+    /// The fields in effect: a bookmark's own, else its score's; the title is the file's
+    /// name when the score has none.
+    public let metadata: ScoreMetadata
     /// The score's page count.
     public let pages: Int?
     /// Nil for a whole score.
     public let bookmark: BookmarkPages?
 
-    /// The entry's fields as a score's metadata, every field the catalog keeps (the title
-    /// the file's name when the score has none).
-    public var metadata: ScoreMetadata {
-        var score = ScoreMetadata(title: title.isEmpty ? ScoreMetadata.title(forFile: path) : title,
-                                  composers: composers, genres: genres, tags: tags, labels: labels)
-        score.reference = reference
-        score.rating = rating
-        score.difficulty = difficulty
-        score.duration = duration
-        score.key = key
-        return score
-    }
 }
 
 /// How many scores carry each value of a field (a filter sidebar).
@@ -167,11 +149,14 @@ extension LibraryCatalog {
         let keymi: Int? = row["keymi"]
         let key = keysf.flatMap { sf in keymi.flatMap { try? MusicalKey(keysf: sf, keymi: $0) } }
         let isBookmark = (row["bookmark"] as Int?) != nil
+        let title: String = row["title"]
+        let path: String = row["path"]
+        let metadata = ScoreMetadata(
+            title: title.isEmpty ? ScoreMetadata.title(forFile: path) : title, composers: list("composers"),
+            genres: list("genres"), tags: list("tags"), labels: list("labels"), rating: row["rating"],
+            difficulty: row["difficulty"], duration: row["duration"], key: key, reference: row["reference"])
         return LibraryEntry(
-            id: row["scoreId"], path: row["path"], title: row["title"], composers: list("composers"),
-            genres: list("genres"), tags: list("tags"), labels: list("labels"), reference: row["reference"],
-            rating: row["rating"], difficulty: row["difficulty"], duration: row["duration"], key: key,
-            pages: row["pages"],
+            id: row["scoreId"], path: path, title: title, metadata: metadata, pages: row["pages"],
             bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: row["title"], start: row["startPage"],
                                                               end: row["endPage"]) : nil)
     }

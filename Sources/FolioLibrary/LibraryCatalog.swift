@@ -146,7 +146,7 @@ public final class LibraryCatalog: Sendable {
                 scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
-                json(StoredFields(own)),
+                json(own),
             ])
         let entryID = db.lastInsertedRowID
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),

@@ -1,10 +1,11 @@
+import FolioPDF
 /// The one error type of the library layer, with a code a shell maps to its exit status.
 ///
 /// ```swift
 /// do { _ = try LibraryCatalog(folder: "/nowhere", create: false) }
 /// catch let error as LibraryError where error.code == .notFound { print(error) }
 /// ```
-public struct LibraryError: Error, Sendable, CustomStringConvertible {
+public struct LibraryError: Failure {
     public enum Code: Sendable {
         /// A folder, catalog or score that does not exist.
         case notFound
@@ -25,4 +26,13 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    public var kind: FailureKind {
+        switch code {
+        case .notFound: .notFound
+        case .invalidArgument: .invalidValue
+        case .database: .internal
+        case .io: .io
+        }
+    }
 }

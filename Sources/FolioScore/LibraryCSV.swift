@@ -176,26 +176,16 @@ public enum LibraryCSV {
         var edit = ScoreEdit()
         // forScore always has a title: an empty title cell leaves it alone.
         if columns.contains(.title), let title = wanted.title, title != current.title { edit.title = title }
-        func list(_ field: CSVIndex.Field, _ score: ScoreField, _ path: KeyPath<ScoreMetadata, [String]>,
-                  _ set: (inout ScoreEdit, [String]) -> Void) {
-            guard columns.contains(field), wanted[keyPath: path] != current[keyPath: path] else { return }
-            if wanted[keyPath: path].isEmpty { edit.cleared.insert(score) } else { set(&edit, wanted[keyPath: path]) }
+        let present: [ScoreField: Bool] = [
+            .composers: columns.contains(.composers), .genres: columns.contains(.genres), .tags: columns.contains(.tags),
+            .labels: columns.contains(.labels), .reference: columns.contains(.reference),
+            .rating: columns.contains(.rating), .difficulty: columns.contains(.difficulty),
+            .duration: !columns.isDisjoint(with: [.minutes, .seconds, .duration]),
+            .key: !columns.isDisjoint(with: [.keysf, .key]),
+        ]
+        for field in ScoreField.allCases where present[field] == true && wanted[field] != current[field] {
+            if let new = wanted[field] { edit[field] = new } else { edit.cleared.insert(field) }
         }
-        list(.composers, .composers, \.composers) { $0.composers = $1 }
-        list(.genres, .genres, \.genres) { $0.genres = $1 }
-        list(.tags, .tags, \.tags) { $0.tags = $1 }
-        list(.labels, .labels, \.labels) { $0.labels = $1 }
-        func value<T: Equatable>(_ present: Bool, _ score: ScoreField, _ path: KeyPath<ScoreMetadata, T?>,
-                                 _ set: (inout ScoreEdit, T) -> Void) {
-            guard present, wanted[keyPath: path] != current[keyPath: path] else { return }
-            if let new = wanted[keyPath: path] { set(&edit, new) } else { edit.cleared.insert(score) }
-        }
-        value(columns.contains(.reference), .reference, \.reference) { $0.reference = $1 }
-        value(columns.contains(.rating), .rating, \.rating) { $0.rating = $1 }
-        value(columns.contains(.difficulty), .difficulty, \.difficulty) { $0.difficulty = $1 }
-        value(columns.contains(.minutes) || columns.contains(.seconds) || columns.contains(.duration), .duration,
-              \.duration) { $0.duration = $1 }
-        value(columns.contains(.keysf) || columns.contains(.key), .key, \.key) { $0.key = $1 }
         return edit
     }
 

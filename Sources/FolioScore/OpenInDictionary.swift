@@ -20,12 +20,6 @@ public enum OpenInDictionary {
     /// Largest dictionary file read: a real one is a few hundred bytes.
     public static let maxBytes = 1 << 20
 
-    static var listKeys: [(String, WritableKeyPath<ScoreEdit, [String]?>)] {
-        [
-            ("composers", \.composers), ("genres", \.genres), ("tags", \.tags), ("labels", \.labels),
-        ]
-    }
-
     /// Reads a dictionary (JSON, XML or binary property list, told apart by content) into
     /// an edit that sets each field the dictionary holds. Unknown keys are warnings; a
     /// value of the wrong kind or out of range is an error naming the key and what is valid.
@@ -39,26 +33,24 @@ public enum OpenInDictionary {
         for key in values.keys.sorted() where !known.contains(key) {
             warnings.append("unknown key '\(key)' ignored (known: \(known.sorted().joined(separator: ", ")))")
         }
-        if let value = values["title"] {
-            guard case .string(let title) = value else { throw kindError("title", value, expected: "a string") }
-            edit.title = title
-        }
-        for (key, path) in listKeys {
-            guard let value = values[key] else { continue }
-            switch value {
-            case .string(let text): edit[keyPath: path] = ForScoreInfo.split(text)
-            case .list(let items):
-                edit[keyPath: path] = items.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-            default: throw kindError(key, value, expected: "a string of comma-separated values or an array of strings")
+        for field in ScoreField.allCases where field.isInOpenIn {
+            let key = field.rawValue
+            switch (field.kind, values[key]) {
+            case (_, nil), (.key, _): continue
+            case (.text, .string(let text)?): edit[field] = .text(text)
+            case (.text, let value?): throw kindError(key, value, expected: "a string")
+            case (.list, .string(let text)?): edit[field] = .list(ForScoreInfo.split(text))
+            case (.list, .list(let items)?):
+                edit[field] = .list(items.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty })
+            case (.list, let value?):
+                throw kindError(key, value, expected: "a string of comma-separated values or an array of strings")
+            case (.number, _): edit[field] = try number(key, values, field.range ?? 0...Int.max).map(ScoreValue.number)
             }
         }
-        edit.rating = try number("rating", values, ScoreMetadata.ratingRange)
-        edit.difficulty = try number("difficulty", values, ScoreMetadata.difficultyRange)
-        edit.duration = try number("duration", values, 0...(366 * 24 * 3600))
         let keysf = try number("keysf", values, -7...7)
         let keymi = try number("keymi", values, 0...1)
         if let keysf {
-            edit.key = try MusicalKey(keysf: keysf, keymi: keymi ?? 0)
+            edit[.key] = .key(try MusicalKey(keysf: keysf, keymi: keymi ?? 0))
         } else if keymi != nil {
             throw ScoreError(.invalidValue, "keymi is given without keysf; a key needs keysf (-7 to 7)")
         }
@@ -89,9 +81,9 @@ public enum OpenInDictionary {
 
     // MARK: Decoding
 
-    static let known: Set<String> = [
-        "title", "composers", "genres", "tags", "labels", "rating", "difficulty", "duration", "keysf", "keymi",
-    ]
+    static let known = Set(ScoreField.allCases.filter(\.isInOpenIn).flatMap {
+        $0.kind == .key ? ["keysf", "keymi"] : [$0.rawValue]
+    })
 
     /// A dictionary value, by kind, so that errors can say what was found.
     enum Value: Decodable {
@@ -216,30 +208,33 @@ public enum OpenInDictionary {
 
     // MARK: Encoding
 
+    /// A score's fields by their Open In keys: lists joined with ", ", a key as keysf and keymi.
     private struct Exported: Encodable {
-        var title: String?
-        var composers: String?
-        var genres: String?
-        var tags: String?
-        var labels: String?
-        var rating: Int?
-        var difficulty: Int?
-        var duration: Int?
-        var keysf: Int?
-        var keymi: Int?
+        let score: ScoreMetadata
 
-        init(_ score: ScoreMetadata) {
-            func joined(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }
-            title = score.title
-            composers = joined(score.composers)
-            genres = joined(score.genres)
-            tags = joined(score.tags)
-            labels = joined(score.labels)
-            rating = score.rating
-            difficulty = score.difficulty
-            duration = score.duration
-            keysf = score.key?.keysf
-            keymi = score.key?.keymi
+        init(_ score: ScoreMetadata) { self.score = score }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: Key.self)
+            for field in ScoreField.allCases where field.isInOpenIn {
+                let key = Key(stringValue: field.rawValue)
+                switch score[field] {
+                case .text(let text): try values.encode(text, forKey: key)
+                case .list(let list): try values.encode(list.joined(separator: ", "), forKey: key)
+                case .number(let number): try values.encode(number, forKey: key)
+                case .key(let musicalKey):
+                    try values.encode(musicalKey.keysf, forKey: Key(stringValue: "keysf"))
+                    try values.encode(musicalKey.keymi, forKey: Key(stringValue: "keymi"))
+                case nil: continue
+                }
+            }
         }
     }
 }

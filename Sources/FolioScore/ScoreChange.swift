@@ -75,18 +75,7 @@ public struct ScoreChange: Sendable, Equatable {
 
     /// A field's value as the table shows it ("" when empty).
     public static func display(_ field: ScoreField, _ score: ScoreMetadata) -> String {
-        switch field {
-        case .title: score.title ?? ""
-        case .composers: score.composers.joined(separator: ", ")
-        case .genres: score.genres.joined(separator: ", ")
-        case .tags: score.tags.joined(separator: ", ")
-        case .labels: score.labels.joined(separator: ", ")
-        case .rating: score.rating.map(String.init) ?? ""
-        case .difficulty: score.difficulty.map(String.init) ?? ""
-        case .duration: score.duration.map(ScoreDuration.format) ?? ""
-        case .key: score.key?.name ?? ""
-        case .reference: score.reference ?? ""
-        }
+        score[field]?.display(as: field) ?? ""
     }
 
     static func summary(_ score: ScoreMetadata) -> String {

@@ -10,17 +10,10 @@ import Foundation
 /// edit.cleared = [.rating]
 /// let warnings = try ScoreWriter.write(edit, to: document)
 /// ```
+@dynamicMemberLookup
 public struct ScoreEdit: Sendable, Equatable {
-    public var title: String?
-    public var composers: [String]?
-    public var genres: [String]?
-    public var tags: [String]?
-    public var labels: [String]?
-    public var rating: Int?
-    public var difficulty: Int?
-    public var duration: Int?
-    public var key: MusicalKey?
-    public var reference: String?
+    /// The values the edit sets, by field.
+    public var values: [ScoreField: ScoreValue] = [:]
     /// Fields to remove.
     public var cleared: Set<ScoreField> = []
 
@@ -33,34 +26,72 @@ public struct ScoreEdit: Sendable, Equatable {
     /// edit.setFields   // [.title, .composers]
     /// ```
     public init(setting score: ScoreMetadata) {
-        func list(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
-        title = score.title
-        composers = list(score.composers)
-        genres = list(score.genres)
-        tags = list(score.tags)
-        labels = list(score.labels)
-        rating = score.rating
-        difficulty = score.difficulty
-        duration = score.duration
-        key = score.key
-        reference = score.reference
+        for field in score.setFields { values[field] = score[field] }
+    }
+
+    /// The edit that makes a score's metadata exactly `score`, as a form or the API sends
+    /// it: text trimmed, blank texts and list values dropped, every field without a value
+    /// cleared.
+    ///
+    /// ```swift
+    /// let edit = ScoreEdit(replacingWith: ScoreMetadata(title: " Rusalka ", composers: ["Antonín Dvořák", " "]))
+    /// edit.title       // "Rusalka"
+    /// edit.cleared     // every other field but composers
+    /// ```
+    public init(replacingWith score: ScoreMetadata) {
+        func text(_ value: String) -> String? {
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        for field in ScoreField.allCases {
+            switch score[field] {
+            case .text(let value): values[field] = text(value).map(ScoreValue.text)
+            case .list(let list):
+                let kept = list.compactMap(text)
+                values[field] = kept.isEmpty ? nil : .list(kept)
+            case let value: values[field] = value
+            }
+        }
+        cleared = Set(ScoreField.allCases).subtracting(values.keys)
+    }
+
+    /// A field the edit sets, by name: `edit.title`, `edit.composers` (nil when the edit
+    /// leaves the field alone).
+    public subscript<Value>(dynamicMember path: WritableKeyPath<ScoreMetadata, Value?>) -> Value? {
+        get { Self.field(path).flatMap { field in values[field].map { ScoreMetadata(field, $0)[keyPath: path] } } ?? nil }
+        set { set(path, newValue.map { value in { $0[keyPath: path] = value } }) }
+    }
+
+    /// A list field the edit sets, by name (nil when the edit leaves it alone).
+    public subscript(dynamicMember path: WritableKeyPath<ScoreMetadata, [String]>) -> [String]? {
+        get { Self.field(path).flatMap { field in values[field].map { ScoreMetadata(field, $0)[keyPath: path] } } }
+        set { set(path, newValue.map { value in { $0[keyPath: path] = value } }) }
+    }
+
+    private mutating func set(_ path: AnyKeyPath, _ change: ((inout ScoreMetadata) -> Void)?) {
+        guard let field = Self.field(path) else { return }
+        guard let change else {
+            values[field] = nil
+            return
+        }
+        var score = ScoreMetadata()
+        change(&score)
+        // An empty list is still a value to set (it empties the field).
+        values[field] = score[field] ?? (field.kind == .list ? .list([]) : nil)
+    }
+
+    private static func field(_ path: AnyKeyPath) -> ScoreField? {
+        ScoreField.allCases.first { $0.keyPath == path }
+    }
+
+    /// A field's value in the edit, or nil when the edit does not set it.
+    public subscript(field: ScoreField) -> ScoreValue? {
+        get { values[field] }
+        set { values[field] = newValue }
     }
 
     /// The fields the edit sets.
-    public var setFields: Set<ScoreField> {
-        var fields: Set<ScoreField> = []
-        if title != nil { fields.insert(.title) }
-        if composers != nil { fields.insert(.composers) }
-        if genres != nil { fields.insert(.genres) }
-        if tags != nil { fields.insert(.tags) }
-        if labels != nil { fields.insert(.labels) }
-        if rating != nil { fields.insert(.rating) }
-        if difficulty != nil { fields.insert(.difficulty) }
-        if duration != nil { fields.insert(.duration) }
-        if key != nil { fields.insert(.key) }
-        if reference != nil { fields.insert(.reference) }
-        return fields
-    }
+    public var setFields: Set<ScoreField> { Set(values.keys) }
 
     /// Every field the edit sets or clears.
     public var changedFields: Set<ScoreField> { setFields.union(cleared) }
@@ -73,10 +104,10 @@ public struct ScoreEdit: Sendable, Equatable {
         if let both = ScoreField.allCases.first(where: { setFields.contains($0) && cleared.contains($0) }) {
             throw ScoreError(.invalidValue, "\(both.rawValue) is both set and cleared")
         }
-        if let title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let title = self.title, title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ScoreError(.invalidValue, "the title is empty (to remove it, clear the title field)")
         }
-        if let special = tags?.first(where: ForScoreInfo.isSpecialKeyword) {
+        if let special = self.tags?.first(where: ForScoreInfo.isSpecialKeyword) {
             throw ScoreError(.invalidValue, "tag '\(special)' would be read as a special keyword, not a tag; "
                 + "set rating, difficulty, duration or key instead")
         }
@@ -86,37 +117,17 @@ public struct ScoreEdit: Sendable, Equatable {
     /// Values with a comma in the fields forScore splits on commas (composers, genres,
     /// tags, labels): forScore would read each as several values.
     public var valuesWithCommas: [(field: ScoreField, value: String)] {
-        let lists: [(ScoreField, [String]?)] = [(.composers, composers), (.genres, genres), (.tags, tags), (.labels, labels)]
-        return lists.flatMap { field, values in (values ?? []).filter { $0.contains(",") }.map { (field, $0) } }
+        ScoreField.allCases.flatMap { field -> [(field: ScoreField, value: String)] in
+            guard case .list(let list) = values[field] else { return [] }
+            return list.filter { $0.contains(",") }.map { (field, $0) }
+        }
     }
 
     /// `score` with this edit applied.
     public func applied(to score: ScoreMetadata) -> ScoreMetadata {
         var result = score
-        if let title { result.title = title }
-        if let composers { result.composers = composers }
-        if let genres { result.genres = genres }
-        if let tags { result.tags = tags }
-        if let labels { result.labels = labels }
-        if let rating { result.rating = rating }
-        if let difficulty { result.difficulty = difficulty }
-        if let duration { result.duration = duration }
-        if let key { result.key = key }
-        if let reference { result.reference = reference }
-        for field in cleared {
-            switch field {
-            case .title: result.title = nil
-            case .composers: result.composers = []
-            case .genres: result.genres = []
-            case .tags: result.tags = []
-            case .labels: result.labels = []
-            case .rating: result.rating = nil
-            case .difficulty: result.difficulty = nil
-            case .duration: result.duration = nil
-            case .key: result.key = nil
-            case .reference: result.reference = nil
-            }
-        }
+        for (field, value) in values { result[field] = value }
+        for field in cleared { result[field] = nil }
         return result
     }
 }

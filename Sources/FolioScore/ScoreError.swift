@@ -1,3 +1,4 @@
+import FolioPDF
 /// The one error type of the score domain: a code to switch on and a message that says
 /// what the valid values are.
 ///
@@ -5,7 +6,7 @@
 /// do { _ = try MusicalKey(parsing: "H major") }
 /// catch let error as ScoreError { print(error) }   // "unknown key 'H major'; valid forms: …"
 /// ```
-public struct ScoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ScoreError: Failure, Equatable {
     public enum Code: String, Sendable {
         /// A value outside its range (rating 9, keysf 8).
         case outOfRange
@@ -30,4 +31,13 @@ public struct ScoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// Bad values are ``FolioPDF/FailureKind/invalidValue``; a file that is not of its
+    /// format, or past a limit while being read, is ``FolioPDF/FailureKind/malformedInput``.
+    public var kind: FailureKind {
+        switch code {
+        case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
+        case .malformed, .limitExceeded: .malformedInput
+        }
+    }
 }

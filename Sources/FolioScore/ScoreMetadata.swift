@@ -41,24 +41,66 @@ public struct ScoreMetadata: Sendable, Equatable {
         self.reference = reference
     }
 
-    public static let ratingRange = 0...5
-    public static let difficultyRange = 0...3
+    public static let ratingRange = ScoreField.rating.range ?? 0...5
+    public static let difficultyRange = ScoreField.difficulty.range ?? 0...3
 
     /// Throws for values forScore cannot hold, naming the valid range.
     public func validate() throws {
-        if let rating, !ScoreMetadata.ratingRange.contains(rating) {
-            throw ScoreError(.outOfRange, "rating \(rating) is out of range (valid: 0 to 5)")
+        for field in ScoreField.allCases {
+            if case .number(let number) = self[field] { try field.check(number) }
         }
-        if let difficulty, !ScoreMetadata.difficultyRange.contains(difficulty) {
-            throw ScoreError(.outOfRange, "difficulty \(difficulty) is out of range (valid: 0 to 3)")
+    }
+}
+
+/// The JSON form of a score's metadata, the API's and the catalog's: every field by its
+/// ``ScoreField`` name, lists as arrays (empty ones too), the key by its name ("F♯ minor"),
+/// unset values left out. Decoding takes missing lists as empty and a blank key as none.
+///
+/// ```swift
+/// let json = try JSONEncoder().encode(ScoreMetadata(title: "Má vlast", composers: ["Bedřich Smetana"]))
+/// let back = try JSONDecoder().decode(ScoreMetadata.self, from: json)
+/// ```
+extension ScoreMetadata: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let values = try decoder.container(keyedBy: ScoreField.self)
+        for field in ScoreField.allCases {
+            switch field.kind {
+            case .text: self[field] = try values.decodeIfPresent(String.self, forKey: field).map(ScoreValue.text)
+            case .list: self[field] = try values.decodeIfPresent([String].self, forKey: field).map(ScoreValue.list)
+            case .number: self[field] = try values.decodeIfPresent(Int.self, forKey: field).map(ScoreValue.number)
+            case .key:
+                let name = try values.decodeIfPresent(String.self, forKey: field)?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                self[field] = name.isEmpty ? nil : .key(try MusicalKey(parsing: name))
+            }
         }
-        if let duration, duration < 0 {
-            throw ScoreError(.outOfRange, "duration \(duration) is out of range (valid: 0 seconds or more)")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: ScoreField.self)
+        for field in ScoreField.allCases {
+            switch self[field] {
+            case .text(let text): try values.encode(text, forKey: field)
+            case .list(let list): try values.encode(list, forKey: field)
+            case .number(let number): try values.encode(number, forKey: field)
+            case .key(let key): try values.encode(key.name, forKey: field)
+            case nil: if field.kind == .list { try values.encode([String](), forKey: field) }
+            }
         }
     }
 }
 
 extension ScoreMetadata {
+    /// A score holding one field.
+    init(_ field: ScoreField, _ value: ScoreValue) {
+        self.init()
+        self[field] = value
+    }
+
+    /// The fields a bookmark never inherits from its score.
+    static let ownFields: Set<ScoreField> = [.title, .rating, .difficulty, .duration]
+
     /// A bookmark's own fields, else its score's — what a musician means by "this piece":
     /// composers, genres, tags, labels, key and reference come from `score` where these are
     /// empty. Title, rating, difficulty and duration stay the piece's own.
@@ -68,12 +110,9 @@ extension ScoreMetadata {
     /// ```
     public func inheriting(from score: ScoreMetadata) -> ScoreMetadata {
         var result = self
-        if result.composers.isEmpty { result.composers = score.composers }
-        if result.genres.isEmpty { result.genres = score.genres }
-        if result.tags.isEmpty { result.tags = score.tags }
-        if result.labels.isEmpty { result.labels = score.labels }
-        result.key = result.key ?? score.key
-        result.reference = result.reference ?? score.reference
+        for field in ScoreField.allCases where !ScoreMetadata.ownFields.contains(field) && result[field] == nil {
+            result[field] = score[field]
+        }
         return result
     }
 }

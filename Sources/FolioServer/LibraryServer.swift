@@ -183,7 +183,7 @@ public struct LibraryServer: Sendable {
             return try Self.json(metadata, tag: tag)
         }
         router.put("/api/scores/:id/metadata") { request, context -> Response in
-            let input = try await Self.decode(ScoreService.Metadata.self, request, limit: maxBody, what: "metadata")
+            let input = try await Self.decode(ScoreMetadata.self, request, limit: maxBody, what: "metadata")
             let (tag, metadata) = try service.setMetadata(score: try Self.scoreID(context), expected: request.headers[.ifMatch], input)
             return try Self.json(metadata, tag: tag)
         }
@@ -316,7 +316,9 @@ public struct LibraryServer: Sendable {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
         var request = request
         let body = try await request.collectBody(upTo: limit)
-        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch {
+        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch let error as ScoreError {
+            throw HTTPError(.badRequest, message: error.message)
+        } catch {
             throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
         }
     }

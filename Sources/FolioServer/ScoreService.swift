@@ -29,24 +29,24 @@ public struct ScoreService: Sendable {
     public var paths: LibraryPaths { catalog.files }
 
     /// A score as the API shows it: its id, path and page count, and its metadata (the
-    /// fields of ``Metadata``, in the same object).
+    /// fields of ``FolioScore/ScoreMetadata``'s JSON form, in the same object).
     public struct Score: Codable, Sendable, Equatable {
         public var id: Int64
         public var path: String
         public var pages: Int?
-        public var metadata: Metadata
+        public var metadata: ScoreMetadata
 
         /// The title, or the file's name when the score has none.
         public var title: String { metadata.title ?? "" }
         public var composers: [String] { metadata.composers }
         public var rating: Int? { metadata.rating }
-        public var key: String? { metadata.key }
+        public var key: String? { metadata.key?.name }
 
         init(_ entry: LibraryEntry) {
             id = entry.id
             path = entry.path
             pages = entry.pages
-            metadata = Metadata(entry.metadata)
+            metadata = entry.metadata
         }
 
         private enum CodingKeys: String, CodingKey { case id, path, pages }
@@ -56,7 +56,7 @@ public struct ScoreService: Sendable {
             id = try values.decode(Int64.self, forKey: .id)
             path = try values.decode(String.self, forKey: .path)
             pages = try values.decodeIfPresent(Int.self, forKey: .pages)
-            metadata = try Metadata(from: decoder)
+            metadata = try ScoreMetadata(from: decoder)
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -1,6 +1,4 @@
-import FolioLibrary
 import FolioPDF
-import FolioScore
 
 /// What a service of the server (``ScoreService``, ``SetlistService``, ``WorkQueue``) says
 /// went wrong, in the library's words, knowing nothing of HTTP; ``ErrorStatus`` is the one
@@ -47,27 +45,22 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// The engine's, the score layer's and the library's errors in the service's words: bad
-    /// values stay bad values, a file that cannot be read or changed is unreadable, a busy
-    /// or failing disk is busy; nil for anything else (a fault of Folio's own).
+    /// The engine's, the score layer's and the library's errors (every ``FolioPDF/Failure``)
+    /// in the service's words, by their ``FolioPDF/FailureKind``; nil for anything else (a
+    /// fault of Folio's own).
     public init?(_ error: any Error) {
         switch error {
         case let error as ServiceError:
             self = error
-        case let error as PDFError:
-            switch error.code {
-            case .invalidArgument: self.init(.invalidValue, error.message)
-            case .io: self.init(.busy, error.message)
-            default: self.init(.unreadable, error.message)
+        case let failure as any Failure:
+            let kind: Kind = switch failure.kind {
+            case .invalidValue, .malformedInput: .invalidValue
+            case .notFound: .notFound
+            case .unreadable, .tooLarge, .locked: .unreadable
+            case .io: .busy
+            case .internal: .internal
             }
-        case let error as ScoreError:
-            self.init(.invalidValue, error.message)
-        case let error as LibraryError:
-            switch error.code {
-            case .notFound: self.init(.notFound, error.message)
-            case .invalidArgument: self.init(.invalidValue, error.message)
-            default: self.init(.internal, error.message)
-            }
+            self.init(kind, failure.message)
         default:
             return nil
         }

@@ -39,12 +39,8 @@ struct BookmarksCommand: ParsableCommand {
                 try chain.save(manager, into: document)
                 return result
             }
-        } catch let error as ValidationError {
-            printError("folio bookmarks \(command): \(error.message)")
-            throw ExitCode.validationFailure
         } catch {
-            printError("folio bookmarks \(command): \(file): \(CommandError.describe(error))")
-            throw ExitCode(1)
+            throw CommandError.report(error, command: "bookmarks \(command)", file: file)
         }
     }
 }

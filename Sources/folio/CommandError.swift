@@ -1,18 +1,44 @@
+import ArgumentParser
 import FolioLibrary
 import FolioPDF
 import FolioScore
 import Foundation
 
-/// How a command names what went wrong with a file: the error's own words (with offsets
-/// and valid ranges), not Foundation's generic ones.
+/// The command line's one mapping from what went wrong to what is printed and the exit
+/// code (README, "Exit codes"): a failure of the engine, the score layer or the library in
+/// its own words (with offsets and valid ranges), and by its ``FolioPDF/FailureKind`` —
+/// a bad value or a malformed input file exits 64 like a usage error, anything else 1.
 enum CommandError {
-    static func describe(_ error: Error) -> String {
+    /// The exit code of a usage error or an invalid value: nothing was touched.
+    static let usage = ExitCode.validationFailure
+
+    static func describe(_ error: any Error) -> String {
         switch error {
-        case let error as PDFError: error.description
-        case let error as ScoreError: error.description
-        case let error as LibraryError: error.message
+        case let failure as any Failure: failure.description
+        case let error as ValidationError: error.message
         default: error.localizedDescription
         }
+    }
+
+    /// The exit code for `error`.
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case let code as ExitCode: code
+        case is ValidationError: usage
+        case let failure as any Failure: failure.kind.isCallersInput ? usage : ExitCode(1)
+        default: ExitCode(1)
+        }
+    }
+
+    /// Prints `error` as `folio COMMAND: FILE: message` (the file left out for a bad value,
+    /// which is about the command, not the file) and returns its exit code, to be thrown.
+    static func report(_ error: any Error, command: String, file: String?) -> ExitCode {
+        let code = exitCode(for: error)
+        if !(error is ExitCode) {
+            let inFile = code == usage ? "" : file.map { "\($0): " } ?? ""
+            printError("folio \(command): \(inFile)\(describe(error))")
+        }
+        return code
     }
 }
 

@@ -13,8 +13,8 @@ struct EditFileOptions: ParsableArguments {
 
 extension EditFileOptions {
     /// Opens the file, lets `change` edit it and saves incrementally (in place under the
-    /// lock, or to --output). Invalid values (an engine `invalidArgument` or a
-    /// ``ScoreError``) exit 64, any other failure exits 1; either way the file is untouched.
+    /// lock, or to --output). A failure exits as ``CommandError`` maps it (a bad value 64,
+    /// anything else 1); either way the file is untouched.
     func update<T>(_ command: String, change: (PDFDocument) throws -> T) throws -> T {
         try Self.update(command, file: file, output: output, password: password, saving: saving, change: change)
     }
@@ -24,21 +24,9 @@ extension EditFileOptions {
                           change: (PDFDocument) throws -> T) throws -> T {
         do {
             return try PDFSaver.update(path: file, output: output, password: password,
-                                       save: saving.options(command: command, file: file)) { document in
-                do {
-                    return try change(document)
-                } catch let error as PDFError where error.code == .invalidArgument {
-                    throw ValidationError(error.message)
-                } catch let error as ScoreError {
-                    throw ValidationError(error.description)
-                }
-            }
-        } catch let error as ValidationError {
-            printError("folio \(command): \(error.message)")
-            throw ExitCode.validationFailure
+                                       save: saving.options(command: command, file: file), edit: change)
         } catch {
-            printError("folio \(command): \(file): \(CommandError.describe(error))")
-            throw ExitCode(1)
+            throw CommandError.report(error, command: command, file: file)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FolioScore
 import Foundation
 
 /// A JSON value for one-line output with keys in a fixed order. JSONEncoder neither keeps
@@ -31,6 +32,21 @@ enum JSONValue {
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
         // Swift's shortest round-trip form; String(format:) cost more than reading the file.
         return "\(rounded)"
+    }
+
+    /// A score's fields in ``ScoreField`` order, lists always, unset values as null; a key
+    /// as `key` renders it.
+    static func fields(_ score: ScoreMetadata, key: (MusicalKey) -> JSONValue) -> [(String, JSONValue)] {
+        ScoreField.allCases.map { field in
+            let value: JSONValue = switch score[field] {
+            case .text(let text): .string(text)
+            case .list(let list): .strings(list)
+            case .number(let number): .int(number)
+            case .key(let musicalKey): key(musicalKey)
+            case nil: field.kind == .list ? .array([]) : .null
+            }
+            return (field.rawValue, value)
+        }
     }
 
     static func strings(_ values: [String]) -> JSONValue {

@@ -62,9 +62,9 @@ final class LibraryRobustnessTests: XCTestCase {
             // The catalog drops NULs from titles (a few producers end a title with one).
             XCTAssertEqual(entry.title, (score.title ?? stem).replacingOccurrences(of: "\0", with: ""), path,
                            file: file, line: line)
-            XCTAssertEqual(entry.composers, score.composers, path, file: file, line: line)
-            XCTAssertEqual(entry.tags, score.tags, path, file: file, line: line)
-            XCTAssertEqual(entry.reference, score.reference, path, file: file, line: line)
+            XCTAssertEqual(entry.metadata.composers, score.composers, path, file: file, line: line)
+            XCTAssertEqual(entry.metadata.tags, score.tags, path, file: file, line: line)
+            XCTAssertEqual(entry.metadata.reference, score.reference, path, file: file, line: line)
             XCTAssertEqual(entry.pages, document.pageCount, path, file: file, line: line)
             compared += 1
         }
@@ -206,7 +206,7 @@ extension LibraryRobustnessTests {
             }
             XCTAssertEqual(try scanner.scan().opened, 80)
             let entries = try catalog.search(LibraryQuery())
-            XCTAssertEqual(entries.filter { $0.reference == "Op. 28 No. 15" && $0.labels == ["Recital 2026"] }.count, 80,
+            XCTAssertEqual(entries.filter { $0.metadata.reference == "Op. 28 No. 15" && $0.metadata.labels == ["Recital 2026"] }.count, 80,
                            "round \(round)")
         }
     }

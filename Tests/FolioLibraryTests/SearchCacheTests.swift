@@ -8,8 +8,7 @@ import XCTest
 /// never kept when the catalog changed while they were computed.
 final class SearchCacheTests: XCTestCase {
     private func entry(_ title: String) -> LibraryEntry {
-        LibraryEntry(id: 1, path: "\(title).pdf", title: title, composers: [], genres: [], tags: [], labels: [],
-                     reference: nil, rating: nil, difficulty: nil, duration: nil, key: nil, pages: 1, bookmark: nil)
+        LibraryEntry(id: 1, path: "\(title).pdf", title: title, metadata: ScoreMetadata(title: title), pages: 1, bookmark: nil)
     }
 
     func testAnswersAreKeptUntilTheCatalogChanges() {

@@ -1,5 +1,6 @@
 import FolioLibrary
 import FolioPDF
+import FolioScore
 import FolioServer
 import Foundation
 import HTTPTypes
@@ -70,11 +71,11 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             let id = try await self.scoreID(client, query: "cuna")
             let uri = "/api/scores/\(id)/metadata"
             let current = try await client.execute(uri: uri, method: .get)
-            XCTAssertEqual(try ServerFixture.decode(ScoreService.Metadata.self, current).title, "Canción de cuna")
+            XCTAssertEqual(try ServerFixture.decode(ScoreMetadata.self, current).title, "Canción de cuna")
             let version = try XCTUnwrap(current.headers[.eTag])
             let original = try Data(contentsOf: URL(fileURLWithPath: path))
             let body = #"{"title":"Wiegenlied Op. 49 № 4","composers":["Johannes Brahms"],"genres":["Lied"],"tags":["lullaby"],"#
-                + #""labels":["encore"],"rating":4,"difficulty":2,"key":"Eb major","duration":125}"#
+                + #""labels":["encore"],"rating":4,"difficulty":2,"key":"Eb major","duration":125,"reference":"Simrock 1868 № 4"}"#
 
             // Refused, the file untouched: no version, a stale one, values forScore cannot hold.
             let unversioned = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: body))
@@ -94,9 +95,10 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             let saved = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: body))
             XCTAssertEqual(saved.status, .ok, String(buffer: saved.body))
             XCTAssertNotEqual(saved.headers[.eTag], version)
-            let metadata = try ServerFixture.decode(ScoreService.Metadata.self, saved)
-            XCTAssertEqual(metadata.key, "E♭ major")
+            let metadata = try ServerFixture.decode(ScoreMetadata.self, saved)
+            XCTAssertEqual(metadata.key?.name, "E♭ major")
             XCTAssertEqual(metadata.rating, 4)
+            XCTAssertEqual(metadata.reference, "Simrock 1868 № 4")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(original.count), original,
                            "saved as an incremental update")
 
@@ -119,11 +121,17 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             // The catalog follows at once; clearing a field removes it.
             let renamed = try await self.scoreID(client, query: "wiegenlied")
             XCTAssertEqual(renamed, id)
+            // Every field reaches the library listing, the reference too (openapi.yaml's Score).
+            let listed = try await client.execute(uri: "/api/scores?q=wiegenlied", method: .get)
+            let scores = try ServerFixture.decode(Scores.self, listed).scores
+            XCTAssertEqual(scores.first?.metadata.reference, "Simrock 1868 № 4")
+            XCTAssertEqual(scores.first?.metadata.labels, ["encore"])
+            XCTAssertEqual(scores.first?.metadata.duration, 125)
             headers[.ifMatch] = saved.headers[.eTag]
             let cleared = try await client.execute(uri: uri, method: .put, headers: headers,
                                                    body: ByteBuffer(string: #"{"title":"Wiegenlied","composers":["Johannes Brahms"]}"#))
             XCTAssertEqual(cleared.status, .ok)
-            let after = try ServerFixture.decode(ScoreService.Metadata.self, cleared)
+            let after = try ServerFixture.decode(ScoreMetadata.self, cleared)
             XCTAssertNil(after.rating)
             XCTAssertNil(after.key)
             XCTAssertEqual(after.tags, [])

@@ -7,13 +7,9 @@ import Foundation
 /// What `folio merge` and `folio split` share: opening inputs and reporting errors.
 enum AssemblyCommand {
     /// Runs `body` as the library commands do (invalid values exit 64, files that cannot be
-    /// read or written exit 1), engine errors included.
+    /// read or written exit 1).
     static func run(_ name: String, _ body: () throws -> Void) throws {
-        try LibraryCommand.run(name, program: name) {
-            do { try body() } catch let error as PDFError {
-                throw LibraryError(error.code == .invalidArgument ? .invalidArgument : .io, error.description)
-            }
-        }
+        try LibraryCommand.run(name, program: name, body)
     }
 
     /// Opens `path`; an encrypted file only when its decrypted copy is wanted.

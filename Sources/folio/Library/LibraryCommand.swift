@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioLibrary
+import FolioPDF
 import FolioScore
 import Foundation
 
@@ -19,19 +20,15 @@ struct LibraryCommand: ParsableCommand {
                       LibraryBenchSearchCommand.self]
     )
 
-    /// Runs `body`, turning library errors into messages and exit codes: 64 for invalid
-    /// values, 1 for anything else. `command` is the library subcommand; `program` the
-    /// whole name when another command uses the catalog ("meta adopt").
+    /// Runs `body`, turning the failures of every layer into messages and exit codes as
+    /// ``CommandError`` maps them (64 for invalid values and malformed input files, 1 for
+    /// anything else). `command` is the library subcommand; `program` the whole name when
+    /// another command uses the catalog ("meta adopt").
     static func run<T>(_ command: String, program: String? = nil, _ body: () throws -> T) throws -> T {
-        let name = program ?? "library \(command)"
         do {
             return try body()
-        } catch let error as LibraryError {
-            printError("folio \(name): \(error.message)")
-            throw error.code == .invalidArgument ? ExitCode.validationFailure : ExitCode(1)
-        } catch let error as ScoreError {
-            printError("folio \(name): \(error.description)")
-            throw ExitCode.validationFailure
+        } catch let failure as any Failure {
+            throw CommandError.report(failure, command: program ?? "library \(command)", file: nil)
         }
     }
 }

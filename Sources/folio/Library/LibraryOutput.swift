@@ -5,27 +5,24 @@ import FolioScore
 enum LibraryOutput {
     static func json(_ entry: LibraryEntry) -> String {
         JSONValue.object([
-            ("id", .int(Int(entry.id))), ("path", .string(entry.path)), ("title", .string(entry.title)),
-            ("composers", .strings(entry.composers)), ("genres", .strings(entry.genres)), ("tags", .strings(entry.tags)),
-            ("labels", .strings(entry.labels)), ("reference", .optional(entry.reference)),
-            ("rating", .optional(entry.rating)), ("difficulty", .optional(entry.difficulty)),
-            ("duration", .optional(entry.duration)), ("key", .optional(entry.key?.name)), ("pages", .optional(entry.pages)),
+            ("id", .int(Int(entry.id))), ("path", .string(entry.path)),
+        ] + JSONValue.fields(entry.metadata) { .string($0.name) } + [
+            ("pages", .optional(entry.pages)),
             ("bookmark", entry.bookmark.map {
                 .object([("title", .string($0.title)), ("start", .optional($0.start)), ("end", .optional($0.end))])
             } ?? .null),
         ]).encoded
     }
 
-    static let csvHeader = "id,path,title,start,end,composers,genres,tags,labels,reference,rating,difficulty,duration,key,pages"
+    static let csvHeader = (["id", "path", "title", "start", "end"] + ScoreField.allCases.filter { $0 != .title }.map(\.rawValue)
+        + ["pages"]).joined(separator: ",")
 
     static func csvRow(_ entry: LibraryEntry) -> String {
         let fields: [String] = [
             String(entry.id), entry.path, entry.title, entry.bookmark?.start.map(String.init) ?? "",
-            entry.bookmark?.end.map(String.init) ?? "", entry.composers.joined(separator: ", "),
-            entry.genres.joined(separator: ", "), entry.tags.joined(separator: ", "), entry.labels.joined(separator: ", "),
-            entry.reference ?? "", entry.rating.map(String.init) ?? "", entry.difficulty.map(String.init) ?? "",
-            entry.duration.map(ScoreDuration.format) ?? "", entry.key?.name ?? "", entry.pages.map(String.init) ?? "",
-        ]
+            entry.bookmark?.end.map(String.init) ?? "",
+        ] + ScoreField.allCases.filter { $0 != .title }.map { entry.metadata[$0]?.display(as: $0) ?? "" }
+            + [entry.pages.map(String.init) ?? ""]
         return fields.map(csvField).joined(separator: ",")
     }
 
@@ -43,7 +40,7 @@ enum LibraryOutput {
             line += " pages \(bookmark.start.map(String.init) ?? "?")-\(bookmark.end.map(String.init) ?? "?")"
         }
         line += "\t\(entry.title)"
-        if !entry.composers.isEmpty { line += " — " + entry.composers.joined(separator: ", ") }
+        if !entry.metadata.composers.isEmpty { line += " — " + entry.metadata.composers.joined(separator: ", ") }
         return line
     }
 }

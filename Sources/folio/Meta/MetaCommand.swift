@@ -49,29 +49,25 @@ struct MetaGetCommand: ParsableCommand {
 /// Renders score metadata.
 enum MetaFormat {
     static func json(path: String, _ score: ScoreMetadata, _ warnings: [String]) -> String {
-        let key: JSONValue = score.key.map {
-            .object([("keysf", .int($0.keysf)), ("keymi", .int($0.keymi)), ("name", .string($0.name))])
-        } ?? .null
-        return JSONValue.object([
-            ("path", .string(path)), ("title", .optional(score.title)), ("composers", .strings(score.composers)),
-            ("genres", .strings(score.genres)), ("tags", .strings(score.tags)), ("labels", .strings(score.labels)),
-            ("rating", .optional(score.rating)), ("difficulty", .optional(score.difficulty)),
-            ("duration", .optional(score.duration)), ("key", key), ("reference", .optional(score.reference)),
-            ("warnings", .strings(warnings)),
-        ]) + "\n"
+        let key = { (key: MusicalKey) -> JSONValue in
+            .object([("keysf", .int(key.keysf)), ("keymi", .int(key.keymi)), ("name", .string(key.name))])
+        }
+        return JSONValue.object([("path", .string(path))] + JSONValue.fields(score, key: key)
+            + [("warnings", .strings(warnings))]) + "\n"
     }
 
     static func text(path: String, _ score: ScoreMetadata, _ warnings: [String], separator: Bool) -> String {
-        var lines: [(String, String?)] = [
-            ("File", path), ("Title", score.title),
-            ("Composers", score.composers.isEmpty ? nil : score.composers.joined(separator: "; ")),
-            ("Genres", score.genres.isEmpty ? nil : score.genres.joined(separator: "; ")),
-            ("Tags", score.tags.isEmpty ? nil : score.tags.joined(separator: "; ")),
-            ("Labels", score.labels.isEmpty ? nil : score.labels.joined(separator: "; ")),
-            ("Rating", score.rating.map { "\($0) of 5" }), ("Difficulty", score.difficulty.map { "\($0) of 3" }),
-            ("Duration", score.duration.map(ScoreDuration.format)), ("Key", score.key?.name),
-            ("Reference", score.reference),
-        ]
+        var lines: [(String, String?)] = [("File", path)]
+        for field in ScoreField.allCases {
+            lines.append((field.label, score[field].map { value in
+                switch (field, value) {
+                case (.rating, .number(let number)), (.difficulty, .number(let number)):
+                    "\(number) of \(field.range?.upperBound ?? number)"
+                case (_, .list(let list)): list.joined(separator: "; ")
+                default: value.display(as: field)
+                }
+            }))
+        }
         lines += warnings.map { ("Warning", $0) }
         var text = separator ? "\n" : ""
         for (label, value) in lines {

@@ -25,13 +25,7 @@ struct SetlistCommand: ParsableCommand {
     /// Runs a setlist subcommand with the library's error handling; engine errors (a PDF
     /// that cannot be read while merging) exit 1 with their message.
     static func run<T>(_ command: String, _ body: () throws -> T) throws -> T {
-        try LibraryCommand.run(command, program: "setlist \(command)") {
-            do {
-                return try body()
-            } catch let error as PDFError {
-                throw LibraryError(error.code == .invalidArgument ? .invalidArgument : .io, CommandError.describe(error))
-            }
-        }
+        try LibraryCommand.run(command, program: "setlist \(command)", body)
     }
 
     static func line(_ entry: SetlistEntry, position: Int) -> String {

@@ -1,0 +1,51 @@
+/// The failure vocabulary every layer shares: what kind of thing went wrong, in words a
+/// shell can act on. ``PDFError``, FolioScore's `ScoreError` and FolioLibrary's
+/// `LibraryError` each keep their own detailed codes and say which kind each code is; the
+/// command line maps kinds to exit codes in one place, the server to HTTP statuses in one
+/// place.
+///
+/// ```swift
+/// do {
+///     _ = try PDFDocument(path: "Dvořák - Rusalka.pdf")
+/// } catch let failure as any Failure where failure.kind == .locked {
+///     print("needs a password: \(failure.message)")
+/// }
+/// ```
+public protocol Failure: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure this is.
+    var kind: FailureKind { get }
+    /// The failure in plain words, naming the valid range where a value is out of one.
+    var message: String { get }
+}
+
+/// The kinds of ``Failure``, from the caller's point of view.
+///
+/// | kind | what went wrong | `folio` exits | the server answers |
+/// | --- | --- | --- | --- |
+/// | ``invalidValue`` | a value given is out of range or of the wrong form | 64 | 400 |
+/// | ``malformedInput`` | a file given as input (CSV, 4SB, plist, dictionary) is not of its format | 64 | 400 |
+/// | ``notFound`` | no such score, page, bookmark, setlist | 1 | 404 |
+/// | ``unreadable`` | a PDF is damaged beyond repair or not a PDF | 1 | 422 |
+/// | ``tooLarge`` | a PDF is past a reading limit (a decompression bomb) | 1 | 422 |
+/// | ``locked`` | a password is needed, wrong, or the permissions forbid the change | 1 | 422 |
+/// | ``io`` | the file system refused (missing file, no permission, disk full) | 1 | 503 |
+/// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
+public enum FailureKind: String, Sendable, CaseIterable {
+    case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, `internal`
+
+    /// Whether the failure lies in what the caller gave (a value or an input file) rather
+    /// than in a file or the system: nothing was touched, and the same call will fail again.
+    public var isCallersInput: Bool { self == .invalidValue || self == .malformedInput }
+}
+
+extension PDFError: Failure {
+    public var kind: FailureKind {
+        switch code {
+        case .io: .io
+        case .notPDF, .damaged, .syntax, .filter: .unreadable
+        case .limitExceeded: .tooLarge
+        case .unsupportedEncryption, .passwordRequired, .wrongPassword, .notPermitted: .locked
+        case .invalidArgument: .invalidValue
+        }
+    }
+}
