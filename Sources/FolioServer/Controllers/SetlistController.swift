@@ -2,67 +2,75 @@ import FolioLibrary
 import Foundation
 import Hummingbird
 
-extension LibraryServer {
-    /// Setlist pages and API: the builder, performance mode, 4SS and PDF downloads.
-    func addSetlistRoutes(to router: Router<FolioRequestContext>) {
-        let setlists = self.setlists, csrf = self.csrf, maxBody = options.maxBody, hasPDFJS = self.hasPDFJS
+/// The setlist pages and `/api/setlists`: the builder, performance mode, entries added,
+/// moved and removed, 4SS and PDF downloads.
+///
+/// ```swift
+/// SetlistController(setlists: server.setlists, csrf: token, maxBody: 1 << 20, hasPDFJS: true).addRoutes(to: router)
+/// ```
+struct SetlistController {
+    let setlists: SetlistService
+    let csrf: String
+    let maxBody: Int
+    let hasPDFJS: Bool
 
+    func addRoutes(to router: Router<FolioRequestContext>) {
         router.get("/setlists") { _, _ -> Response in
-            Self.html(HTMLPage.setlists(try setlists.list(), csrf: csrf), csrf: csrf)
+            LibraryServer.html(HTMLPage.setlists(try setlists.list(), csrf: csrf), csrf: csrf)
         }
         router.get("/setlists/:name") { _, context -> Response in
             let (_, shown) = try setlists.show(try Self.setlistName(context))
-            return Self.html(HTMLPage.setlist(shown, csrf: csrf), csrf: csrf)
+            return LibraryServer.html(HTMLPage.setlist(shown, csrf: csrf), csrf: csrf)
         }
         router.get("/setlists/:name/perform") { _, context -> Response in
             let (_, shown) = try setlists.show(try Self.setlistName(context))
-            return Self.html(HTMLPage.perform(shown, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
+            return LibraryServer.html(HTMLPage.perform(shown, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
         }
         router.get("/api/setlists") { _, _ -> Response in
-            try Self.json(["setlists": setlists.list().map { SetlistItem(name: $0.name, folder: $0.folder, count: $0.count) }])
+            try LibraryServer.json(["setlists": setlists.list().map { SetlistItem(name: $0.name, folder: $0.folder, count: $0.count) }])
         }
         router.post("/api/setlists") { request, _ -> Response in
-            let input = try await Self.decode(NewSetlist.self, request, limit: maxBody, what: "a setlist ({\"name\": …})")
+            let input = try await LibraryServer.decode(NewSetlist.self, request, limit: maxBody, what: "a setlist ({\"name\": …})")
             let (tag, shown) = try setlists.create(input.name)
-            return try Self.json(shown, status: .created, tag: tag)
+            return try LibraryServer.json(shown, status: .created, tag: tag)
         }
         router.get("/api/setlists/:name") { _, context -> Response in
             let (tag, shown) = try setlists.show(try Self.setlistName(context))
-            return try Self.json(shown, tag: tag)
+            return try LibraryServer.json(shown, tag: tag)
         }
         router.delete("/api/setlists/:name") { request, context -> Response in
             try setlists.delete(try Self.setlistName(context), expected: request.headers[.ifMatch])
             return Response(status: .noContent)
         }
         router.post("/api/setlists/:name/entries") { request, context -> Response in
-            let input = try await Self.decode(SetlistService.NewEntry.self, request, limit: maxBody, what: "a setlist entry")
+            let input = try await LibraryServer.decode(SetlistService.NewEntry.self, request, limit: maxBody, what: "a setlist entry")
             let (tag, shown) = try setlists.add(to: try Self.setlistName(context), expected: request.headers[.ifMatch], input)
-            return try Self.json(shown, tag: tag)
+            return try LibraryServer.json(shown, tag: tag)
         }
         router.post("/api/setlists/:name/move") { request, context -> Response in
-            let input = try await Self.decode(Move.self, request, limit: maxBody, what: "a move ({\"from\": 1, \"to\": 2})")
+            let input = try await LibraryServer.decode(Move.self, request, limit: maxBody, what: "a move ({\"from\": 1, \"to\": 2})")
             let (tag, shown) = try setlists.move(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                  from: input.from, to: input.to)
-            return try Self.json(shown, tag: tag)
+            return try LibraryServer.json(shown, tag: tag)
         }
         router.delete("/api/setlists/:name/entries/:position") { request, context -> Response in
             guard let position = context.parameters.get("position", as: Int.self) else { throw HTTPError(.notFound, message: "no such entry") }
             let (tag, shown) = try setlists.remove(from: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                    position: position)
-            return try Self.json(shown, tag: tag)
+            return try LibraryServer.json(shown, tag: tag)
         }
         router.get("/api/setlists/:name/4ss") { _, context -> Response in
             let name = try Self.setlistName(context)
-            var response = Self.bytes(Data(try setlists.openSetlist(name)), type: "application/xml", cache: "no-store")
-            response.headers[.contentDisposition] = Self.attachment(name + ".4ss")
+            var response = LibraryServer.bytes(Data(try setlists.openSetlist(name)), type: "application/xml", cache: "no-store")
+            response.headers[.contentDisposition] = LibraryServer.attachment(name + ".4ss")
             return response
         }
         router.get("/api/setlists/:name/pdf") { request, context -> Response in
             let name = try Self.setlistName(context)
             let merged = try await setlists.work.run { try setlists.pdf(name) }
-            var response = Self.bytes(Data(merged.bytes), type: "application/pdf", cache: "no-store")
+            var response = LibraryServer.bytes(Data(merged.bytes), type: "application/pdf", cache: "no-store")
             let disposition = request.uri.queryParameters.get("download") == nil ? "inline" : "attachment"
-            response.headers[.contentDisposition] = Self.attachment(name + ".pdf", disposition: disposition)
+            response.headers[.contentDisposition] = LibraryServer.attachment(name + ".pdf", disposition: disposition)
             return response
         }
     }
@@ -77,12 +85,5 @@ extension LibraryServer {
             throw HTTPError(.notFound, message: "no such setlist")
         }
         return name
-    }
-
-    /// A Content-Disposition value naming `file` (RFC 6266, UTF-8).
-    static func attachment(_ file: String, disposition: String = "attachment") -> String {
-        let safe = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-            .union(CharacterSet(charactersIn: "-._"))
-        return "\(disposition); filename*=UTF-8''" + (file.addingPercentEncoding(withAllowedCharacters: safe) ?? "download")
     }
 }

@@ -48,7 +48,7 @@ struct MakeCommand: ParsableCommand {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
 
     func run() throws {
-        try AssemblyCommand.run("make") {
+        try PageCommands.run("make") {
             guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files given") }
             let images = files.filter { MakeCommand.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
             if images.isEmpty {
@@ -69,10 +69,10 @@ struct MakeCommand: ParsableCommand {
 
     private func makeImages() throws {
         guard let output else { throw LibraryError(.invalidArgument, "images need --output, the PDF to create") }
-        try AssemblyCommand.checkFree(output)
+        try PageCommands.checkFree(output)
         let images = try files.map { ($0, try read($0)) }
         let bytes = try ScoreMake.images(images, fit: fit, title: title ?? ScoreMetadata.title(forFile: output))
-        try AssemblyCommand.create(output, bytes: bytes)
+        try PageCommands.create(output, bytes: bytes)
         print("wrote \(output): \(files.count) page(s)")
     }
 
@@ -91,13 +91,13 @@ struct MakeCommand: ParsableCommand {
         }
         let jobs: [(inputs: [String], output: String)] = output.map { [(files, $0)] }
             ?? files.map { ([$0], ($0 as NSString).deletingPathExtension + ".pdf") }
-        for job in jobs { try AssemblyCommand.checkFree(job.output) }
+        for job in jobs { try PageCommands.checkFree(job.output) }
         for job in jobs {
             let inputs = try job.inputs.map { ($0, try read($0)) }
             let made = try TextScore.pdf(inputs, options: options,
                                          title: title ?? (inputs.count > 1 ? ScoreMetadata.title(forFile: job.output) : nil))
             for warning in made.warnings { FileHandle.standardError.write(Data("folio make: \(warning)\n".utf8)) }
-            try AssemblyCommand.create(job.output, bytes: made.bytes)
+            try PageCommands.create(job.output, bytes: made.bytes)
             let pages = (try? PDFDocument(bytes: made.bytes).pageCount) ?? 0
             print("wrote \(job.output): \(pages) page(s)")
         }

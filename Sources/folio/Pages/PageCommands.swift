@@ -4,8 +4,9 @@ import FolioPDF
 import FolioScore
 import Foundation
 
-/// What `folio merge` and `folio split` share: opening inputs and reporting errors.
-enum AssemblyCommand {
+/// What the commands that write new page files (`merge`, `split`, `pages`, `make`) share:
+/// opening inputs and reporting errors.
+enum PageCommands {
     /// Runs `body` as the library commands do (invalid values exit 64, files that cannot be
     /// read or written exit 1).
     static func run(_ name: String, _ body: () throws -> Void) throws {

@@ -27,15 +27,15 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Allow encrypted files (the merged file is written decrypted).") var decrypt = false
 
     func run() throws {
-        try AssemblyCommand.run("merge") {
+        try PageCommands.run("merge") {
             guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files to merge") }
-            try AssemblyCommand.checkFree(output)
+            try PageCommands.checkFree(output)
             let pieces = try files.map {
-                ScoreMerge.Piece(document: try AssemblyCommand.open($0, password: password, decrypt: decrypt),
+                ScoreMerge.Piece(document: try PageCommands.open($0, password: password, decrypt: decrypt),
                                  name: ($0 as NSString).lastPathComponent)
             }
             let merged = try ScoreMerge.merge(pieces, title: title)
-            try AssemblyCommand.create(output, bytes: merged.bytes)
+            try PageCommands.create(output, bytes: merged.bytes)
             for warning in merged.warnings { printError("warning: \(warning)") }
             for piece in merged.pieces { print("\(piece.start)–\(piece.end)\t\(piece.title)") }
             print("wrote \(output): \(merged.pieces.last?.end ?? 0) pages from \(files.count) files")

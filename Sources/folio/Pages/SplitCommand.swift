@@ -30,8 +30,8 @@ struct SplitCommand: ParsableCommand {
     @Flag(help: "Print the pieces and their names; write nothing.") var dryRun = false
 
     func run() throws {
-        try AssemblyCommand.run("split") {
-            let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
+        try PageCommands.run("split") {
+            let document = try PageCommands.open(file, password: password, decrypt: decrypt)
             let method = try by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
             let pieces = try ScoreSplit.pieces(of: document, by: method)
             let outline = document.outline()

@@ -116,12 +116,12 @@ struct PagesExtractCommand: ParsableCommand {
     @Flag(help: "Allow an encrypted file (the pages are written decrypted).") var decrypt = false
 
     func run() throws {
-        try AssemblyCommand.run("pages extract") {
-            try AssemblyCommand.checkFree(output)
-            let document = try AssemblyCommand.open(file, password: password, decrypt: decrypt)
+        try PageCommands.run("pages extract") {
+            try PageCommands.checkFree(output)
+            let document = try PageCommands.open(file, password: password, decrypt: decrypt)
             let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
             let bytes = try ScorePages.extract(document, pages: list)
-            try AssemblyCommand.create(output, bytes: bytes)
+            try PageCommands.create(output, bytes: bytes)
             print("wrote \(output): \(list.count) page(s)")
         }
     }

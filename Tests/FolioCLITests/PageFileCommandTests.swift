@@ -5,7 +5,7 @@ import XCTest
 /// `folio merge` and `folio split` end to end, read back by qpdf, pikepdf, PyMuPDF and
 /// Poppler: pages render identical to their sources, outlines and bookmarks land on the
 /// right pages, metadata and annotations travel, and nothing is ever overwritten.
-final class AssemblyCommandTests: CommandTestCase, @unchecked Sendable {
+final class PageFileCommandTests: CommandTestCase, @unchecked Sendable {
     private let names = ["Chopin-Prelude_Op_28_No_15.pdf", "Brahms-Cancion_de_Cuna.pdf", "Clementi-Sonatina_O_36.pdf"]
 
     override func setUpWithError() throws {

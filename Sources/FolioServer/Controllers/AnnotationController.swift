@@ -1,0 +1,39 @@
+import FolioLibrary
+import FolioScore
+import Foundation
+import Hummingbird
+
+/// `/api/scores/{id}/annotations`: listing a page's marks, adding, changing and removing one.
+///
+/// ```swift
+/// AnnotationController(service: server.service, maxBody: 1 << 20).addRoutes(to: router)
+/// ```
+struct AnnotationController {
+    let service: ScoreService
+    let maxBody: Int
+
+    func addRoutes(to router: Router<FolioRequestContext>) {
+        router.get("/api/scores/:id/annotations") { request, context -> Response in
+            let page = try LibraryServer.integer("page", request)
+            let (tag, list) = try service.annotations(score: try LibraryServer.scoreID(context), page: page)
+            return try LibraryServer.json(["annotations": list], tag: tag)
+        }
+        router.post("/api/scores/:id/annotations") { request, context -> Response in
+            let input = try await LibraryServer.decode(ScoreService.NewAnnotation.self, request, limit: maxBody, what: "an annotation")
+            let added = try service.addAnnotation(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
+            return try LibraryServer.json(["id": added.id], status: .created, tag: added.tag)
+        }
+        router.patch("/api/scores/:id/annotations/:annotation") { request, context -> Response in
+            let input = try await LibraryServer.decode(ScoreService.AnnotationChange.self, request, limit: maxBody, what: "an annotation change")
+            let tag = try service.editAnnotation(score: try LibraryServer.scoreID(context), annotation: try context.parameters.require("annotation"),
+                                                 expected: request.headers[.ifMatch], input)
+            return Response(status: .noContent, headers: [.eTag: tag])
+        }
+        router.delete("/api/scores/:id/annotations/:annotation") { request, context -> Response in
+            let tag = try service.removeAnnotation(score: try LibraryServer.scoreID(context),
+                                                   annotation: try context.parameters.require("annotation"),
+                                                   expected: request.headers[.ifMatch])
+            return Response(status: .noContent, headers: [.eTag: tag])
+        }
+    }
+}

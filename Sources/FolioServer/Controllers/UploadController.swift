@@ -1,0 +1,41 @@
+import FolioLibrary
+import FolioScore
+import Foundation
+import Hummingbird
+
+/// `/api/uploads`: a dropped file streamed to the spool, then taken in as a score.
+///
+/// ```swift
+/// UploadController(service: server.service, spool: server.spool, maxUpload: 256 << 20).addRoutes(to: router)
+/// ```
+struct UploadController {
+    let service: ScoreService
+    let spool: UploadSpool
+    let maxUpload: Int
+
+    func addRoutes(to router: Router<FolioRequestContext>) {
+        router.post("/api/uploads") { request, _ -> Response in
+            guard let name = request.uri.queryParameters.get("name") else {
+                throw HTTPError(.badRequest, message: "name is missing: the received file's name")
+            }
+            var openIn: Data?
+            if let encoded = request.uri.queryParameters.get("openin") {
+                guard encoded.count <= 4 * OpenInDictionary.maxBytes / 3 + 4, let data = LibraryServer.base64URL(encoded) else {
+                    throw HTTPError(.badRequest, message: "openin must be the Open In dictionary in base64url, at most \(OpenInDictionary.maxBytes) bytes")
+                }
+                openIn = data
+            }
+            let file = try await spool.receive(request.body, limit: maxUpload)
+            defer { spool.discard(file) }
+            let dictionary = openIn
+            let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary) }
+            return try LibraryServer.json(Upload(score: added.score, warnings: added.warnings), status: .created)
+        }
+    }
+
+    /// What an upload answers: the new score and notes about the file.
+    struct Upload: Encodable {
+        let score: ScoreService.Score
+        let warnings: [String]
+    }
+}

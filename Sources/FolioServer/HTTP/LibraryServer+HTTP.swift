@@ -1,0 +1,118 @@
+import FolioScore
+import Foundation
+import Hummingbird
+
+/// What every controller shares: reading a request (a search, a score id, a JSON body within
+/// a limit) and writing a response (JSON with a version, HTML, bytes, a file name).
+extension LibraryServer {
+    /// A search as the query string says: q, composer, genre, tag, label, key, rating (the
+    /// lowest shown), sort, limit.
+    static func search(_ request: Request) throws -> ScoreService.Search {
+        let parameters = request.uri.queryParameters
+        var search = ScoreService.Search(text: parameters.get("q"))
+        search.composer = parameters.get("composer")
+        search.genre = parameters.get("genre")
+        search.tag = parameters.get("tag")
+        search.label = parameters.get("label")
+        search.key = parameters.get("key")
+        search.minRating = try integer("rating", request)
+        search.sort = parameters.get("sort")
+        search.limit = try integer("limit", request) ?? 200
+        guard (1...10_000).contains(search.limit) else {
+            throw HTTPError(.badRequest, message: "limit \(search.limit) is out of range (valid: 1 to 10000)")
+        }
+        return search
+    }
+
+    /// Bytes from base64url (RFC 4648 §5, padding optional); nil when it is not that.
+    static func base64URL(_ text: String) -> Data? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard)
+    }
+
+    /// An integer query parameter; nil when absent, 400 when it is not an integer.
+    static func integer(_ name: String, _ request: Request) throws -> Int? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let value = Int(text) else { throw HTTPError(.badRequest, message: "\(name) must be an integer, not \(text)") }
+        return value
+    }
+
+    static func scoreID(_ context: FolioRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
+        return id
+    }
+
+    static func html(_ text: String, csrf: String) -> Response {
+        var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(string: text)))
+        response.setCookie(Cookie(name: Secret.csrfCookie, value: csrf, path: "/",
+                                  httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, tag: String? = nil) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        var response = Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        if let tag { response.headers[.eTag] = tag }
+        return response
+    }
+
+    /// A JSON request body of at most `limit` bytes; 400 naming `what` was expected.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
+        var request = request
+        let body = try await request.collectBody(upTo: limit)
+        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch let error as ScoreError {
+            throw HTTPError(.badRequest, message: error.message)
+        } catch {
+            throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
+        }
+    }
+
+    /// A Content-Disposition value naming `file` (RFC 6266, UTF-8).
+    static func attachment(_ file: String, disposition: String = "attachment") -> String {
+        let safe = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+            .union(CharacterSet(charactersIn: "-._"))
+        return "\(disposition); filename*=UTF-8''" + (file.addingPercentEncoding(withAllowedCharacters: safe) ?? "download")
+    }
+
+    static func bytes(_ data: Data, type: String, cache: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: cache],
+                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A file name of letters, digits, `.`, `_` and `-` that does not start with a dot: no
+    /// path, nothing hidden.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 128 && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    /// Where pdf.js's data folder `name` lies beside the folder holding pdf.js: in it, next to
+    /// it (pdfjs-dist), or in `../web` (Debian's libjs-pdf).
+    static func pdfjsData(_ name: String, pdfjs: String) -> String? {
+        [pdfjs + "/" + name, pdfjs + "/../" + name, pdfjs + "/../web/" + name].first {
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &directory) && directory.boolValue
+        }
+    }
+
+    /// A file of Folio's own (Assets/), by a name from a fixed list.
+    static func asset(_ name: String) throws -> Response {
+        let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
+                     "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
+                     "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
+                     "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
+                     "dom.js": "text/javascript; charset=utf-8", "pages.js": "text/javascript; charset=utf-8",
+                     "pdf-worker.js": "text/javascript; charset=utf-8", "pagetools.js": "text/javascript; charset=utf-8",
+                     "openapi.yaml": "application/yaml; charset=utf-8"]
+        guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
+              let data = try? Data(contentsOf: url) else {
+            throw HTTPError(.notFound)
+        }
+        return bytes(data, type: type, cache: "no-cache")
+    }
+}

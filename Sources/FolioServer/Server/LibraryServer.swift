@@ -1,0 +1,110 @@
+import FolioLibrary
+import FolioScore
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `folio serve`: the library in a browser. Builds the Hummingbird application — pages,
+/// the JSON API, Folio's scripts and pdf.js — around one catalog.
+///
+/// ```swift
+/// let catalog = try LibraryCatalog(folder: "Samples")
+/// let server = try LibraryServer(catalog: catalog, options: .init())
+/// try await server.application(logger: Logger(label: "folio")).runService()
+/// ```
+public struct LibraryServer: Sendable {
+    /// How the server listens and what it serves.
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The folder holding pdf.js (`pdf.js`, `pdf.worker.js`); Debian's libjs-pdf by default.
+        public var pdfjs = "/usr/share/javascript/pdf/build"
+        /// What every request must present when set (required when listening beyond loopback).
+        public var access: AccessSecret?
+        /// Seconds between looks at the folder for added, changed or removed files (0: never).
+        public var rescanInterval = 2.0
+        /// The largest request body accepted, uploads aside.
+        public var maxBody = 1 << 20
+        /// The largest file accepted by upload (a scanned book runs to tens of megabytes).
+        public var maxUpload = 256 << 20
+        /// Names besides the listening address, `localhost`, `127.0.0.1` and `[::1]` that
+        /// browsers may use to reach the server (`--allow-host`; see ``AllowedHosts``).
+        public var allowedHosts: [String] = []
+        /// Addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
+        /// believed (`--trusted-proxy`; see ``ClientMiddleware``).
+        public var trustedProxies: [String] = []
+        /// How wrong passwords and tokens are slowed and banned.
+        public var loginPolicy = LoginThrottle.Policy()
+        public init() {}
+
+        /// The names the server answers to.
+        public var hosts: AllowedHosts { AllowedHosts(listening: host, extra: allowedHosts) }
+    }
+
+    public let service: ScoreService
+    public let setlists: SetlistService
+    public let covers: CoverCache
+    public let options: Options
+    /// Where uploads are received (see ``UploadSpool``).
+    public let spool: UploadSpool
+    /// The token every state-changing request repeats (see ``CSRFMiddleware``).
+    let csrf: String
+    /// Wrong passwords and tokens per client (see ``AccessGate``).
+    public let throttle: LoginThrottle
+
+    public init(catalog: LibraryCatalog, options: Options) throws {
+        let work = WorkQueue()
+        service = try ScoreService(catalog: catalog, work: work)
+        setlists = SetlistService(catalog: catalog, work: work)
+        do { spool = try UploadSpool(folder: catalog.folder) } catch {
+            throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
+        }
+        covers = CoverCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
+        self.options = options
+        csrf = Secret.random()
+        throttle = LoginThrottle(policy: options.loginPolicy)
+    }
+
+    /// A new random access token (64 hex digits), for ``Options/access``.
+    public static func randomToken() -> String {
+        Secret.random()
+    }
+
+    /// Whether pdf.js is where ``Options/pdfjs`` says.
+    public var hasPDFJS: Bool {
+        ["pdf.js", "pdf.worker.js"].allSatisfy { FileManager.default.isReadableFile(atPath: options.pdfjs + "/" + $0) }
+    }
+
+    public func router() -> Router<FolioRequestContext> {
+        let router = Router(context: FolioRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
+        if let secret = options.access {
+            router.add(middleware: AccessAuthenticator(secret: secret))
+            router.add(middleware: AccessGate(secret: secret, throttle: throttle))
+        }
+        router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
+        WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
+        ScoreController(service: service, covers: covers, maxBody: options.maxBody).addRoutes(to: router)
+        AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
+        BookmarkController(service: service).addRoutes(to: router)
+        UploadController(service: service, spool: spool, maxUpload: options.maxUpload).addRoutes(to: router)
+        SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
+        return router
+    }
+
+    /// The application, listening as ``Options`` says; with a rescan service that keeps the
+    /// catalog current. `runService()` ends on SIGINT or SIGTERM after the requests in
+    /// flight (and so their saves) have finished.
+    public func application(logger: Logger) -> some ApplicationProtocol {
+        var services: [any Service] = []
+        if options.rescanInterval > 0 {
+            services.append(CatalogWatcher(catalog: service.catalog, interval: options.rescanInterval, logger: logger))
+        }
+        return Application(router: router(),
+                           configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
+                           services: services, logger: logger)
+    }
+
+}
