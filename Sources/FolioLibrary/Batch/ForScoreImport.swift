@@ -3,7 +3,7 @@ import FolioScore
 import Foundation
 
 /// Brings forScore's backups, archives (4SB) and containers (4SC) into a folder, with
-/// everything forScore knew written into the PDFs themselves (``ForScoreMarkings``) and
+/// everything forScore knew written into the PDFs themselves (`ForScoreMarkings`) and
 /// the setlists stored in the folder's catalog.
 ///
 /// An archive's files are first written, complete, into a hidden staging folder inside

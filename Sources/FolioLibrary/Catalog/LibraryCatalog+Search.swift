@@ -34,6 +34,12 @@ public struct LibraryEntry: Sendable, Equatable {
 }
 
 /// How many scores carry each value of a field (a filter sidebar).
+///
+/// ```swift
+/// for facet in try catalog.facets() where facet.field == "composer" {
+///     print("\(facet.value) (\(facet.count))")   // "Antonín Dvořák (12)"
+/// }
+/// ```
 public struct LibraryFacet: Sendable, Equatable {
     public let field: String
     public let value: String

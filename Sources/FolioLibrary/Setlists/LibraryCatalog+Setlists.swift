@@ -15,6 +15,12 @@ public enum SetlistTarget: Sendable, Equatable {
 }
 
 /// A setlist as `setlist list` shows it.
+///
+/// ```swift
+/// for summary in try catalog.setlists() {
+///     print(summary.name, summary.count)   // "Koncert v Rudolfinu" 8
+/// }
+/// ```
 public struct SetlistSummary: Sendable, Equatable {
     public var name: String
     public var folder: String?

@@ -14,7 +14,7 @@ extension LibraryCatalog {
 
     /// The setlist's scores and bookmark page ranges, in order, as one PDF titled with the
     /// setlist's name, with an outline entry and a page-range bookmark per piece (see
-    /// ``ScoreMerge``). Each file is opened once however often it appears, through
+    /// `ScoreMerge`). Each file is opened once however often it appears, through
     /// ``files`` (a file swapped for a link that leads out of the library is skipped) and
     /// with `options`' limits.
     public func setlistPDF(named name: String, options: PDFReadOptions = PDFReadOptions()) throws -> SetlistPDF {

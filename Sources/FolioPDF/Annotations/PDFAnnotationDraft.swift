@@ -37,6 +37,13 @@ public enum PDFAnnotationKind: String, Sendable, CaseIterable {
 }
 
 /// Text alignment in a FreeText box (`/Q`).
+///
+/// ```swift
+/// var draft = PDFAnnotationDraft(kind: .freeText)
+/// draft.rect = PDFRect(x1: 72, y1: 700, x2: 272, y2: 724)
+/// draft.contents = "dolce — sehr ruhig"
+/// draft.alignment = .center
+/// ```
 public enum PDFTextAlignment: Int, Sendable, CaseIterable {
     case left = 0, center = 1, right = 2
 }

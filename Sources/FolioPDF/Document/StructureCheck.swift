@@ -1,4 +1,9 @@
 /// The findings of a structural check.
+///
+/// ```swift
+/// let report = try PDFDocument(path: "Smetana - Vltava.pdf").checkStructure()
+/// if !report.isClean { print(report.errors, report.warnings) }
+/// ```
 public struct StructureReport: Sendable {
     public var errors: [String] = []
     public var warnings: [PDFWarning] = []

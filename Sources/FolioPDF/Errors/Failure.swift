@@ -30,6 +30,12 @@ public protocol Failure: Error, CustomStringConvertible, Sendable {
 /// | ``locked`` | a password is needed, wrong, or the permissions forbid the change | 1 | 422 |
 /// | ``io`` | the file system refused (missing file, no permission, disk full) | 1 | 503 |
 /// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
+///
+/// ```swift
+/// let error = PDFError(.wrongPassword, "the password opens neither as user nor as owner")
+/// error.kind              // .locked
+/// error.kind.isCallersInput   // false: `folio` exits 1, the server answers 422
+/// ```
 public enum FailureKind: String, Sendable, CaseIterable {
     case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, `internal`
 

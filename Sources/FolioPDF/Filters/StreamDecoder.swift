@@ -1,6 +1,11 @@
 /// Applies a stream's /Filter chain. Image codecs (DCT, JPX, JBIG2, CCITT) are passed
 /// through: decoding stops before the first of them and returns the data still encoded
 /// with it, which is what a writer or an image extractor needs.
+///
+/// ```swift
+/// StreamDecoder.filters(of: ["Filter": .array([.name("FlateDecode"), .name("DCTDecode")])])
+/// // ["FlateDecode", "DCTDecode"]; PDFDocument.decodedData(of:) stops before DCTDecode
+/// ```
 public enum StreamDecoder {
     /// Filters whose output Folio passes through undecoded.
     public static let imageFilters: Set<String> = ["DCTDecode", "DCT", "JPXDecode", "JBIG2Decode", "CCITTFaxDecode", "CCF"]

@@ -69,6 +69,12 @@ public struct PDFRect: Sendable, Equatable, Hashable {
 
 /// An affine transform `[a b c d e f]`, as PDF writes matrices: a point maps to
 /// `(a·x + c·y + e, b·x + d·y + f)`.
+///
+/// ```swift
+/// let turn = PDFMatrix.rotation(quarterTurns: 1)
+/// turn.apply(PDFPoint(x: 10, y: 0))   // (0, 10)
+/// turn.concatenating(PDFMatrix(1, 0, 0, 1, 612, 0)).inverted
+/// ```
 public struct PDFMatrix: Sendable, Equatable {
     public var a, b, c, d, e, f: Double
 

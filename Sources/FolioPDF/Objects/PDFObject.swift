@@ -86,6 +86,11 @@ public enum PDFObject: Sendable, Equatable {
 
 /// A real number that remembers how it was written, so an unchanged value is written
 /// back byte for byte (no precision loss on a round trip).
+///
+/// ```swift
+/// let real = PDFReal(0.5, text: ".50")   // written back as ".50"
+/// real.value   // 0.5
+/// ```
 public struct PDFReal: Sendable, Equatable {
     public let value: Double
     /// The token as it stood in the file, if it came from one.
@@ -100,6 +105,11 @@ public struct PDFReal: Sendable, Equatable {
 /// A PDF string: raw bytes plus whether it was written in hex form.
 ///
 /// Use ``PDFTextString`` to turn a text string into Swift text.
+///
+/// ```swift
+/// let title = PDFString(PDFTextString.encode("Dvořák"))
+/// title.text   // "Dvořák"
+/// ```
 public struct PDFString: Sendable, Equatable, Hashable {
     public var bytes: [UInt8]
     public var isHex: Bool
@@ -114,6 +124,12 @@ public struct PDFString: Sendable, Equatable, Hashable {
 }
 
 /// A dictionary that keeps its keys in file order (so a rewrite keeps them).
+///
+/// ```swift
+/// var page: PDFDictionary = ["Type": .name("Page"), "Rotate": .integer(90)]
+/// page["Rotate"] = nil
+/// page.keys   // ["Type"]
+/// ```
 public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private var storage: [String: PDFObject] = [:]
     /// Keys in insertion order.
@@ -151,6 +167,11 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
 }
 
 /// A stream: its dictionary and its encoded (still filtered, already decrypted) bytes.
+///
+/// ```swift
+/// let stream = PDFStream(dictionary: ["Length": .integer(4)], encodedData: Array("q Q\n".utf8))
+/// let bytes = try document.decodedData(of: stream)
+/// ```
 public struct PDFStream: Sendable, Equatable {
     public var dictionary: PDFDictionary
     /// Data as stored in the file after decryption, before the /Filter chain is applied.

@@ -74,6 +74,12 @@ public struct PDFOutlineItem: Sendable, Equatable {
 }
 
 /// Where an outline entry leads.
+///
+/// ```swift
+/// for item in document.outline() {
+///     if case .page(let index)? = item.target { print(item.title, index + 1) }   // "Vyšehrad 1"
+/// }
+/// ```
 public enum PDFOutlineTarget: Sendable, Equatable {
     /// A page of this document, 0-based (explicit, named or through a GoTo action).
     case page(index: Int)

@@ -3,6 +3,12 @@ import _CryptoExtras
 import Foundation
 
 /// The cipher a crypt filter uses.
+///
+/// ```swift
+/// if let encryption = document.encryption, encryption.streamCipher == .rc4 {
+///     print("RC4: rewrite with --decrypt, or re-encrypt with AES")
+/// }
+/// ```
 public enum PDFCipher: String, Sendable, Equatable {
     case none = "None"
     case rc4 = "RC4"

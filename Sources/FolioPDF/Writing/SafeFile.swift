@@ -11,7 +11,7 @@ import Musl
 /// A whole file goes to a temporary file in the same folder, fsync, rename over the
 /// target, fsync of the folder: on any error the target is left as it was and the
 /// temporary file is removed; the target's permissions are kept. An incremental update
-/// (``append(to:source:tail:options:holdingLock:)``) goes the cheapest safe way: a clone
+/// (`append(to:source:tail:options:holdingLock:)`) goes the cheapest safe way: a clone
 /// of the original where the filesystem shares blocks, a journaled append in place, or
 /// the same copy and rename.
 ///

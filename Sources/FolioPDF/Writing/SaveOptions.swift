@@ -32,6 +32,13 @@ public enum SaveMethod: String, Sendable, CaseIterable, CustomStringConvertible 
 /// are reached. The copy and clone paths pass `created`, `copied`, `appendedHalf`,
 /// `appended`, `synced`, `renamed`; the journal path `journalWritten`, `appendedHalf`,
 /// `appended`, `synced`, `journalRemoved`.
+///
+/// ```swift
+/// var options = SaveOptions()
+/// options.stageHook = { stage in   // a test: the save fails half-way through its append
+///     if stage == .appendedHalf { throw PDFError(.io, "disk removed") }
+/// }
+/// ```
 public enum SaveStage: String, Sendable, CaseIterable {
     /// The temporary file exists (empty, or already a clone).
     case created

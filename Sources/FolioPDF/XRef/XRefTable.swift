@@ -1,4 +1,10 @@
 /// Where an object lives, as the cross-reference data says.
+///
+/// ```swift
+/// if case .compressed(let stream, let index)? = document.xref.entries[12] {
+///     print("object 12 is number \(index) in object stream \(stream)")
+/// }
+/// ```
 public enum XRefEntry: Sendable, Equatable {
     /// Not in use.
     case free
@@ -9,6 +15,10 @@ public enum XRefEntry: Sendable, Equatable {
 }
 
 /// The form of a cross-reference section, which an incremental update must repeat.
+///
+/// ```swift
+/// document.xref.style == .stream   // an update is written as a cross-reference stream too
+/// ```
 public enum XRefStyle: Sendable, Equatable {
     /// A classic `xref` table followed by `trailer`.
     case table
@@ -17,6 +27,11 @@ public enum XRefStyle: Sendable, Equatable {
 }
 
 /// The merged cross-reference data of a file: newest definitions win.
+///
+/// ```swift
+/// let xref = try PDFDocument(path: "Janáček - Sinfonietta.pdf").xref
+/// print(xref.size, xref.sectionCount, xref.isReconstructed)
+/// ```
 public struct XRefTable: Sendable {
     public internal(set) var entries: [Int: XRefEntry] = [:]
     /// The newest trailer (for an xref stream: its dictionary).

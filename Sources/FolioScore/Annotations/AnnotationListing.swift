@@ -19,7 +19,7 @@ public enum AnnotationListing {
 
     /// The annotations of page `page` (1-based), or of every page, in page order; popups
     /// (the windows of notes) only when asked for. A page past the end is
-    /// ``FolioPDF/PDFError`` `pageOutOfRange`.
+    /// `PDFError` `pageOutOfRange`.
     public static func list(_ document: PDFDocument, page: Int? = nil, popups: Bool = true) throws -> [Shown] {
         let pages = document.pages()
         if let page, !pages.indices.contains(page - 1) { throw PDFError.pageOutOfRange(page, count: pages.count) }

@@ -145,7 +145,7 @@ public struct AnnotationRequest: Sendable, Equatable {
     }
 
     /// Adds the annotation to its page of `document` (not saved); returns its id. A page
-    /// past the document's end is ``FolioPDF/PDFError`` `pageOutOfRange`.
+    /// past the document's end is `PDFError` `pageOutOfRange`.
     public func add(to document: PDFDocument) throws -> String {
         let pages = document.pages()
         guard pages.indices.contains(page - 1) else { throw PDFError.pageOutOfRange(page, count: pages.count) }

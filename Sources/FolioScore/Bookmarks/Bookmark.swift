@@ -54,6 +54,10 @@ public struct Bookmark: Sendable, Equatable, Identifiable {
 }
 
 /// The orders bookmarks are listed in.
+///
+/// ```swift
+/// let listed = BookmarkOrder.pageBased.sorted(manager.bookmarks)   // by first page, then name
+/// ```
 public enum BookmarkOrder: String, Sendable, CaseIterable {
     /// By sort key (bookmarks without one after, in the order they came).
     case custom

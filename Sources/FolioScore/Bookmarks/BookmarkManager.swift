@@ -1,5 +1,10 @@
 /// Where bookmarks are kept. A provider takes the adds and removes it is responsible for
 /// and returns false for the others, which then go to the next provider.
+///
+/// ```swift
+/// var manager = BookmarkManager(providers: [XMPBookmarkProvider(document: document)])
+/// _ = manager.add(Bookmark(name: "Largo", action: .page(index: 4), pages: 5...7))
+/// ```
 public protocol BookmarkProvider: Sendable {
     /// The bookmarks the provider holds, in no particular order.
     var bookmarks: [Bookmark] { get }

@@ -21,6 +21,11 @@ public struct PageRangeBookmark: Sendable, Equatable {
 }
 
 /// forScore's reading of a table of contents (`../shared/seeds/forscore-pdf-metadata.txt`).
+///
+/// ```swift
+/// let pieces = TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
+/// pieces.first?.title   // "Preludium e-moll", with its start and end pages
+/// ```
 public enum TableOfContents {
     /// The bookmarks forScore imports from an outline: every entry (at any level) with a
     /// page of this document, in page order (entries on the same page keep their outline

@@ -32,8 +32,8 @@ public struct ScoreError: Failure, Equatable {
 
     public var description: String { message }
 
-    /// Bad values are ``FolioPDF/FailureKind/invalidValue``; a file that is not of its
-    /// format, or past a limit while being read, is ``FolioPDF/FailureKind/malformedInput``.
+    /// Bad values are `invalidValue`; a file that is not of its
+    /// format, or past a limit while being read, is `malformedInput`.
     public var kind: FailureKind {
         switch code {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue

@@ -192,7 +192,7 @@ public enum LibraryCSV {
     /// The header line of a library CSV (forScore's), with its line end.
     public static let header = CSVIndex.forScoreHeader.joined(separator: ",") + "\r\n"
 
-    /// One score's rows as ``CSVIndex/export`` writes them (score row, bookmarks in page
+    /// One score's rows as `export` writes them (score row, bookmarks in page
     /// order), without the header: a library CSV is ``header`` and then these for each score,
     /// `fileName` relative to the library.
     public static func rows(fileName: String, score: ScoreMetadata, bookmarks: [Bookmark]) -> String {

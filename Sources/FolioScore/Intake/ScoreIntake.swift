@@ -44,7 +44,7 @@ public enum ScoreIntake {
         return nil
     }
 
-    /// What ``settle(file:name:openIn:readOptions:options:date:)`` made of a received file.
+    /// What `settle(file:name:openIn:readOptions:options:date:)` made of a received file.
     public struct Settled: Sendable {
         /// The name to give the file (the received name with `.pdf`).
         public var fileName: String

@@ -2,7 +2,7 @@ import FolioPDF
 import Foundation
 
 /// New scores made from images — scans, photos of parts — one image per page, each image's
-/// bytes kept (see ``PDFImage``): at its own resolution, or fitted onto paper.
+/// bytes kept (see `PDFImage`): at its own resolution, or fitted onto paper.
 ///
 /// ```swift
 /// let bytes = try ScoreMake.images([("p1.jpg", jpeg), ("p2.png", png)], fit: .a4, title: "Trumpet 1")

@@ -1,6 +1,12 @@
 import Foundation
 
 /// The four Info fields forScore reads, as text.
+///
+/// ```swift
+/// let (score, warnings) = ForScoreInfo.read(InfoFields(title: "Моя любовь", author: "Сергей Рахманинов",
+///                                                   keywords: "romance, rating:4"))
+/// score.rating   // 4
+/// ```
 public struct InfoFields: Sendable, Equatable {
     public var title: String?
     public var author: String?

@@ -3,7 +3,7 @@ import FolioPDF
 extension ScoreMetadata {
     /// Reads a score's metadata as forScore does from the Info dictionary, falling back
     /// to the XMP packet (dc:title, dc:creator, dc:description, pdf:Keywords) for each
-    /// field the Info dictionary lacks; labels come from XMP (see ``StoredScore/labels``).
+    /// field the Info dictionary lacks; labels come from XMP (see `labels`).
     /// Returns the warnings of the reading.
     ///
     /// ```swift

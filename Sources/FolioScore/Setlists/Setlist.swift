@@ -44,6 +44,10 @@ public struct Setlist: Sendable, Equatable, Codable {
 
 /// One entry of a ``Setlist``. `path` is relative to the library (nil for a placeholder);
 /// `start` and `end` are a bookmark's 1-based pages (nil otherwise).
+///
+/// ```swift
+/// let entry = SetlistEntry(kind: .bookmark, title: "Habanera", path: "Bizet - Carmen.pdf", start: 12, end: 15)
+/// ```
 public struct SetlistEntry: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case score, bookmark, placeholder

@@ -3,6 +3,10 @@ import Foundation
 /// How a setlist entry found its score, in forScore's order of trying: the exact name,
 /// then ignoring case, then ignoring case and diacritics. Names are compared as Unicode
 /// text, so a file name stored in NFD matches the same name in NFC at every level.
+///
+/// ```swift
+/// SetlistMatchLevel.diacritics.key("Dvořák – Humoreska")   // "dvorak – humoreska"
+/// ```
 public enum SetlistMatchLevel: String, Sendable, Codable, Comparable {
     case exact
     case caseInsensitive = "case"

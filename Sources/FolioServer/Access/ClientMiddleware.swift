@@ -5,6 +5,10 @@ import NIOCore
 
 /// Who sent a request: the client's address (for counting wrong passwords) and whether its
 /// browser reached the library over HTTPS (then every cookie is marked `Secure`).
+///
+/// ```swift
+/// router.get("/whoami") { _, context in context.client.secure ? "https" : "http" }
+/// ```
 public struct Client: Sendable, Equatable {
     public var address: String
     public var secure: Bool

@@ -6,12 +6,17 @@ import NIOCore
 
 /// The request context of every route: Hummingbird's, plus how the request was let in
 /// (hummingbird-auth's identity), which stays nil on loopback where nothing is asked.
+///
+/// ```swift
+/// let router = Router(context: FolioRequestContext.self)
+/// router.get("/proof") { _, context in "\(context.identity?.proof == .password)" }
+/// ```
 public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: LibraryAccess?
     /// The peer of the connection (a reverse proxy's address when one stands in front).
     public let remoteAddress: SocketAddress?
-    /// Who sent the request, as ``ClientMiddleware`` found it: the peer, or the address a
+    /// Who sent the request, as `ClientMiddleware` found it: the peer, or the address a
     /// trusted reverse proxy names; and whether the browser reached us over HTTPS.
     public var client = Client(address: "unknown", secure: false)
 
@@ -41,6 +46,13 @@ public struct LibraryAccess: Sendable, Equatable {
 }
 
 /// What a server beyond loopback asks of every request.
+///
+/// ```swift
+/// switch AccessSecret.password(fromLine: "tajné heslo\n") {
+/// case .success(let secret): options.access = secret
+/// case .failure(let error): print(error.message)
+/// }
+/// ```
 public enum AccessSecret: Sendable, Equatable {
     /// A random token, printed at start as Jupyter does; see ``LibraryAccess/Proof/token``.
     case token(String)
@@ -77,6 +89,10 @@ public enum AccessSecret: Sendable, Equatable {
 }
 
 /// Why a secret was refused.
+///
+/// ```swift
+/// if case .failure(let error) = AccessSecret.password(fromLine: "   ") { print(error.message) }
+/// ```
 public struct AccessSecretError: Error, Sendable, Equatable {
     public let message: String
 }

@@ -32,7 +32,7 @@ public struct LibraryServer: Sendable {
         /// browsers may use to reach the server (`--allow-host`; see ``AllowedHosts``).
         public var allowedHosts: [String] = []
         /// Addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
-        /// believed (`--trusted-proxy`; see ``ClientMiddleware``).
+        /// believed (`--trusted-proxy`; see `ClientMiddleware`).
         public var trustedProxies: [String] = []
         /// How wrong passwords and tokens are slowed and banned.
         public var loginPolicy = LoginThrottle.Policy()
@@ -50,7 +50,7 @@ public struct LibraryServer: Sendable {
     public let spool: UploadSpool
     /// The token every state-changing request repeats (see ``CSRFMiddleware``).
     let csrf: String
-    /// Wrong passwords and tokens per client (see ``AccessGate``).
+    /// Wrong passwords and tokens per client (see `AccessGate`).
     public let throttle: LoginThrottle
 
     public init(catalog: LibraryCatalog, options: Options) throws {

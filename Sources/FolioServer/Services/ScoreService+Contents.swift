@@ -28,7 +28,7 @@ extension ScoreService {
         public var fromTOC: Int
     }
 
-    /// The table of contents and the bookmarks where they are kept (``BookmarkChain``: a
+    /// The table of contents and the bookmarks where they are kept (`BookmarkChain`: a
     /// CSV index beside the PDF, then the PDF's XMP — Preview's, Nutrient's and Folio's),
     /// bookmarks in page order, with the file's version.
     public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {

@@ -6,7 +6,7 @@ import Foundation
 extension ScoreService {
     /// Adds a received file, already written whole to `file` (see ``UploadSpool``), to the
     /// library folder: a PDF as it came, images and text made into a PDF, an Open In
-    /// dictionary applied (see ``ScoreIntake``). The file is moved in under the received name
+    /// dictionary applied (see `ScoreIntake`). The file is moved in under the received name
     /// with `.pdf`, or "Name 2.pdf"… when that name is taken in any Unicode form or case —
     /// nothing is ever overwritten. Returns the catalogued score and notes about the file.
     /// 400 for a bad name or dictionary, 415 for a kind Folio does not take, 422 for a file

@@ -25,11 +25,11 @@ public struct ScoreService: Sendable {
         self.work = work
     }
 
-    /// The one path check (``FolioLibrary/LibraryPaths``).
+    /// The one path check (`LibraryPaths`).
     public var paths: LibraryPaths { catalog.files }
 
     /// A score as the API shows it: its id, path and page count, and its metadata (the
-    /// fields of ``FolioScore/ScoreMetadata``'s JSON form, in the same object).
+    /// fields of `ScoreMetadata`'s JSON form, in the same object).
     public struct Score: Codable, Sendable, Equatable {
         public var id: Int64
         public var path: String
@@ -82,7 +82,7 @@ public struct ScoreService: Sendable {
 
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
     /// width, height and `strokes` lists of x, y pairs, in points from the displayed page's
-    /// top-left; a stamp's `symbol` one of ``MusicalSymbol``'s (fermata, mf, cresc…).
+    /// top-left; a stamp's `symbol` one of `MusicalSymbol`'s (fermata, mf, cresc…).
     public struct NewAnnotation: Codable, Sendable {
         public var type: String
         public var symbol: String?

@@ -1,7 +1,7 @@
 import FolioPDF
 
 /// What a service of the server (``ScoreService``, ``SetlistService``, ``WorkQueue``) says
-/// went wrong, in the library's words, knowing nothing of HTTP; ``ErrorStatus`` is the one
+/// went wrong, in the library's words, knowing nothing of HTTP; `ErrorStatus` is the one
 /// place that turns these — and the engine's, the score layer's and the library's errors —
 /// into statuses.
 ///
@@ -45,8 +45,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// The engine's, the score layer's and the library's errors (every ``FolioPDF/Failure``)
-    /// in the service's words, by their ``FolioPDF/FailureKind``; nil for anything else (a
+    /// The engine's, the score layer's and the library's errors (every `Failure`)
+    /// in the service's words, by their `FailureKind`; nil for anything else (a
     /// fault of Folio's own).
     public init?(_ error: any Error) {
         switch error {

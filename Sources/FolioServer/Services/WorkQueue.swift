@@ -7,7 +7,7 @@ import Foundation
 /// most ``slots`` pieces at once (one per core by default), with at most ``waiting`` more
 /// queued in order. Past that a request is turned away at once with 503 and `Retry-After`,
 /// so a burst of uploads cannot take every core or a thread each. Each piece also gets a
-/// time budget through ``readOptions`` (see ``FolioPDF/PDFReadOptions/deadline``).
+/// time budget through `readOptions` (see `deadline`).
 ///
 /// ```swift
 /// let queue = WorkQueue(slots: 2, waiting: 16, seconds: 20)
@@ -27,7 +27,7 @@ public final class WorkQueue: Sendable {
         gate = Gate(slots: self.slots, waiting: self.waiting)
     }
 
-    /// The limits a piece of work reads PDFs with: the server's (``FolioPDF/PDFReadOptions/server(seconds:)``),
+    /// The limits a piece of work reads PDFs with: the server's (`server(seconds:)`),
     /// its time budget starting now.
     public func readOptions() -> PDFReadOptions {
         .server(seconds: seconds)
