@@ -1,12 +1,11 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
 /// The command line's one mapping from what went wrong to what is printed and the exit
 /// code (README, "Exit codes"): a failure of the engine, the score layer or the library in
-/// its own words (with offsets and valid ranges), and by its ``FolioPDF/FailureKind`` —
+/// its own words (with offsets and valid ranges), and by its `FailureKind` —
 /// a bad value or a malformed input file exits 64 like a usage error, anything else 1.
 enum CommandError {
     /// The exit code of a usage error or an invalid value: nothing was touched.
