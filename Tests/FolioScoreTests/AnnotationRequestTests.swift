@@ -92,4 +92,54 @@ final class AnnotationRequestTests: XCTestCase {
             XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "40 60 160 30", "rotate \(rotate)")
         }
     }
+
+    /// The one edit both shells change marks by: a new place in display coordinates on a
+    /// turned page, new text and colour, read back by PyMuPDF; refusals name what is valid.
+    func testAnEditMovesAndRestylesInDisplayCoordinates() throws {
+        for rotate in [0, 90] {
+            let document = try document(rotate: rotate)
+            var request = AnnotationRequest(kind: .freeText, page: 1)
+            request.rects = [[40, 60, 160, 30]]
+            request.text = "Allegro"
+            let id = try request.add(to: document)
+            var edit = AnnotationEdit(id: id)
+            edit.rect = [100, 200, 180, 40]
+            edit.text = "Più mosso"
+            edit.color = "#0050c0"
+            try edit.apply(to: document)
+            let shown = try XCTUnwrap(try AnnotationListing.list(document, page: 1).first { $0.annotation.id == id })
+            XCTAssertEqual(shown.display.map { $0.rounded() }, [100, 200, 180, 40], "rotate \(rotate)")
+            XCTAssertEqual(shown.annotation.contents, "Più mosso")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("edit-\(UUID().uuidString).pdf").path
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import sys, pymupdf
+                page = pymupdf.open(sys.argv[1])[0]
+                a = next(page.annots())
+                r = a.rect * page.rotation_matrix
+                print(round(min(r.x0, r.x1)), round(min(r.y0, r.y1)), round(abs(r.width)), round(abs(r.height)), a.info["content"])
+                """, file]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "100 200 180 40 Più mosso", "rotate \(rotate)")
+        }
+        let document = try document()
+        for (change, expected) in [({ (edit: inout AnnotationEdit) in }, "nothing to change"),
+                                   ({ $0.opacity = 2 }, "valid: 0 to 1"), ({ $0.rect = [1, 1, 0, 5] }, "above 0"),
+                                   ({ $0.color = "červená" }, "#RRGGBB"), ({ $0.page = 0 }, "valid: 1 or more")] {
+            var edit = AnnotationEdit(id: "x")
+            edit.text = expected == "nothing to change" ? nil : "t"
+            change(&edit)
+            XCTAssertThrowsError(try edit.apply(to: document)) { XCTAssertTrue("\($0)".contains(expected), "\($0)") }
+        }
+        var missing = AnnotationEdit(id: "no-such-id")
+        missing.text = "Dvořák"
+        XCTAssertThrowsError(try missing.apply(to: document)) { XCTAssertTrue("\($0)".contains("no annotation has the id")) }
+    }
 }

@@ -34,7 +34,7 @@ public struct FileStamp: Sendable, Equatable {
     }
 
     /// The stamp of the file at `relativePath` inside `folder`, its fingerprint read.
-    /// ``LibraryError/Code/notFound`` when there is no such file.
+    /// `LibraryErrorCode.notFound` when there is no such file.
     public init(relativePath: String, in folder: String) throws {
         let absolute = folder + "/" + relativePath
         var info = stat()

@@ -18,6 +18,40 @@ public protocol Failure: Error, CustomStringConvertible, Sendable {
     var message: String { get }
 }
 
+/// A layer's own detailed failure codes, each of a ``FailureKind``.
+///
+/// ```swift
+/// enum ImportCode: String, FailureCode {
+///     case badHeader
+///     var kind: FailureKind { .malformedInput }
+/// }
+/// ```
+public protocol FailureCode: Sendable, Hashable {
+    /// The kind of failure a code is.
+    var kind: FailureKind { get }
+}
+
+/// A failure with a layer's own code and a message: the error type of the score layer
+/// (`ScoreError`) and of the library (`LibraryError`).
+///
+/// ```swift
+/// enum ImportCode: String, FailureCode { case badHeader; var kind: FailureKind { .malformedInput } }
+/// let error = CodedFailure(ImportCode.badHeader, "line 1: the header needs a Filename column")
+/// error.kind   // .malformedInput
+/// ```
+public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+    public var kind: FailureKind { code.kind }
+}
+
 /// The kinds of ``Failure``, from the caller's point of view.
 ///
 /// | kind | what went wrong | `folio` exits | the server answers |

@@ -78,19 +78,7 @@ public struct AnnotationRequest: Sendable, Equatable {
               strokes.allSatisfy({ $0.count >= 2 && $0.count % 2 == 0 && $0.allSatisfy(\.isFinite) }) else {
             throw ScoreError(.invalidValue, "strokes are 1 to \(Self.maxStrokes) lists of x, y pairs")
         }
-        if let text, text.count > Self.maxText {
-            throw ScoreError(.outOfRange, "the text has \(text.count) characters (valid: up to \(Self.maxText))")
-        }
-        if let opacity, !(opacity.isFinite && (0...1).contains(opacity)) {
-            throw ScoreError(.outOfRange, "opacity \(opacity) is out of range (valid: 0 to 1)")
-        }
-        if let width, !(width.isFinite && (0...100).contains(width)) {
-            throw ScoreError(.outOfRange, "width \(width) is out of range (valid: 0 to 100)")
-        }
-        if let size, !(size.isFinite && (1...400).contains(size)) {
-            throw ScoreError(.outOfRange, "size \(size) is out of range (valid: 1 to 400)")
-        }
-        _ = try colors()
+        _ = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         switch kind {
         case .stamp where symbol == nil:
             throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -128,7 +116,7 @@ public struct AnnotationRequest: Sendable, Equatable {
         draft.strokes = strokes.map { values in stride(from: 0, to: values.count, by: 2).map { point(values, $0) } }
         draft.points = kind == .note && !rects.isEmpty ? [] : stride(from: 0, to: points.count, by: 2).map { point(points, $0) }
         draft.contents = text
-        let (color, fill) = try colors()
+        let (color, fill) = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         draft.color = color ?? Self.defaultColor(kind)
         draft.fill = fill
         draft.opacity = opacity ?? 1
@@ -161,7 +149,18 @@ public struct AnnotationRequest: Sendable, Equatable {
         }
     }
 
-    private func colors() throws -> (color: PDFColor?, fill: PDFColor?) {
+    /// Checks what an added or an edited mark shares — text length, opacity, width, size —
+    /// and reads its colours ("#RRGGBB"); throws naming the valid range.
+    static func checkedStyle(text: String?, color: String?, fill: String?, opacity: Double?, width: Double?,
+                             size: Double?) throws -> (color: PDFColor?, fill: PDFColor?) {
+        if let text, text.count > maxText {
+            throw ScoreError(.outOfRange, "the text has \(text.count) characters (valid: up to \(maxText))")
+        }
+        for (name, value, range) in [("opacity", opacity, 0.0...1.0), ("width", width, 0...100), ("size", size, 1...400)] {
+            if let value, !(value.isFinite && range.contains(value)) {
+                throw ScoreError(.outOfRange, "\(name) \(value) is out of range (valid: \(Int(range.lowerBound)) to \(Int(range.upperBound)))")
+            }
+        }
         do {
             return (try color.map { try PDFColor(hex: $0) }, try fill.map { try PDFColor(hex: $0) })
         } catch let error as PDFError {

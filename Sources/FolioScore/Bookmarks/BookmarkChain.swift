@@ -64,8 +64,8 @@ public struct BookmarkChain: Sendable {
     }
 
     /// The index's text; nil when there is no file yet. Refuses files over the index limit
-    /// before reading them (``ScoreError/Code/limitExceeded``) and text that is not UTF-8
-    /// (``ScoreError/Code/invalidValue``).
+    /// before reading them (`ScoreErrorCode.limitExceeded`) and text that is not UTF-8
+    /// (`ScoreErrorCode.invalidValue`).
     public static func readIndex(_ path: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0

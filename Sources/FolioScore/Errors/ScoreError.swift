@@ -6,36 +6,31 @@ import FolioPDF
 /// do { _ = try MusicalKey(parsing: "H major") }
 /// catch let error as ScoreError { print(error) }   // "unknown key 'H major'; valid forms: …"
 /// ```
-public struct ScoreError: Failure, Equatable {
-    public enum Code: String, Sendable {
-        /// A value outside its range (rating 9, keysf 8).
-        case outOfRange
-        /// A key name that does not parse.
-        case invalidKey
-        /// A duration that does not parse.
-        case invalidDuration
-        /// Anything else that is not a valid value.
-        case invalidValue
-        /// A file in one of forScore's formats (4SS, 4SB, 4SC) that cannot be read.
-        case malformed
-        /// Input past a size bound (a decompression bomb, a huge attribute).
-        case limitExceeded
-    }
+public typealias ScoreError = CodedFailure<ScoreErrorCode>
 
-    public let code: Code
-    public let message: String
+/// What went wrong in the score domain (``ScoreError``'s codes).
+///
+/// ```swift
+/// throw ScoreError(.outOfRange, "rating 9 is out of range (valid: 0 to 5)")
+/// ```
+public enum ScoreErrorCode: String, FailureCode {
+    /// A value outside its range (rating 9, keysf 8).
+    case outOfRange
+    /// A key name that does not parse.
+    case invalidKey
+    /// A duration that does not parse.
+    case invalidDuration
+    /// Anything else that is not a valid value.
+    case invalidValue
+    /// A file in one of forScore's formats (4SS, 4SB, 4SC) that cannot be read.
+    case malformed
+    /// Input past a size bound (a decompression bomb, a huge attribute).
+    case limitExceeded
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-
-    /// Bad values are `invalidValue`; a file that is not of its
-    /// format, or past a limit while being read, is `malformedInput`.
+    /// Bad values are `invalidValue`; a file that is not of its format, or past a limit
+    /// while being read, is `malformedInput`.
     public var kind: FailureKind {
-        switch code {
+        switch self {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
         case .malformed, .limitExceeded: .malformedInput
         }

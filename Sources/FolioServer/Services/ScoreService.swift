@@ -219,16 +219,14 @@ public struct ScoreService: Sendable {
     /// version `expected`; returns the new version. 404 when the score has no such annotation.
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
         return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
-            guard let (page, found) = try? document.locateAnnotation(id: annotation) else {
+            guard (try? document.locateAnnotation(id: annotation)) != nil else {
                 throw ServiceError(.notFound, "no annotation \(annotation) in this score")
             }
-            var change = PDFAnnotationChange()
-            if let rect = input.rect {
-                change.rect = try Self.userRect(rect, on: PDFPageGeometry(page: page), noRotate: found.staysUpright)
-            }
-            change.contents = try input.text.map(Self.checkedText)
-            if let color = input.color { change.color = try Self.mapped { try PDFColor(hex: color) } }
-            return try document.editAnnotation(id: annotation, change, stampArt: MusicalSymbol.art(forStampName:))
+            var edit = AnnotationEdit(id: annotation)
+            edit.rect = input.rect
+            edit.text = input.text
+            edit.color = input.color
+            try edit.apply(to: document)
         }.tag
     }
 
@@ -338,23 +336,6 @@ public struct ScoreService: Sendable {
         request.size = input.size
         request.author = author
         return request
-    }
-
-    /// A rectangle the browser sent (x, y, width, height on the displayed page) in the
-    /// page's user space; 400 unless it is four finite numbers with a width and height.
-    static func userRect(_ rect: [Double], on geometry: PDFPageGeometry, noRotate: Bool) throws -> PDFRect {
-        guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-            throw ServiceError(.invalidValue, "rect must be [x, y, width, height] with width and height above 0")
-        }
-        return geometry.toUser(x: rect[0], y: rect[1], width: rect[2], height: rect[3], noRotate: noRotate)
-    }
-
-    /// An annotation's text, at most 10,000 characters.
-    static func checkedText(_ text: String) throws -> String {
-        guard text.count <= AnnotationRequest.maxText else {
-            throw ServiceError(.invalidValue, "text is longer than \(AnnotationRequest.maxText) characters")
-        }
-        return text
     }
 
     /// Runs `body`, its errors in the service's words (``ServiceError/init(_:)``).

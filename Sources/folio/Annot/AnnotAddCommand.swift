@@ -57,25 +57,15 @@ struct AnnotStyleOptions: ParsableArguments {
     @Option(help: "Alignment of a freetext: left, center or right.") var align: PDFTextAlignment?
     @Option(help: "The author (/T); default: $FOLIO_AUTHOR or the user's name.") var author: String?
 
-    func validate() throws {
-        if let opacity, !(opacity.isFinite && (0...1).contains(opacity)) {
-            throw ValidationError("--opacity \(opacity) is out of range (valid: 0 to 1)")
-        }
-        if let width, !(width.isFinite && (0...100).contains(width)) {
-            throw ValidationError("--width \(width) is out of range (valid: 0 to 100)")
-        }
-        if let size, !(size.isFinite && (1...400).contains(size)) {
-            throw ValidationError("--size \(size) is out of range (valid: 1 to 400)")
-        }
-        _ = try colors()
-    }
-
-    func colors() throws -> (color: PDFColor?, fill: PDFColor?) {
-        do {
-            return (try color.map { try PDFColor(hex: $0) }, try fill.map { try PDFColor(hex: $0) })
-        } catch let error as PDFError {
-            throw ValidationError(error.message)
-        }
+    /// The style options into an added or an edited mark.
+    func apply<Mark: AnnotationStyling>(to mark: inout Mark) {
+        mark.color = color
+        mark.fill = fill
+        mark.opacity = opacity
+        mark.width = width
+        mark.size = size
+        mark.alignment = align
+        mark.author = author
     }
 }
 
@@ -124,12 +114,7 @@ struct AnnotAddCommand: ParsableCommand {
         request.text = text
         request.symbol = symbol
         request.icon = icon
-        request.color = style.color
-        request.fill = style.fill
-        request.opacity = style.opacity
-        request.width = style.width
-        request.size = style.size
-        request.alignment = style.align
+        style.apply(to: &request)
         request.arrow = arrow
         request.author = style.author ?? AnnotCommand.defaultAuthor
         request.name = name

@@ -26,44 +26,24 @@ struct AnnotEditCommand: ParsableCommand {
     @Option(help: "New contents (a freetext's text).") var text: String?
     @OptionGroup var style: AnnotStyleOptions
 
+    /// What the options ask for, as the one edit both the CLI and the server change marks by.
+    func edit() throws -> AnnotationEdit {
+        var edit = AnnotationEdit(id: id)
+        edit.page = page
+        edit.rect = try rect.map { try AnnotPlaceOptions.numbers($0, option: "rect", multipleOf: 4) }
+        edit.userSpace = userSpace
+        edit.text = text
+        style.apply(to: &edit)
+        return edit
+    }
+
     func validate() throws {
-        if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
-        if let rect {
-            let n = try AnnotPlaceOptions.numbers(rect, option: "rect", multipleOf: 4)
-            guard n.count == 4, n[2] > 0, n[3] > 0 else { throw ValidationError("--rect takes x,y,w,h with w and h above 0") }
-        }
-        if rect == nil, text == nil, style.color == nil, style.fill == nil, style.opacity == nil, style.width == nil,
-            style.size == nil, style.align == nil, style.author == nil
-        {
-            throw ValidationError("nothing to change: give --rect, --text, --color, --fill, --opacity, --width, --size, --align or --author")
-        }
+        do { try edit().validate() } catch let error as ScoreError { throw ValidationError(error.message) }
     }
 
     func run() throws {
-        let (color, fill) = try style.colors()
-        try AnnotCommand.edit("edit", options) { document in
-            var change = PDFAnnotationChange()
-            if let rect {
-                let n = try AnnotPlaceOptions.numbers(rect, option: "rect", multipleOf: 4)
-                if userSpace {
-                    change.rect = PDFRect(x1: n[0], y1: n[1], x2: n[0] + n[2], y2: n[1] + n[3])
-                } else {
-                    let (target, found) = try document.locateAnnotation(id: id, onPage: page.map { $0 - 1 })
-                    change.rect = PDFPageGeometry(page: target).toUser(x: n[0], y: n[1], width: n[2], height: n[3],
-                                                                       noRotate: found.staysUpright)
-                }
-            }
-            change.contents = text
-            change.color = color
-            change.fill = fill
-            change.opacity = style.opacity
-            change.width = style.width
-            change.fontSize = style.size
-            change.alignment = style.align
-            change.author = style.author
-            try document.editAnnotation(id: id, onPage: page.map { $0 - 1 }, change,
-                                        stampArt: MusicalSymbol.art(forStampName:))
-        }
+        let edit = try edit()
+        try AnnotCommand.edit("edit", options) { document in try edit.apply(to: document) }
     }
 }
 
