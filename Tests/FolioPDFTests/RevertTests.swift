@@ -37,6 +37,25 @@ final class RevertTests: XCTestCase {
         XCTAssertEqual(check.status, 0, String(decoding: check.stdout + check.stderr, as: UTF8.self))
     }
 
+    /// A save and a revert report the file's size and modification time as they left it
+    /// (taken under the lock), the same `stat` gives afterwards — what the server's
+    /// version tags are made of.
+    func testSavesAndRevertsReportTheFileTheyLeft() throws {
+        let original = try bytes()
+        let (title, report) = try PDFSaver.updateReporting(path: path) { document -> String in
+            try document.setInfo("Title", to: "Rusalka — Měsíčku na nebi")
+            return "set"
+        }
+        XCTAssertEqual(title, "set")
+        let written = try XCTUnwrap(report.written)
+        XCTAssertEqual(written, FileStatus(path: path))
+        XCTAssertEqual(written.size, try bytes().count)
+        XCTAssertGreaterThan(written.size, original.count)
+        let reverted = try XCTUnwrap(try PDFSaver.revert(path: path, toLength: original.count))
+        XCTAssertEqual(reverted, FileStatus(path: path))
+        XCTAssertEqual(reverted.size, original.count)
+    }
+
     func testRevertIsRefusedAwayFromARevisionsEndOrWhenTheCheckSaysSo() throws {
         try PDFSaver.update(path: path) { try $0.setInfo("Title", to: "Edited") }
         let edited = try bytes()

@@ -5,15 +5,17 @@ extension PDFSaver {
     /// (to refuse when someone else changed the file meanwhile), then the prefix replaces
     /// the file atomically. Refused unless `length` is shorter than the file and the
     /// prefix ends a revision (`%%EOF` within its last 1,024 bytes: files often carry a
-    /// few bytes of padding after it).
+    /// few bytes of padding after it). Returns the file's status right after, still under
+    /// its lock.
     ///
     /// ```swift
     /// let before = try ByteSource(path: "score.pdf").count
     /// try PDFSaver.update(path: "score.pdf") { try $0.setInfo("Title", to: "Draft") }
     /// try PDFSaver.revert(path: "score.pdf", toLength: before)   // the title is back
     /// ```
+    @discardableResult
     public static func revert(path: String, toLength length: Int, lockTimeout: Double = 10,
-                              check: () throws -> Void = {}, then: () -> Void = {}) throws {
+                              check: () throws -> Void = {}) throws -> FileStatus? {
         try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { _ in
             try check()
             let source = try ByteSource(path: path)
@@ -25,7 +27,7 @@ extension PDFSaver {
                 throw PDFError(.invalidArgument, "the first \(length) bytes of \(path) do not end a revision (no %%EOF there)")
             }
             try SafeFile.write(to: path, parts: [UnsafeRawBufferPointer(rebasing: source.bytes[0..<length])])
-            then()
+            return FileStatus(path: path)
         }
     }
 }

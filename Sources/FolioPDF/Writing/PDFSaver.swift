@@ -62,6 +62,7 @@ public enum PDFSaver {
             report = SaveReport(method: nil, fallbackReason: "no changes: nothing written", appendedBytes: 0)
         }
         report.settled = settled
+        report.written = FileStatus(path: target)
         options.onSave?(report)
         return report
     }
@@ -83,17 +84,25 @@ public enum PDFSaver {
                                  options: PDFReadOptions = PDFReadOptions(), lockTimeout: Double = 10,
                                  save saveOptions: SaveOptions = SaveOptions(),
                                  edit: (PDFDocument) throws -> T) throws -> T {
+        try updateReporting(path: path, output: output, password: password, options: options, lockTimeout: lockTimeout,
+                            save: saveOptions, edit: edit).value
+    }
+
+    /// ``update(path:output:password:options:lockTimeout:save:edit:)`` that also returns
+    /// how the file was saved, with its status right after (``SaveReport/written``).
+    public static func updateReporting<T>(path: String, output: String? = nil, password: String? = nil,
+                                          options: PDFReadOptions = PDFReadOptions(), lockTimeout: Double = 10,
+                                          save saveOptions: SaveOptions = SaveOptions(),
+                                          edit: (PDFDocument) throws -> T) throws -> (value: T, report: SaveReport) {
         if let output, output != path {
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)
-            try save(document, to: output, options: saveOptions, holdingLock: false)
-            return result
+            return (result, try save(document, to: output, options: saveOptions, holdingLock: false))
         }
         return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { settled in
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)
-            try save(document, to: path, options: saveOptions, holdingLock: true, settled: settled)
-            return result
+            return (result, try save(document, to: path, options: saveOptions, holdingLock: true, settled: settled))
         }
     }
 

@@ -73,6 +73,8 @@ public struct SaveReport: Sendable, CustomStringConvertible {
     public let appendedBytes: Int
     /// What taking the file's lock found of an earlier, interrupted save and did about it.
     public internal(set) var settled: SaveJournal.Outcome?
+    /// The target's size and modification time right after the save, still under its lock.
+    public internal(set) var written: FileStatus?
 
     public init(method: SaveMethod?, fallbackReason: String?, appendedBytes: Int, settled: SaveJournal.Outcome? = nil) {
         self.method = method

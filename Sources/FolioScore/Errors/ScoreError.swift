@@ -37,7 +37,7 @@ public enum ScoreErrorCode: String, FailureCode {
     }
 }
 
-/// The failure vocabulary every layer shares (``FolioPDF``'s `Failure`), named here so a
+/// The failure vocabulary every layer shares (FolioPDF's `Failure`), named here so a
 /// shell that speaks only to the score layer maps failures without importing the engine.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -23,12 +24,12 @@ public enum FileVersion {
 
     /// The tag of what `fstat` or `stat` said of a file.
     static func tag(of info: stat) -> String {
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return "\"\(info.st_size)-\(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))\""
+        tag(of: FileStatus(info))
+    }
+
+    /// The tag of a file's status, as a save reports it.
+    static func tag(of status: FileStatus) -> String {
+        "\"\(status.size)-\(status.modified)\""
     }
 
     /// Whether `If-None-Match` names `tag`: `*`, or a list of tags, weak ones compared

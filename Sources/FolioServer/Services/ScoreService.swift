@@ -251,13 +251,10 @@ public struct ScoreService: Sendable {
             throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
         var lengthBefore = 0
-        // The new version is read under the file's lock, right after the save: a save by
-        // another writer that follows at once cannot be mistaken for this one.
-        let saved = SavedVersion()
-        var save = SaveOptions()
-        save.onSave = { _ in saved.tag = FileVersion.tag(of: path) }
-        let value = try Self.mapped {
-            try PDFSaver.update(path: path, options: work.readOptions(), save: save) { document in
+        // The new version is what the engine saw under the file's lock, right after the
+        // save: a save by another writer that follows at once cannot be mistaken for this one.
+        let (value, report) = try Self.mapped {
+            try PDFSaver.updateReporting(path: path, options: work.readOptions()) { document in
                 guard FileVersion.tag(of: path) == expected else {
                     throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
                 }
@@ -265,7 +262,9 @@ public struct ScoreService: Sendable {
                 return try body(document)
             }
         }
-        guard let tag = saved.tag else { throw ServiceError(.notFound, "the score disappeared") }
+        guard let tag = report.written.map(FileVersion.tag(of:)) else {
+            throw ServiceError(.notFound, "the score disappeared")
+        }
         if tag != expected {
             undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
             refreshCatalog(score.0.path)   // every save: titles, bookmarks, page and annotation counts show at once
@@ -291,8 +290,7 @@ public struct ScoreService: Sendable {
             throw ServiceError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
         }
         guard let step = undoLog.last(for: path) else { throw ServiceError(.conflict, "nothing to undo") }
-        let reverted = SavedVersion()
-        try Self.mapped {
+        let reverted = try Self.mapped {
             try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
                 let current = FileVersion.tag(of: path)
                 guard current == expected else {
@@ -301,9 +299,9 @@ public struct ScoreService: Sendable {
                 guard current == step.versionAfter else {
                     throw ServiceError(.conflict, "the score was changed after that edit; it can no longer be undone")
                 }
-            }, then: { reverted.tag = FileVersion.tag(of: path) })
+            })
         }
-        guard let tag = reverted.tag else { throw ServiceError(.notFound, "the score disappeared") }
+        guard let tag = reverted.map(FileVersion.tag(of:)) else { throw ServiceError(.notFound, "the score disappeared") }
         undoLog.undone(step, version: tag, for: path)
         refreshCatalog(score.path)
         return (step.change, tag)
@@ -348,10 +346,4 @@ public struct ScoreService: Sendable {
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-}
-
-/// The version a save left, taken under the file's lock by the save's own callback.
-final class SavedVersion: @unchecked Sendable {
-    // Written once, by the saving thread, before the save returns; read after.
-    var tag: String?
 }
