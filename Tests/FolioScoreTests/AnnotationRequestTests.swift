@@ -15,6 +15,30 @@ final class AnnotationRequestTests: XCTestCase {
         return document
     }
 
+    /// The page's first annotation as PyMuPDF reads it from the saved bytes: its rectangle on
+    /// the displayed page (x y width height, rounded) and its contents, if any.
+    private static func firstMarkAsPyMuPDFShowsIt(_ document: PDFDocument) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mark-\(UUID().uuidString).pdf").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, pymupdf
+            page = pymupdf.open(sys.argv[1])[0]
+            a = next(page.annots())
+            r = a.rect * page.rotation_matrix
+            shown = [round(min(r.x0, r.x1)), round(min(r.y0, r.y1)), round(abs(r.width)), round(abs(r.height))]
+            print(*shown, *([a.info["content"]] if a.info["content"] else []))
+            """, file]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func testValuesOutOfRangeAreRefusedNamingTheRange() {
         var request = AnnotationRequest(kind: .square, page: 1)
         request.rects = [[10, 10, 100, 50]]
@@ -73,23 +97,7 @@ final class AnnotationRequestTests: XCTestCase {
             request.rects = [[40, 60, 160, 30]]
             let id = try request.add(to: document)
             XCTAssertFalse(id.isEmpty)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("request-\(UUID().uuidString).pdf").path
-            defer { try? FileManager.default.removeItem(atPath: file) }
-            try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", """
-                import sys, pymupdf
-                page = pymupdf.open(sys.argv[1])[0]
-                r = next(page.annots()).rect * page.rotation_matrix
-                print(round(min(r.x0, r.x1)), round(min(r.y0, r.y1)), round(abs(r.width)), round(abs(r.height)))
-                """, file]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "40 60 160 30", "rotate \(rotate)")
+            XCTAssertEqual(try Self.firstMarkAsPyMuPDFShowsIt(document), "40 60 160 30", "rotate \(rotate)")
         }
     }
 
@@ -110,24 +118,7 @@ final class AnnotationRequestTests: XCTestCase {
             let shown = try XCTUnwrap(try AnnotationListing.list(document, page: 1).first { $0.annotation.id == id })
             XCTAssertEqual(shown.display.map { $0.rounded() }, [100, 200, 180, 40], "rotate \(rotate)")
             XCTAssertEqual(shown.annotation.contents, "Più mosso")
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("edit-\(UUID().uuidString).pdf").path
-            defer { try? FileManager.default.removeItem(atPath: file) }
-            try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", """
-                import sys, pymupdf
-                page = pymupdf.open(sys.argv[1])[0]
-                a = next(page.annots())
-                r = a.rect * page.rotation_matrix
-                print(round(min(r.x0, r.x1)), round(min(r.y0, r.y1)), round(abs(r.width)), round(abs(r.height)), a.info["content"])
-                """, file]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "100 200 180 40 Più mosso", "rotate \(rotate)")
+            XCTAssertEqual(try Self.firstMarkAsPyMuPDFShowsIt(document), "100 200 180 40 Più mosso", "rotate \(rotate)")
         }
         let document = try document()
         for (change, expected) in [({ (edit: inout AnnotationEdit) in }, "nothing to change"),
