@@ -65,6 +65,11 @@ public struct AnnotationRequest: Sendable, Equatable {
 
     /// Checks every value without a document: what each kind needs, and each number's range.
     public func validate() throws {
+        _ = try checked()
+    }
+
+    /// ``validate()``, returning the colours it read.
+    private func checked() throws -> (color: PDFColor?, fill: PDFColor?) {
         guard page >= 1 else { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
         for rect in rects {
             guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
@@ -78,7 +83,7 @@ public struct AnnotationRequest: Sendable, Equatable {
               strokes.allSatisfy({ $0.count >= 2 && $0.count % 2 == 0 && $0.allSatisfy(\.isFinite) }) else {
             throw ScoreError(.invalidValue, "strokes are 1 to \(Self.maxStrokes) lists of x, y pairs")
         }
-        _ = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
+        let colors = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         switch kind {
         case .stamp where symbol == nil:
             throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -98,11 +103,12 @@ public struct AnnotationRequest: Sendable, Equatable {
             throw ScoreError(.invalidValue, "a \(kind.rawValue) needs a rectangle x, y, width, height")
         }
         if !kind.isTextMarkup, rects.count > 1 { throw ScoreError(.invalidValue, "only text markups take several rectangles") }
+        return colors
     }
 
     /// The engine's draft for a page of `geometry`, with the defaults filled in.
     public func draft(on geometry: PDFPageGeometry) throws -> PDFAnnotationDraft {
-        try validate()
+        let (color, fill) = try checked()
         func point(_ values: [Double], _ index: Int) -> PDFPoint {
             let point = PDFPoint(x: values[index], y: values[index + 1])
             return userSpace ? point : geometry.toUser(point)
@@ -116,7 +122,6 @@ public struct AnnotationRequest: Sendable, Equatable {
         draft.strokes = strokes.map { values in stride(from: 0, to: values.count, by: 2).map { point(values, $0) } }
         draft.points = kind == .note && !rects.isEmpty ? [] : stride(from: 0, to: points.count, by: 2).map { point(points, $0) }
         draft.contents = text
-        let (color, fill) = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         draft.color = color ?? Self.defaultColor(kind)
         draft.fill = fill
         draft.opacity = opacity ?? 1

@@ -201,7 +201,7 @@ public struct ScoreService: Sendable {
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
         let request = try Self.mapped { try Self.request(input, author: author) }
-        let added = try edit(found, expected: expected, change: "Added a \(Self.kindNames[input.type] ?? input.type)") { document in
+        let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
             try request.add(to: document)
         }
         return (added.value, added.tag)
@@ -307,17 +307,17 @@ public struct ScoreService: Sendable {
         return (step.change, tag)
     }
 
-    static let kindNames = ["freetext": "text", "square": "rectangle", "highlight": "highlight", "ink": "pen stroke",
-                            "stamp": "stamp"]
-
-    /// The kinds of mark the score view adds.
-    static let kinds: [String: PDFAnnotationKind] = ["freetext": .freeText, "square": .square, "highlight": .highlight,
-                                                     "ink": .ink, "stamp": .stamp]
+    /// The kinds of mark the score view adds, by the API's names, with what the undo
+    /// button calls them.
+    static let kinds: [String: (kind: PDFAnnotationKind, name: String)] = [
+        "freetext": (.freeText, "text"), "square": (.square, "rectangle"), "highlight": (.highlight, "highlight"),
+        "ink": (.ink, "pen stroke"), "stamp": (.stamp, "stamp"),
+    ]
 
     /// What the browser sent as the one ``FolioScore/AnnotationRequest`` the command line
     /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
     static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
-        guard let kind = kinds[input.type] else {
+        guard let kind = kinds[input.type]?.kind else {
             throw ServiceError(.invalidValue, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
         }
         var request = AnnotationRequest(kind: kind, page: input.page)
