@@ -53,6 +53,16 @@ final class ScoreFieldTests: XCTestCase {
         }
     }
 
+    /// Every key forScore knows survives the JSON form by its name (♯ and ♭ included): the
+    /// catalog stores keys that way.
+    func testEveryKeyComesBackByName() throws {
+        XCTAssertEqual(MusicalKey.all.count, 30)
+        for key in MusicalKey.all {
+            let data = try JSONEncoder().encode(ScoreMetadata(key: key))
+            XCTAssertEqual(try JSONDecoder().decode(ScoreMetadata.self, from: data).key, key, key.name)
+        }
+    }
+
     func testAnEditSetsAndClearsEachFieldByName() throws {
         let edit = ScoreEdit(setting: full)
         XCTAssertEqual(edit.setFields, Set(ScoreField.allCases))
