@@ -106,5 +106,4 @@ public struct LibraryServer: Sendable {
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
                            services: services, logger: logger)
     }
-
 }
