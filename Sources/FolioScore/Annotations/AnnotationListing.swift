@@ -33,4 +33,15 @@ public enum AnnotationListing {
         }
         return result
     }
+
+    /// A subtype from a name as `folio annot add` and the API take it ("ink", "strikeout")
+    /// or as PDF writes it ("Ink"): what removing marks by type matches.
+    ///
+    /// ```swift
+    /// AnnotationListing.subtype(named: "freetext")   // "FreeText"
+    /// ```
+    public static func subtype(named name: String) -> String {
+        if let kind = PDFAnnotationKind(rawValue: name.lowercased()) { return kind.subtype }
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
 }

@@ -1,6 +1,16 @@
 import FolioPDF
 
 extension ScoreMetadata {
+    /// ``read(from:)`` of the PDF at `path` (opened with `password` when it is encrypted):
+    /// what `folio meta get` and `meta export` show.
+    ///
+    /// ```swift
+    /// let (score, warnings) = try ScoreMetadata.read(file: "Smetana - Vltava.pdf")
+    /// ```
+    public static func read(file path: String, password: String? = nil) throws -> (ScoreMetadata, [String]) {
+        read(from: try PDFDocument(path: path, password: password))
+    }
+
     /// Reads a score's metadata as forScore does from the Info dictionary, falling back
     /// to the XMP packet (dc:title, dc:creator, dc:description, pdf:Keywords) for each
     /// field the Info dictionary lacks; labels come from XMP (see `labels`).

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -74,16 +73,10 @@ struct AnnotRemoveCommand: ParsableCommand {
         if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
     }
 
-    /// A subtype from a name as `add` takes it ("ink", "strikeout") or as PDF writes it.
-    static func subtype(_ name: String) -> String {
-        if let kind = PDFAnnotationKind(rawValue: name.lowercased()) { return kind.subtype }
-        return name.prefix(1).uppercased() + name.dropFirst()
-    }
-
     func run() throws {
         let removed = try AnnotCommand.edit("remove", options) { document in
             if all {
-                return try document.removeAllAnnotations(subtypes: Set(type.map(Self.subtype)), onPage: page.map { $0 - 1 })
+                return try document.removeAllAnnotations(subtypes: Set(type.map(AnnotationListing.subtype(named:))), onPage: page.map { $0 - 1 })
             }
             return try document.removeAnnotations(ids: id, onPage: page.map { $0 - 1 })
         }

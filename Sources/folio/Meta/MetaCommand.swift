@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -38,7 +37,7 @@ struct MetaGetCommand: ParsableCommand {
     func run() throws {
         let (json, password) = (self.json, self.password)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: path, password: password))
+            let (score, warnings) = try ScoreMetadata.read(file: path, password: password)
             return json ? MetaFormat.json(path: path, score, warnings)
                 : MetaFormat.text(path: path, score, warnings, separator: index > 0)
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -20,7 +19,7 @@ struct MetaExportCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: file, password: password))
+            let (score, warnings) = try ScoreMetadata.read(file: file, password: password)
             for warning in warnings { printError("folio meta export: \(file): warning: \(warning)") }
             FileHandle.standardOutput.write(try OpenInDictionary.export(score, as: format))
         } catch {

@@ -1,4 +1,3 @@
-import FolioPDF
 import Foundation
 
 /// Prints results produced out of order (by parallel workers) in input order, as soon
@@ -56,7 +55,7 @@ enum FileBatch {
                 text = try render(index, path)
             } catch {
                 failures.increment()
-                let message = (error as? PDFError)?.description ?? "\(error)"
+                let message = CommandError.describe(error)
                 text = json ? InfoFormat.json(path: path, error: message)
                     : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
             }
