@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -83,12 +82,10 @@ struct Export4SCCommand: ParsableCommand {
             let bytes: [UInt8]
             do {
                 bytes = try ForScoreImport.exportContainer(pdf: file)
-            } catch let error as PDFError {
-                throw LibraryError(.io, "\(file): \(CommandError.describe(error))")
+            } catch let failure as any Failure where !(failure is LibraryError || failure is ScoreError) {
+                throw LibraryError(.io, "\(file): \(failure.description)")   // the PDF, named
             }
-            do { try SafeFile.write(to: output, bytes: bytes) } catch {
-                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
-            }
+            try ExportFile.write(bytes, to: output)
             print("wrote \(output)")
         }
     }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -30,11 +29,7 @@ struct LibraryExportCSVCommand: ParsableCommand {
             if let output {
                 var text = ""
                 try catalog.exportCSV { text += $0 }
-                do {
-                    try SafeFile.write(to: output, bytes: Array(text.utf8))
-                } catch {
-                    throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
-                }
+                try ExportFile.write(Array(text.utf8), to: output)
             } else {
                 try catalog.exportCSV { FileHandle.standardOutput.write(Data($0.utf8)) }
             }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -35,10 +34,7 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
             let scores = try catalog.exportMobileSheetsCSV(filePrefix: prefix) { csv += $0 }
             let setlists = try catalog.mobileSheetsSetlists()
             for (name, bytes) in [("mobilesheets.csv", Array(csv.utf8)), ("mobilesheets.mss", setlists.xml())] {
-                let path = (out as NSString).appendingPathComponent(name)
-                do { try SafeFile.write(to: path, bytes: bytes) } catch {
-                    throw LibraryError(.io, "cannot write \(path): \(CommandError.describe(error))")
-                }
+                try ExportFile.write(bytes, to: (out as NSString).appendingPathComponent(name))
             }
             for (setlist, title) in setlists.omitted { print("left out of \(setlist): placeholder \(title) (no file)") }
             print("wrote \(scores) scores to mobilesheets.csv and \(setlists.setlists.count) setlists to mobilesheets.mss in \(out)")

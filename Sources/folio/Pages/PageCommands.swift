@@ -27,11 +27,9 @@ enum PageCommands {
         return document
     }
 
-    /// Writes a new file (never over an existing one) through `SafeFile`; a failure exits 1.
+    /// Writes a new file (never over an existing one); a failure exits 1.
     static func create(_ path: String, bytes: [UInt8]) throws {
-        do { try SafeFile.create(at: path, bytes: bytes) } catch {
-            throw LibraryError(.io, "cannot write \(path): \(CommandError.describe(error))")
-        }
+        try ExportFile.create(bytes, at: path)
     }
 
     /// Refuses an output that exists, before any work.

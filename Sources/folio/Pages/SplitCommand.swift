@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -53,7 +52,7 @@ struct SplitCommand: ParsableCommand {
                     let path = (folder as NSString).appendingPathComponent(fileName)
                     print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(path)")
                     if dryRun { continue }
-                    try SafeFile.create(at: path, bytes: try ScoreSplit.file(for: piece, of: document, outline: outline))
+                    try ExportFile.create(try ScoreSplit.file(for: piece, of: document, outline: outline), at: path)
                     written.append(path)
                 }
             } catch {

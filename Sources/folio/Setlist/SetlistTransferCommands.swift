@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -82,11 +81,7 @@ struct SetlistExportCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data(xml))
                 return
             }
-            do {
-                try SafeFile.write(to: output, bytes: xml)
-            } catch {
-                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
-            }
+            try ExportFile.write(xml, to: output)
             print("wrote \(output)")
         }
     }
@@ -109,11 +104,7 @@ struct SetlistPDFCommand: ParsableCommand {
     func run() throws {
         try SetlistCommand.run("pdf") {
             let merged = try location.catalog(create: false).setlistPDF(named: name)
-            do {
-                try SafeFile.write(to: output, bytes: merged.bytes)
-            } catch {
-                throw LibraryError(.io, "cannot write \(output): \(CommandError.describe(error))")
-            }
+            try ExportFile.write(merged.bytes, to: output)
             for line in merged.skipped { print("skipped \(line)") }
             print("wrote \(output): \(merged.pieces) pieces, \(merged.pages) pages")
         }
