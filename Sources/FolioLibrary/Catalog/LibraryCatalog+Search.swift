@@ -30,7 +30,6 @@ public struct LibraryEntry: Sendable, Equatable {
     public let pages: Int?
     /// Nil for a whole score.
     public let bookmark: BookmarkPages?
-
 }
 
 /// How many scores carry each value of a field (a filter sidebar).
@@ -163,7 +162,7 @@ extension LibraryCatalog {
             difficulty: row["difficulty"], duration: row["duration"], key: key, reference: row["reference"])
         return LibraryEntry(
             id: row["scoreId"], path: path, title: title, metadata: metadata, pages: row["pages"],
-            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: row["title"], start: row["startPage"],
+            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row["startPage"],
                                                               end: row["endPage"]) : nil)
     }
 }

@@ -47,24 +47,26 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// Throws for a value out of its range (naming the valid one) or an edit that changes
     /// nothing.
     public func validate() throws {
+        _ = try checked()
+    }
+
+    /// ``validate()``, returning the colours it read.
+    private func checked() throws -> (color: PDFColor?, fill: PDFColor?) {
         if let page, page < 1 { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
-        if let rect {
-            guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-                throw ScoreError(.invalidValue, "a rectangle is x, y, width, height, with width and height above 0")
-            }
-        }
-        _ = try AnnotationRequest.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width,
-                                               size: size)
+        if let rect { try AnnotationRequest.checkRect(rect) }
+        let colors = try AnnotationRequest.checkedStyle(text: text, color: color, fill: fill, opacity: opacity,
+                                                        width: width, size: size)
         if isEmpty {
             throw ScoreError(.invalidValue, "nothing to change: give a rectangle, text, colour, fill, opacity, width, "
                 + "size, alignment or author")
         }
+        return colors
     }
 
     /// Applies the edit to `document` (unsaved). The engine's error when no annotation has
     /// the id (or it is on several pages and no page is given).
     public func apply(to document: PDFDocument) throws {
-        try validate()
+        let colors = try checked()
         let pageIndex = page.map { $0 - 1 }
         var change = PDFAnnotationChange()
         if let rect {
@@ -76,8 +78,7 @@ public struct AnnotationEdit: Sendable, Equatable {
                                                                    noRotate: found.staysUpright)
             }
         }
-        (change.color, change.fill) = try AnnotationRequest.checkedStyle(
-            text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
+        (change.color, change.fill) = colors
         change.contents = text
         change.opacity = opacity
         change.width = width

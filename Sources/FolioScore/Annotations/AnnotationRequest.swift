@@ -71,11 +71,7 @@ public struct AnnotationRequest: Sendable, Equatable {
     /// ``validate()``, returning the colours it read.
     private func checked() throws -> (color: PDFColor?, fill: PDFColor?) {
         guard page >= 1 else { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
-        for rect in rects {
-            guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
-                throw ScoreError(.invalidValue, "a rectangle is x, y, width, height, with width and height above 0")
-            }
-        }
+        for rect in rects { try Self.checkRect(rect) }
         guard points.count % 2 == 0, points.allSatisfy(\.isFinite) else {
             throw ScoreError(.invalidValue, "points are x, y pairs of numbers")
         }
@@ -151,6 +147,14 @@ public struct AnnotationRequest: Sendable, Equatable {
         case .highlight: PDFColor(red: 1, green: 0xE9 / 255.0, blue: 0x4D / 255.0)
         case .square, .circle, .ink, .line: PDFColor(red: 0xD6 / 255.0, green: 0x28 / 255.0, blue: 0x28 / 255.0)
         default: nil
+        }
+    }
+
+    /// Checks a rectangle as an added or an edited mark takes it: x, y, width, height, the
+    /// width and height above 0.
+    static func checkRect(_ rect: [Double]) throws {
+        guard rect.count == 4, rect.allSatisfy(\.isFinite), rect[2] > 0, rect[3] > 0 else {
+            throw ScoreError(.invalidValue, "a rectangle is x, y, width, height, with width and height above 0")
         }
     }
 

@@ -17,9 +17,7 @@ import Musl
 /// ```
 public enum FileVersion {
     public static func tag(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return tag(of: info)
+        FileStatus(path: path).map(tag(of:))
     }
 
     /// The tag of what `fstat` or `stat` said of a file.
