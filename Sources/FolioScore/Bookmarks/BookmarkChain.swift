@@ -6,11 +6,9 @@ import Foundation
 /// one chain the command line and the server both read and write through.
 ///
 /// ```swift
-/// let document = try PDFDocument(path: "Real Book.pdf")
-/// let chain = try BookmarkChain(document: document, pdf: "Real Book.pdf", index: "Real Book.csv")
-/// var manager = chain.manager
-/// manager.add(Bookmark(name: "Autumn Leaves", action: .pages(12...13)))
-/// try chain.save(manager, into: document)   // the index at once, the XMP when the document is saved
+/// try BookmarkChain.update(ScoreFile("Real Book.pdf"), index: "Real Book.csv") { manager, _ in
+///     manager.add(Bookmark(name: "Les feuilles mortes", action: .page(index: 11), pages: 12...13))
+/// }
 /// ```
 public struct BookmarkChain: Sendable {
     public let manager: BookmarkManager
@@ -47,6 +45,46 @@ public struct BookmarkChain: Sendable {
     public static func discovered(document: PDFDocument, pdf: String) throws -> BookmarkChain {
         let beside = CSVBookmarkProvider.path(besidePDF: pdf)
         return try BookmarkChain(document: document, pdf: pdf, index: FileManager.default.fileExists(atPath: beside) ? beside : nil)
+    }
+
+    /// The chain of `score` for reading, with its index when `index` names one.
+    ///
+    /// ```swift
+    /// let (chain, _) = try BookmarkChain.read(ScoreFile("Чайковский.pdf"), index: nil)
+    /// chain.manager.bookmarks(in: .pageBased).map(\.name)
+    /// ```
+    public static func read(_ score: ScoreFile, index: String?) throws -> (chain: BookmarkChain, document: PDFDocument) {
+        let document = try score.open()
+        return (try BookmarkChain(document: document, pdf: score.path, index: index), document)
+    }
+
+    /// The whole edit of a score's bookmarks: reads the index (when `index` names one) and
+    /// the PDF, hands each unreadable index row to `problem`, lets `change` edit the
+    /// bookmarks, then saves what changed — the index through a temporary file and a
+    /// rename, the PDF incrementally through ``ScoreFile/update(output:saving:_:)`` (in
+    /// place under its lock, or to `output`). An index that cannot be read is refused
+    /// before the PDF is opened.
+    ///
+    /// ```swift
+    /// try BookmarkChain.update(ScoreFile("Fauré.pdf"), index: "Fauré.csv") { manager, document in
+    ///     for piece in TableOfContents.missingBookmarks(of: document, existing: manager.bookmarks) {
+    ///         manager.add(piece.bookmark)
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    public static func update<T>(_ score: ScoreFile, index: String?, output: String? = nil,
+                                 saving: SaveOptions = SaveOptions(), problem: (String) -> Void = { _ in },
+                                 change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+        let text = try index.flatMap(readIndex)
+        return try score.update(output: output, saving: saving) { document in
+            let chain = try BookmarkChain(document: document, pdf: score.path, index: index, text: text)
+            chain.problems.forEach(problem)
+            var manager = chain.manager
+            let result = try change(&manager, document)
+            try chain.save(manager, into: document)
+            return result
+        }
     }
 
     /// Writes the providers whose bookmarks `edited` changed: the XMP into `document`

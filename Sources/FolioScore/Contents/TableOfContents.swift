@@ -18,6 +18,71 @@ public struct PageRangeBookmark: Sendable, Equatable {
         self.start = start
         self.end = end
     }
+
+    /// The piece as a bookmark of its pages, leading to its first page.
+    ///
+    /// ```swift
+    /// PageRangeBookmark(title: "Ελεγεία", start: 5, end: 9).bookmark.pages   // 5...9
+    /// ```
+    public var bookmark: Bookmark {
+        Bookmark(name: title, action: .page(index: start - 1), pages: start...end)
+    }
+}
+
+/// One entry of a table of contents as it is shown: its depth, its title and where it leads.
+///
+/// ```swift
+/// for entry in TableOfContents.entries(of: try ScoreFile("Anthology.pdf").open()) {
+///     print(String(repeating: "  ", count: entry.level) + entry.title, entry.destination)
+/// }
+/// ```
+public struct TableOfContentsEntry: Sendable, Equatable {
+    /// 0 for the top level.
+    public var level: Int
+    public var title: String
+    /// Where the entry leads; nil for a heading that leads nowhere.
+    public var target: PDFOutlineTarget?
+    /// Whether the entry shows its children.
+    public var isOpen: Bool
+
+    public init(level: Int, title: String, target: PDFOutlineTarget?, isOpen: Bool) {
+        self.level = level
+        self.title = title
+        self.target = target
+        self.isOpen = isOpen
+    }
+
+    /// The page the entry leads to, 1-based; nil when it leads elsewhere.
+    public var page: Int? {
+        if case .page(let index)? = target { index + 1 } else { nil }
+    }
+
+    /// The URL the entry opens, if it opens one.
+    public var uri: String? {
+        if case .uri(let value)? = target { value } else { nil }
+    }
+
+    /// The other file the entry opens (a GoToR or Launch action), if it opens one.
+    public var file: String? {
+        switch target {
+        case .remote(let name, _)?, .launch(let name)?: name
+        default: nil
+        }
+    }
+
+    /// Where the entry leads, in words: "page 3", the URL, "Book.pdf, page 2", "launch
+    /// Notes.pdf", "(no target)", or why it could not be followed.
+    public var destination: String {
+        switch target {
+        case .page(let index)?: "page \(index + 1)"
+        case .uri(let value)?: value
+        case .remote(let file, let page)?: file + (page.map { ", page \($0 + 1)" } ?? "")
+        case .launch(let file)?: "launch \(file)"
+        case .unresolved(let reason)?: "(\(reason))"
+        case .action(let type)?: "(\(type) action)"
+        case nil: "(no target)"
+        }
+    }
 }
 
 /// forScore's reading of a table of contents (`../shared/seeds/forscore-pdf-metadata.txt`).
@@ -27,6 +92,65 @@ public struct PageRangeBookmark: Sendable, Equatable {
 /// pieces.first?.title   // "Preludium e-moll", with its start and end pages
 /// ```
 public enum TableOfContents {
+    /// A score's table of contents, flattened in document order.
+    ///
+    /// ```swift
+    /// TableOfContents.entries(of: try ScoreFile("Smetana – Má vlast.pdf").open()).map(\.title)
+    /// // ["Vyšehrad", "Vltava", …]
+    /// ```
+    public static func entries(of document: PDFDocument) -> [TableOfContentsEntry] {
+        PDFOutlineItem.flatten(document.outline()).map { level, item in
+            TableOfContentsEntry(level: level, title: item.title, target: item.target, isOpen: item.isOpen)
+        }
+    }
+
+    /// Replaces a score's table of contents with `data`: the JSON `folio toc --json` prints
+    /// (see ``outline(fromJSON:pageCount:)``), or a CSV/TSV index (title and start page
+    /// columns, as ``CSVIndex`` reads them), which gives one top-level entry per row in page
+    /// order. Returns the index rows that were skipped, each with its reason; an invalid
+    /// JSON entry throws (`ScoreError`) and nothing is changed.
+    ///
+    /// ```swift
+    /// try ScoreFile("Anthology.pdf").update { document in
+    ///     try TableOfContents.replace(in: document, with: Data("Title,Start Page\nЕлегия,3\n".utf8))
+    /// }
+    /// ```
+    @discardableResult
+    public static func replace(in document: PDFDocument, with data: Data) throws -> [String] {
+        let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        if head == UInt8(ascii: "{") || head == UInt8(ascii: "[") {
+            try document.setOutline(try outline(fromJSON: data, pageCount: document.pageCount))
+            return []
+        }
+        let index = try CSVIndex.read(String(decoding: data, as: UTF8.self), pageCount: document.pageCount)
+        try document.setOutline(index.bookmarks.compactMap { bookmark in
+            bookmark.pageIndex.map { PDFOutlineItem(title: bookmark.name ?? "", target: .page(index: $0)) }
+        })
+        return index.problems.map { "\($0); skipped" }
+    }
+
+    /// The bookmarks forScore imports from a score's table of contents
+    /// (``bookmarks(from:pageCount:)`` of its outline).
+    ///
+    /// ```swift
+    /// TableOfContents.bookmarks(of: try ScoreFile("Bach – Suites.pdf").open()).first?.title   // "Prélude"
+    /// ```
+    public static func bookmarks(of document: PDFDocument) -> [PageRangeBookmark] {
+        bookmarks(from: document.outline(), pageCount: document.pageCount)
+    }
+
+    /// What "bookmarks from TOC" adds to a score that holds `existing` (see
+    /// ``missingBookmarks(from:pageCount:existing:)``).
+    ///
+    /// ```swift
+    /// for piece in TableOfContents.missingBookmarks(of: document, existing: manager.bookmarks) {
+    ///     manager.add(piece.bookmark)
+    /// }
+    /// ```
+    public static func missingBookmarks(of document: PDFDocument, existing: [Bookmark]) -> [PageRangeBookmark] {
+        missingBookmarks(from: document.outline(), pageCount: document.pageCount, existing: existing)
+    }
+
     /// The bookmarks forScore imports from an outline: every entry (at any level) with a
     /// page of this document, in page order (entries on the same page keep their outline
     /// order); each ends one page before the next one starts, but never before its own

@@ -26,6 +26,8 @@ public enum ScoreErrorCode: String, FailureCode {
     case malformed
     /// Input past a size bound (a decompression bomb, a huge attribute).
     case limitExceeded
+    /// A score file that cannot be opened (damaged, or not a PDF).
+    case unreadable
 
     /// Bad values are `invalidValue`; a file that is not of its format, or past a limit
     /// while being read, is `malformedInput`.
@@ -33,6 +35,7 @@ public enum ScoreErrorCode: String, FailureCode {
         switch self {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
         case .malformed, .limitExceeded: .malformedInput
+        case .unreadable: .unreadable
         }
     }
 }

@@ -6,10 +6,10 @@ import Foundation
 /// (XMP, page numbers) following their pages. Pages are 1-based here.
 ///
 /// ```swift
-/// let doc = try PDFDocument(path: "Scan.pdf")
-/// try ScorePages.rotate(doc, pages: [3], by: 90)
-/// let warnings = try ScorePages.delete(doc, pages: [7])
-/// try PDFSaver.saveIncrementally(doc)
+/// let warnings = try ScoreFile("Janáček – Scan.pdf").update { document in
+///     try ScorePages.rotate(document, pages: [3], by: 90)
+///     return try ScorePages.delete(document, pages: [7])
+/// }
 /// ```
 public enum ScorePages {
     public static func rotate(_ document: PDFDocument, pages: [Int], by degrees: Int) throws {
@@ -118,6 +118,28 @@ public enum ScorePages {
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    /// Each page's label as viewers show it ("i", "ii", "1", "A-1"), or its number when the
+    /// score has no page labels.
+    ///
+    /// ```swift
+    /// ScorePages.labels(of: try ScoreFile("Book.pdf").open())   // ["i", "ii", "1", "2", …]
+    /// ```
+    public static func labels(of document: PDFDocument) -> [String] {
+        let labels = document.pageLabels()
+        return (0..<document.pageCount).map { labels?.label(forPage: $0) ?? String($0 + 1) }
+    }
+
+    /// Sets the page labels from ranges in page order ("i-iv,1-": four pages i to iv, then
+    /// the rest from 1; styles 1, i, I, a, A; a decimal label may have a prefix, "A-1-"), or
+    /// removes them when `spec` is nil. A spec that does not parse is an invalid value.
+    ///
+    /// ```swift
+    /// try ScorePages.setLabels("i-iv,1-", in: document)
+    /// ```
+    public static func setLabels(_ spec: String?, in document: PDFDocument) throws {
+        try document.setPageLabels(try spec.map { try PDFPageLabels(parsing: $0, pageCount: document.pageCount) })
     }
 
     /// A new PDF of `pages` (in the order given, repeats allowed) with the score's metadata,

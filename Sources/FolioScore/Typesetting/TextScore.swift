@@ -58,6 +58,19 @@ public enum TextScore {
 
         public init() {}
 
+        /// Embeds the TrueType font in `bytes` (a file called `name`) instead of a standard
+        /// font; bytes that are not a font Folio can embed are an invalid value naming the file.
+        ///
+        /// ```swift
+        /// var options = TextScore.Options()
+        /// try options.useFontFile(Array(try Data(contentsOf: dejaVu)), name: "DejaVuSans.ttf")
+        /// ```
+        public mutating func useFontFile(_ bytes: [UInt8], name: String) throws {
+            do { fontFile = try TrueTypeFont(bytes: bytes) } catch let error as PDFError {
+                throw ScoreError(.invalidValue, "\(name): \(error.message)")
+            }
+        }
+
         /// Refuses a text past ``maxCharacters`` (with `before` already typeset) or with a
         /// line past ``maxLineCharacters``, naming the limit; one pass over the text.
         func checkLength(_ text: String, fileName: String, before: inout Int) throws {
@@ -101,9 +114,10 @@ public enum TextScore {
 
     /// A PDF of text files (name, bytes) in order, each starting on a new page; several get an
     /// outline entry each. `title` names the whole file; by default the one file's own title —
-    /// its first line when that is short and not chords, else its file name.
+    /// its first line when that is short and not chords, else its file name. Returns the
+    /// file's bytes, what was noticed on the way, and how many pages it has.
     public static func pdf(_ files: [(name: String, bytes: [UInt8])], options: Options = Options(), title: String? = nil,
-                           date: Date = Date()) throws -> (bytes: [UInt8], warnings: [String]) {
+                           date: Date = Date()) throws -> (bytes: [UInt8], warnings: [String], pages: Int) {
         guard !files.isEmpty else { throw ScoreError(.invalidValue, "no text files given") }
         try options.validate()
         var flow = TextPageFlow(paper: options.paper, margin: options.margin)
@@ -137,7 +151,7 @@ public enum TextScore {
         var pdf = flow.pdf
         if files.count > 1 { pdf.outline = outline }
         let finished = try NewScoreFile.finish(try pdf.bytes(), edit: edit, date: date)
-        return (finished.bytes, warnings + finished.warnings)
+        return (finished.bytes, warnings + finished.warnings, flow.pageCount)
     }
 
     /// The first line as a title: when it is short, has letters and is not a line of chords.

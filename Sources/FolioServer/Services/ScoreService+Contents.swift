@@ -37,10 +37,8 @@ extension ScoreService {
     }
 
     static func contents(of document: PDFDocument, pdf: String) throws -> Contents {
-        let toc = PDFOutlineItem.flatten(document.outline()).map { level, item -> Contents.Entry in
-            var page: Int?
-            if case .page(let index)? = item.target, index < document.pageCount { page = index + 1 }
-            return Contents.Entry(title: item.title, level: level, page: page)
+        let toc = TableOfContents.entries(of: document).map { entry in
+            Contents.Entry(title: entry.title, level: entry.level, page: entry.page.flatMap { $0 <= document.pageCount ? $0 : nil })
         }
         let stored = try Self.mapped { try BookmarkChain.discovered(document: document, pdf: pdf) }.manager.bookmarks(in: .pageBased)
         let bookmarks = stored.map { bookmark in
@@ -48,12 +46,7 @@ extension ScoreService {
                               start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
                               end: bookmark.pages?.upperBound ?? bookmark.pageIndex.map { $0 + 1 })
         }
-        return Contents(toc: toc, bookmarks: bookmarks, fromTOC: missingFromTOC(document, stored).count)
-    }
-
-    /// forScore's bookmarks from the TOC that the document does not hold yet.
-    static func missingFromTOC(_ document: PDFDocument, _ stored: [FolioScore.Bookmark]) -> [PageRangeBookmark] {
-        TableOfContents.missingBookmarks(from: document.outline(), pageCount: document.pageCount, existing: stored)
+        return Contents(toc: toc, bookmarks: bookmarks, fromTOC: TableOfContents.missingBookmarks(of: document, existing: stored).count)
     }
 
     /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
@@ -63,12 +56,9 @@ extension ScoreService {
         let saved = try edit(found, expected: expected, change: "Made bookmarks from the TOC") { document in
             let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
             var xmp = XMPBookmarkProvider(document: document)
-            let missing = Self.missingFromTOC(document, existing)
+            let missing = TableOfContents.missingBookmarks(of: document, existing: existing)
             guard !missing.isEmpty else { throw ServiceError(.unreadable, "every TOC entry with a page is a bookmark already") }
-            for piece in missing {
-                _ = xmp.add(FolioScore.Bookmark(name: piece.title, action: .page(index: piece.start - 1),
-                                                pages: piece.start...piece.end))
-            }
+            for piece in missing { _ = xmp.add(piece.bookmark) }
             try xmp.write(to: document)
             return try Self.contents(of: document, pdf: path)
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -20,7 +19,7 @@ struct AnnotCommand: ParsableCommand {
 
     /// Edits `options.file` through ``EditFileOptions/update(_:change:)``: invalid values
     /// exit 64, a file that cannot be read, written or annotated (permissions) exits 1.
-    static func edit<T>(_ command: String, _ options: EditFileOptions, change: (PDFDocument) throws -> T) throws -> T {
+    static func edit<T>(_ command: String, _ options: EditFileOptions, change: (ScoreFile.Document) throws -> T) throws -> T {
         try options.update("annot \(command)", change: change)
     }
 
@@ -61,7 +60,7 @@ struct AnnotListCommand: ParsableCommand {
     func run() throws {
         let (json, password, page) = (self.json, self.password, self.page)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let listed = try AnnotationListing.list(try PDFDocument(path: path, password: password), page: page)
+            let listed = try AnnotationListing.list(try ScoreFile(path, password: password).open(), page: page)
             return json ? AnnotFormat.json(path: path, listed) : AnnotFormat.text(path: path, listed, separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }

@@ -1,4 +1,3 @@
-import FolioPDF
 import FolioScore
 import Foundation
 

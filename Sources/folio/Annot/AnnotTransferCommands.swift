@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -48,7 +47,7 @@ struct AnnotExportCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let data = try AnnotationTransfer.export(from: try PDFDocument(path: file, password: password))
+            let data = try AnnotationTransfer.export(from: try ScoreFile(file, password: password).open())
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } catch {
             printError("folio annot export: \(file): \(CommandError.describe(error))")

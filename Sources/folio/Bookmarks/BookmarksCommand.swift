@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -14,31 +13,22 @@ struct BookmarksCommand: ParsableCommand {
     )
 
     /// Applies `change` to the bookmarks of `options.file` (and of its index with
-    /// `--store csv`) and saves what changed: the PDF incrementally (in place under the
-    /// lock, or to --output), the index through a temporary file and a rename. Errors are
-    /// printed; the exit code is thrown.
+    /// `--store csv`) and saves what changed, through ``BookmarkChain/update(_:index:output:saving:problem:change:)``.
+    /// Errors are printed; the exit code is thrown.
     @discardableResult
     static func update<T>(_ command: String, _ options: EditFileOptions, _ store: BookmarkStoreOptions,
-                          change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+                          change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
         try update(command, file: options.file, output: options.output, password: options.password, store: store,
                    saving: options.saving, change: change)
     }
 
     @discardableResult
-    static func update<T>(_ command: String, file: String, output: String?, password: String?,
-                          store: BookmarkStoreOptions, saving: SaveFlags, change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
-        let indexPath = store.indexPath(for: file)
+    static func update<T>(_ command: String, file: String, output: String?, password: String?, store: BookmarkStoreOptions,
+                          saving: SaveFlags, change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
         do {
-            let text = try indexPath.flatMap(BookmarkChain.commandIndex)   // an unreadable index is a usage error
-            return try PDFSaver.update(path: file, output: output, password: password,
-                                       save: saving.options(command: "bookmarks \(command)", file: file)) { document in
-                let chain = try BookmarkChain(document: document, pdf: file, index: indexPath, text: text)
-                for problem in chain.problems { printError("folio bookmarks \(command): \(problem)") }
-                var manager = chain.manager
-                let result = try change(&manager, document)
-                try chain.save(manager, into: document)
-                return result
-            }
+            return try BookmarkChain.update(ScoreFile(file, password: password), index: store.indexPath(for: file),
+                                            output: output, saving: saving.options(command: "bookmarks \(command)", file: file),
+                                            problem: { printError("folio bookmarks \(command): \($0)") }, change: change)
         } catch {
             throw CommandError.report(error, command: "bookmarks \(command)", file: file)
         }
@@ -75,13 +65,6 @@ struct BookmarkStoreOptions: ParsableArguments {
     }
 }
 
-extension BookmarkChain {
-    /// An index's text for a command: one that cannot be read is a usage error (exit 64).
-    static func commandIndex(_ path: String) throws -> String? {
-        do { return try readIndex(path) } catch let error as ScoreError { throw ValidationError(error.message) }
-    }
-}
-
 /// `folio bookmarks list`.
 struct BookmarksListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -108,8 +91,7 @@ struct BookmarksListCommand: ParsableCommand {
     func run() throws {
         let (json, password, order, store) = (self.json, self.password, self.order, self.store)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let chain = try BookmarkChain(document: try PDFDocument(path: path, password: password), pdf: path,
-                                          index: store.indexPath(for: path))
+            let (chain, _) = try BookmarkChain.read(ScoreFile(path, password: password), index: store.indexPath(for: path))
             for problem in chain.problems { printError("folio bookmarks list: \(problem)") }
             let bookmarks = chain.manager.bookmarks(in: order)
             if json {
@@ -266,10 +248,10 @@ struct BookmarksImportCommand: ParsableCommand {
         }
         let text: String
         do {
-            guard let read = try BookmarkChain.commandIndex(from) else { throw ValidationError("\(from): no such file") }
+            guard let read = try BookmarkChain.readIndex(from) else { throw ValidationError("\(from): no such file") }
             text = read
-        } catch let error as ValidationError {
-            printError("folio bookmarks import: \(error.message)")
+        } catch {
+            printError("folio bookmarks import: \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }
         let applyScore = score
@@ -320,9 +302,8 @@ struct BookmarksExportCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let document = try PDFDocument(path: file, password: password)
+            let (chain, document) = try BookmarkChain.read(ScoreFile(file, password: password), index: store.indexPath(for: file))
             let (score, _) = ScoreMetadata.read(from: document)
-            let chain = try BookmarkChain(document: document, pdf: file, index: store.indexPath(for: file))
             for problem in chain.problems { printError("folio bookmarks export: \(problem)") }
             let bookmarks = chain.manager.bookmarks
             let name = URL(fileURLWithPath: file).lastPathComponent
@@ -371,17 +352,14 @@ struct BookmarksFromTocCommand: ParsableCommand {
                 try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store,
                                                  saving: saving) {
                     manager, document in
-                    for piece in TableOfContents.missingBookmarks(from: document.outline(), pageCount: document.pageCount,
-                                                                  existing: manager.bookmarks) {
-                        manager.add(Bookmark(name: piece.title, action: .page(index: piece.start - 1),
-                                             pages: piece.start...piece.end))
+                    for piece in TableOfContents.missingBookmarks(of: document, existing: manager.bookmarks) {
+                        manager.add(piece.bookmark)
                     }
                 }
             }
         }
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let document = try PDFDocument(path: path, password: password)
-            let bookmarks = TableOfContents.bookmarks(from: document.outline(), pageCount: document.pageCount)
+            let bookmarks = TableOfContents.bookmarks(of: try ScoreFile(path, password: password).open())
             if json {
                 let items: [JSONValue] = bookmarks.map {
                     .object([("title", .string($0.title)), ("start", .int($0.start)), ("end", .int($0.end))])

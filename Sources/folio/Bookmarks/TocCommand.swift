@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -36,7 +35,7 @@ struct TocShowCommand: ParsableCommand {
     func run() throws {
         let (json, password) = (self.json, self.password)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let entries = PDFOutlineItem.flatten(try PDFDocument(path: path, password: password).outline())
+            let entries = TableOfContents.entries(of: try ScoreFile(path, password: password).open())
             return json ? TocFormat.json(path: path, entries) : TocFormat.text(path: path, entries, separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }
@@ -74,21 +73,11 @@ struct TocSetCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         do {
-            func edit(_ document: PDFDocument) throws {
-                let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-                if head == UInt8(ascii: "{") || head == UInt8(ascii: "[") {
-                    try document.setOutline(try TableOfContents.outline(fromJSON: data, pageCount: document.pageCount))
-                } else {
-                    // A CSV/TSV index: one top-level entry per row, in page order.
-                    let index = try CSVIndex.read(String(decoding: data, as: UTF8.self), pageCount: document.pageCount)
-                    for problem in index.problems { printError("folio toc set: \(from): \(problem); skipped") }
-                    try document.setOutline(index.bookmarks.compactMap { bookmark in
-                        bookmark.pageIndex.map { PDFOutlineItem(title: bookmark.name ?? "", target: .page(index: $0)) }
-                    })
-                }
+            let problems = try ScoreFile(file, password: password).update(
+                output: output, saving: saving.options(command: "toc set", file: file)) { document in
+                try TableOfContents.replace(in: document, with: data)
             }
-            try PDFSaver.update(path: file, output: output, password: password,
-                                save: saving.options(command: "toc set", file: file), edit: edit)
+            for problem in problems { printError("folio toc set: \(from): \(problem)") }
         } catch let error as ScoreError {
             printError("folio toc set: \(from): \(error.message)")
             throw ExitCode.validationFailure
@@ -101,38 +90,23 @@ struct TocSetCommand: ParsableCommand {
 
 /// Renders a flattened outline.
 enum TocFormat {
-    static func json(path: String, _ entries: [(level: Int, item: PDFOutlineItem)]) -> String {
-        let items: [JSONValue] = entries.map { level, item in
-            var page: Int?, uri: String?, file: String?
-            switch item.target {
-            case .page(let index)?: page = index + 1
-            case .uri(let value)?: uri = value
-            case .remote(let name, _)?, .launch(let name)?: file = name
-            default: break
-            }
-            return .object([("title", .string(item.title)), ("level", .int(level)), ("page", .optional(page)),
-                            ("uri", .optional(uri)), ("file", .optional(file)), ("open", .bool(item.isOpen))])
+    static func json(path: String, _ entries: [TableOfContentsEntry]) -> String {
+        let items: [JSONValue] = entries.map { entry in
+            .object([("title", .string(entry.title)), ("level", .int(entry.level)), ("page", .optional(entry.page)),
+                     ("uri", .optional(entry.uri)), ("file", .optional(entry.file)), ("open", .bool(entry.isOpen))])
         }
         return JSONValue.object([("path", .string(path)), ("entries", .array(items))]) + "\n"
     }
 
-    static func text(path: String, _ entries: [(level: Int, item: PDFOutlineItem)], separator: Bool) -> String {
+    static func text(path: String, _ entries: [TableOfContentsEntry], separator: Bool) -> String {
         var text = (separator ? "\n" : "") + "File: \(path)\n"
         var numbers: [Int] = []
-        for (level, item) in entries {
+        for entry in entries {
+            let level = entry.level
             numbers = Array(numbers.prefix(level + 1))
             if numbers.count == level + 1 { numbers[level] += 1 } else { numbers.append(1) }
-            let where_: String = switch item.target {
-            case .page(let index)?: "page \(index + 1)"
-            case .uri(let value)?: value
-            case .remote(let file, let page)?: "\(file)" + (page.map { ", page \($0 + 1)" } ?? "")
-            case .launch(let file)?: "launch \(file)"
-            case .unresolved(let reason)?: "(\(reason))"
-            case .action(let type)?: "(\(type) action)"
-            case nil: "(no target)"
-            }
             text += String(repeating: "  ", count: level + 1) + numbers.map(String.init).joined(separator: ".") + "  "
-                + item.title + "  —  " + where_ + "\n"
+                + entry.title + "  —  " + entry.destination + "\n"
         }
         return text
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FolioPDF
+import FolioScore
 import Foundation
 
 // Single-entry edits of the table of contents. Entries are named by their path, as

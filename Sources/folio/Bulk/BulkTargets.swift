@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -38,7 +37,7 @@ struct BulkTargets: ParsableArguments {
     /// Runs `change` over the files as a ``ScoreBatch`` and prints each file's table.
     /// Returns whether every file succeeded.
     func run(command: String, dryRun: Bool,
-             change: (PDFDocument, _ show: String) throws -> ScoreChange) throws -> Bool {
+             change: (ScoreFile.Document, _ show: String) throws -> ScoreChange) throws -> Bool {
         let (catalog, targets) = try resolve(command: command)
         let shown = Dictionary(targets.map { ($0.open, $0.show) }, uniquingKeysWith: { first, _ in first })
         let saving = self.saving

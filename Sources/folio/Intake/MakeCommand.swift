@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -84,11 +83,7 @@ struct MakeCommand: ParsableCommand {
         options.font = font
         options.size = size
         options.margin = margin
-        if let fontFile {
-            do { options.fontFile = try TrueTypeFont(bytes: try read(fontFile)) } catch let error as PDFError {
-                throw LibraryError(.invalidArgument, "\(fontFile): \(error.message)")
-            }
-        }
+        if let fontFile { try options.useFontFile(try read(fontFile), name: fontFile) }
         let jobs: [(inputs: [String], output: String)] = output.map { [(files, $0)] }
             ?? files.map { ([$0], ($0 as NSString).deletingPathExtension + ".pdf") }
         for job in jobs { try PageCommands.checkFree(job.output) }
@@ -98,8 +93,7 @@ struct MakeCommand: ParsableCommand {
                                          title: title ?? (inputs.count > 1 ? ScoreMetadata.title(forFile: job.output) : nil))
             for warning in made.warnings { FileHandle.standardError.write(Data("folio make: \(warning)\n".utf8)) }
             try PageCommands.create(job.output, bytes: made.bytes)
-            let pages = (try? PDFDocument(bytes: made.bytes).pageCount) ?? 0
-            print("wrote \(job.output): \(pages) page(s)")
+            print("wrote \(job.output): \(made.pages) page(s)")
         }
     }
 }

@@ -66,14 +66,17 @@ struct LibraryImportCSVCommand: ParsableCommand {
     @OptionGroup var saving: SaveFlags
 
     func run() throws {
-        let sheet: LibraryCSV.Sheet
-        do {
-            guard let text = try BookmarkChain.commandIndex(csv) else { throw ValidationError("\(csv): no such file") }
-            sheet = try LibraryCSV.read(text)
-        } catch let error as ValidationError {
-            printError("folio library import-csv: \(error.message)")
+        let read: String?
+        do { read = try BookmarkChain.readIndex(csv) } catch {
+            printError("folio library import-csv: \(CommandError.describe(error))")   // the message names the file
             throw ExitCode.validationFailure
-        } catch {
+        }
+        guard let text = read else {
+            printError("folio library import-csv: \(csv): no such file")
+            throw ExitCode.validationFailure
+        }
+        let sheet: LibraryCSV.Sheet
+        do { sheet = try LibraryCSV.read(text) } catch {
             printError("folio library import-csv: \(csv): \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }

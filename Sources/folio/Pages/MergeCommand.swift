@@ -30,7 +30,7 @@ struct MergeCommand: ParsableCommand {
             guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files to merge") }
             try PageCommands.checkFree(output)
             let pieces = try files.map {
-                ScoreMerge.Piece(document: try PageCommands.open($0, password: password, decrypt: decrypt),
+                ScoreMerge.Piece(document: try ScoreFile($0, password: password).openAsSource(decrypt: decrypt),
                                  name: ($0 as NSString).lastPathComponent)
             }
             let merged = try ScoreMerge.merge(pieces, title: title)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -118,7 +117,7 @@ struct PagesExtractCommand: ParsableCommand {
     func run() throws {
         try PageCommands.run("pages extract") {
             try PageCommands.checkFree(output)
-            let document = try PageCommands.open(file, password: password, decrypt: decrypt)
+            let document = try ScoreFile(file, password: password).openAsSource(decrypt: decrypt)
             let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
             let bytes = try ScorePages.extract(document, pages: list)
             try PageCommands.create(output, bytes: bytes)
@@ -185,19 +184,17 @@ struct PagesLabelsCommand: ParsableCommand {
         guard set == nil || !clear else { throw ValidationError("give --set or --clear, not both") }
         guard set != nil || clear else { return try show() }
         try file.update("pages labels") { document in
-            try document.setPageLabels(try set.map { try PDFPageLabels(parsing: $0, pageCount: document.pageCount) })
+            try ScorePages.setLabels(set, in: document)
             print(clear ? "removed the page labels" : "labelled \(document.pageCount) page(s)")
         }
     }
 
     private func show() throws {
-        let document: PDFDocument
-        do { document = try PDFDocument(path: file.file, password: file.password) } catch {
+        let all: [String]
+        do { all = ScorePages.labels(of: try ScoreFile(file.file, password: file.password).open()) } catch {
             printError("folio pages labels: \(file.file): \(CommandError.describe(error))")
             throw ExitCode(1)
         }
-        let labels = document.pageLabels()
-        let all = (0..<document.pageCount).map { labels?.label(forPage: $0) ?? String($0 + 1) }
         if json {
             print(String(decoding: try JSONSerialization.data(withJSONObject: all), as: UTF8.self))
         } else {

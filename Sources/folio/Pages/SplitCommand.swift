@@ -30,7 +30,7 @@ struct SplitCommand: ParsableCommand {
 
     func run() throws {
         try PageCommands.run("split") {
-            let document = try PageCommands.open(file, password: password, decrypt: decrypt)
+            let document = try ScoreFile(file, password: password).openAsSource(decrypt: decrypt)
             let method = try by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
             let pieces = try ScoreSplit.pieces(of: document, by: method)
             let outline = document.outline()

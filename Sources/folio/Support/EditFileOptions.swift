@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioPDF
 import FolioScore
 
 /// Options every command that edits one PDF takes: the file, where the update goes, and
@@ -12,19 +11,19 @@ struct EditFileOptions: ParsableArguments {
 }
 
 extension EditFileOptions {
-    /// Opens the file, lets `change` edit it and saves incrementally (in place under the
-    /// lock, or to --output). A failure exits as ``CommandError`` maps it (a bad value 64,
+    /// Opens the file, lets `change` edit it and saves incrementally through
+    /// ``ScoreFile/update(output:saving:_:)`` (in place under the lock, or to --output). A failure exits as ``CommandError`` maps it (a bad value 64,
     /// anything else 1); either way the file is untouched.
-    func update<T>(_ command: String, change: (PDFDocument) throws -> T) throws -> T {
+    func update<T>(_ command: String, change: (ScoreFile.Document) throws -> T) throws -> T {
         try Self.update(command, file: file, output: output, password: password, saving: saving, change: change)
     }
 
     /// ``update(_:change:)`` for one of several files a command takes.
     static func update<T>(_ command: String, file: String, output: String?, password: String?, saving: SaveFlags,
-                          change: (PDFDocument) throws -> T) throws -> T {
+                          change: (ScoreFile.Document) throws -> T) throws -> T {
         do {
-            return try PDFSaver.update(path: file, output: output, password: password,
-                                       save: saving.options(command: command, file: file), edit: change)
+            return try ScoreFile(file, password: password).update(output: output,
+                                                                  saving: saving.options(command: command, file: file), change)
         } catch {
             throw CommandError.report(error, command: command, file: file)
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FolioPDF
+import FolioScore
 import Foundation
 
 /// How editing commands save: `--save-method` and `--verbose`.
