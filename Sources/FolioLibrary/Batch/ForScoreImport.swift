@@ -17,6 +17,12 @@ import Foundation
 /// report.lines.forEach { print($0) }
 /// ```
 public enum ForScoreImport {
+    /// What an import did (or, with `dryRun`, would do): files, setlists and what was not read.
+    ///
+    /// ```swift
+    /// let report = try ForScoreImport.importArchive(at: "Backup.4sb", into: "/scores", dryRun: true)
+    /// print(report.kind, report.files, report.setlists, report.unread)
+    /// ```
     public struct Report: Sendable {
         public var kind: String
         /// One line per file, setlist and skipped marking.

@@ -16,6 +16,13 @@ import Foundation
 /// ```
 public struct ScoreBatch: Sendable {
     /// What happened to one file.
+    ///
+    /// ```swift
+    /// let batch = ScoreBatch(dryRun: true)
+    /// _ = batch.run(files: ["Fauré.pdf"]) { document, _ in ProducerConventions.change(for: document) } report: { outcome in
+    ///     print(outcome.path, outcome.rows.count, outcome.error ?? "")
+    /// }
+    /// ```
     public struct Outcome: Sendable {
         /// As given to ``run(files:change:report:)``.
         public let path: String

@@ -11,6 +11,11 @@ import GRDB
 /// }
 /// ```
 public struct DuplicateGroup: Sendable, Equatable {
+    /// Why files were grouped as duplicates.
+    ///
+    /// ```swift
+    /// let copies = try catalog.duplicates().filter { $0.kind == .identical }
+    /// ```
     public enum Kind: String, Sendable {
         /// The same bytes: fingerprints equal and confirmed by a SHA-256 of the whole files.
         case identical

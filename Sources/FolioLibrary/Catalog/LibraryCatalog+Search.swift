@@ -11,6 +11,12 @@ import GRDB
 /// ```
 public struct LibraryEntry: Sendable, Equatable {
     /// A bookmark's title and 1-based pages.
+    ///
+    /// ```swift
+    /// for entry in try catalog.search(LibraryQuery(text: "Vltava", includeBookmarks: true)) {
+    ///     if let piece = entry.bookmark { print(piece.title, piece.start ?? 0, piece.end ?? 0) }
+    /// }
+    /// ```
     public struct BookmarkPages: Sendable, Equatable {
         public let title: String
         public let start: Int?

@@ -11,11 +11,21 @@ import Foundation
 /// ```
 public struct LibraryQuery: Sendable, Equatable {
     /// How results are ordered; by default by relevance when there is text, else by title.
+    ///
+    /// ```swift
+    /// var query = LibraryQuery(text: "Chopin")
+    /// query.sort = .rating
+    /// ```
     public enum Sort: String, Sendable, CaseIterable {
         case title, composer, added, rating, duration
     }
 
     /// A number compared with `=`, `<`, `<=`, `>` or `>=` (no operator means `=`).
+    ///
+    /// ```swift
+    /// let shorter = try LibraryQuery.Comparison(parsing: "<5:00", field: "duration", valid: nil, duration: true)
+    /// shorter.value   // 300
+    /// ```
     public struct Comparison: Sendable, Equatable {
         public let operation: String
         public let value: Int

@@ -22,6 +22,12 @@ import GRDB
 /// ```
 public struct LibraryScanner: Sendable {
     /// Where a scan is, for a progress bar.
+    ///
+    /// ```swift
+    /// _ = try LibraryScanner(catalog: catalog).scan { progress in
+    ///     print("\(progress.done)/\(progress.total) \(progress.path)")
+    /// }
+    /// ```
     public struct Progress: Sendable {
         public let done: Int
         public let total: Int
@@ -29,6 +35,11 @@ public struct LibraryScanner: Sendable {
     }
 
     /// What a scan did.
+    ///
+    /// ```swift
+    /// let summary = try LibraryScanner(catalog: catalog).scan()
+    /// print("\(summary.found) PDFs, \(summary.added) new, \(summary.skipped.count) unreadable")
+    /// ```
     public struct Summary: Sendable, Equatable {
         /// PDFs found in the folder.
         public var found = 0
@@ -50,6 +61,10 @@ public struct LibraryScanner: Sendable {
     }
 
     /// A file the scan renamed.
+    ///
+    /// ```swift
+    /// for rename in try LibraryScanner(catalog: catalog).scan().renamed { print(rename.from, "→", rename.to) }
+    /// ```
     public struct Renamed: Sendable, Equatable {
         public var from: String
         public var to: String

@@ -12,6 +12,11 @@ import Foundation
 /// ```
 public struct ScoreRecord: Sendable, Equatable {
     /// One bookmark of the score, with its 1-based page range.
+    ///
+    /// ```swift
+    /// let record = ScoreRecord.read(try FileStamp(relativePath: "Smetana.pdf", in: "/scores"), absolutePath: "/scores/Smetana.pdf")
+    /// record.bookmarks.map(\.title)   // ["Vyšehrad", "Vltava", …]
+    /// ```
     public struct BookmarkEntry: Sendable, Equatable {
         public var title: String
         public var start: Int?

@@ -15,6 +15,11 @@ import Foundation
 /// ```
 public struct SetlistImport: Sendable {
     /// What became of one element of the file.
+    ///
+    /// ```swift
+    /// let plan = try SetlistImport.plan(try OpenSetlist(bytes: bytes), catalog: catalog)
+    /// for line in plan.lines { if case .placeholder(let title, let reason) = line.outcome { print(title, reason) } }
+    /// ```
     public enum Outcome: Sendable, Equatable {
         case score(path: String, level: SetlistMatchLevel, candidates: Int)
         case bookmark(path: String, title: String, start: Int, end: Int, level: SetlistMatchLevel)
@@ -24,6 +29,11 @@ public struct SetlistImport: Sendable {
         case omitted(reason: String)
     }
 
+    /// One element of the setlist file and what became of it.
+    ///
+    /// ```swift
+    /// plan.lines.forEach { print($0.index, $0.summary) }
+    /// ```
     public struct Line: Sendable, Equatable {
         /// 1-based position of the element in the file.
         public var index: Int

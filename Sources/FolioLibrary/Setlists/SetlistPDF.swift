@@ -4,6 +4,12 @@ import Foundation
 
 extension LibraryCatalog {
     /// What a setlist's merged PDF holds and what it left out.
+    ///
+    /// ```swift
+    /// let made = try catalog.setlistPDF(named: "Koncert – Praha")
+    /// try ExportFile.create(made.bytes, at: "Koncert.pdf")
+    /// print("\(made.pieces) pieces, \(made.pages) pages; skipped: \(made.skipped)")
+    /// ```
     public struct SetlistPDF: Sendable {
         public var bytes: [UInt8]
         public var pieces: Int

@@ -8,6 +8,12 @@
 /// ```
 extension PDFDocument {
     /// One page of a new arrangement.
+    ///
+    /// ```swift
+    /// // Page 1, a blank A4 page for notes, then page 3 (page 2 left out).
+    /// let slots: [PDFDocument.PageSlot] = [.page(0), .blank(width: 595, height: 842), .page(2)]
+    /// let warnings = try document.arrangePages(slots)
+    /// ```
     public enum PageSlot: Sendable, Equatable {
         /// The page now at this 0-based index.
         case page(Int)

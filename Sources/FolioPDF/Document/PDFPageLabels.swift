@@ -11,12 +11,22 @@ import Foundation
 /// ```
 public struct PDFPageLabels: Sendable, Equatable {
     /// How a range numbers its pages.
+    ///
+    /// ```swift
+    /// let roman = PDFPageLabels.Range(start: 0, style: .lowerRoman)   // i, ii, iii…
+    /// ```
     public enum Style: String, Sendable {
         case decimal = "D", upperRoman = "R", lowerRoman = "r", upperLetters = "A", lowerLetters = "a"
     }
 
     /// Pages from `start` (0-based) to the next range: `prefix` then the number in `style` (no
     /// number when `style` is nil), counting from `first`.
+    ///
+    /// ```swift
+    /// // Pages i–iv, then "Akt-1", "Akt-2"… from the fifth page.
+    /// let labels = PDFPageLabels(ranges: [.init(start: 0, style: .lowerRoman),
+    ///                                     .init(start: 4, style: .decimal, prefix: "Akt-")])
+    /// ```
     public struct Range: Sendable, Equatable {
         public var start: Int
         public var style: Style?

@@ -13,6 +13,11 @@
 /// ```
 public struct PDFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is.
+    ///
+    /// ```swift
+    /// do { _ = try PDFDocument(path: "Τραγούδια.pdf") }
+    /// catch let error as PDFError where error.code == .wrongPassword { print("try another password") }
+    /// ```
     public enum Code: String, Sendable, Equatable {
         /// The file could not be opened or read.
         case io

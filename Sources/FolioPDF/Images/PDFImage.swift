@@ -8,6 +8,12 @@
 /// print(image.width, image.height, image.orientation, image.dpi ?? (96, 96))
 /// ```
 public struct PDFImage: Sendable {
+    /// What the image's bytes are, read from their signature.
+    ///
+    /// ```swift
+    /// let image = try PDFImage(bytes: pngBytes)
+    /// image.format   // .png
+    /// ```
     public enum Format: String, Sendable { case jpeg, png }
 
     public let format: Format

@@ -18,6 +18,10 @@ import Foundation
 /// ```
 public struct XMPPacket: Sendable {
     /// A property name: namespace URI and local name.
+    ///
+    /// ```swift
+    /// let title = XMPPacket.Name(namespace: XMPPacket.dc, local: "title")
+    /// ```
     public struct Name: Hashable, Sendable {
         public let namespace: String
         public let local: String
@@ -29,6 +33,10 @@ public struct XMPPacket: Sendable {
     }
 
     /// A property value in one of the forms XMP writes.
+    ///
+    /// ```swift
+    /// let creators = XMPPacket.Value.ordered(["Antonín Dvořák", "Леош Яначек"])
+    /// ```
     public enum Value: Sendable, Equatable {
         /// A simple text value (`<pdf:Keywords>…</pdf:Keywords>`).
         case text(String)
@@ -55,6 +63,12 @@ public struct XMPPacket: Sendable {
     }
 
     /// One change: `value` nil removes the property.
+    ///
+    /// ```swift
+    /// let edit = XMPPacket.Edit(.init(namespace: XMPPacket.dc, local: "subject"), prefix: "dc",
+    ///                           .unordered(["Lied", "Романс"]))
+    /// try xmp.update([edit])
+    /// ```
     public struct Edit: Sendable {
         public var name: Name
         /// The prefix to declare when the property is written.

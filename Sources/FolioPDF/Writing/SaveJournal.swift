@@ -169,6 +169,12 @@ public struct SaveJournal: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What settling a journal did.
+    ///
+    /// ```swift
+    /// if let outcome = try SaveJournal.settle(path: "Mahler – Symphonie Nr. 2.pdf") {
+    ///     print(outcome)   // e.g. "rolled back an interrupted save (2048 bytes removed)"
+    /// }
+    /// ```
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// The journal was torn: the append had not begun. Nothing to undo.
         case discardedTorn

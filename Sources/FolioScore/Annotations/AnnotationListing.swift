@@ -11,6 +11,10 @@ import FolioPDF
 /// ```
 public enum AnnotationListing {
     /// One annotation and where it shows.
+    ///
+    /// ```swift
+    /// for shown in try AnnotationListing.list(document, page: 1) { print(shown.annotation.subtype, shown.display) }
+    /// ```
     public struct Shown: Sendable {
         public let annotation: PDFAnnotation
         /// x, y, width, height on the displayed page.

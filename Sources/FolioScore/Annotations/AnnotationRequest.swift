@@ -15,6 +15,11 @@ import FolioPDF
 /// ```
 public struct AnnotationRequest: Sendable, Equatable {
     /// Arrow heads of a line.
+    ///
+    /// ```swift
+    /// var request = AnnotationRequest(kind: .line, page: 1)
+    /// request.arrow = .end
+    /// ```
     public enum Arrow: String, Sendable, CaseIterable {
         case none, start, end, both
     }

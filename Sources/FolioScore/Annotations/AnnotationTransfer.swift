@@ -14,6 +14,10 @@ import Foundation
 /// ```
 public enum AnnotationTransfer {
     /// One annotation in the exchange format.
+    ///
+    /// ```swift
+    /// AnnotationTransfer.items(from: document).map(\.subtype)   // ["FreeText", "Ink"]
+    /// ```
     public struct Item: Codable, Sendable, Equatable {
         /// 1-based page.
         public var page: Int
@@ -41,6 +45,11 @@ public enum AnnotationTransfer {
     }
 
     /// The whole document.
+    ///
+    /// ```swift
+    /// let exchange = try AnnotationTransfer.read(try Data(contentsOf: URL(fileURLWithPath: "marks.json")))
+    /// exchange.annotations.count
+    /// ```
     public struct Document: Codable, Sendable, Equatable {
         public var format: String
         public var version: Int
@@ -54,6 +63,11 @@ public enum AnnotationTransfer {
     }
 
     /// What an import did.
+    ///
+    /// ```swift
+    /// let report = try AnnotationTransfer.apply(exchange, to: document)
+    /// print("\(report.added.count) added, \(report.present) already there")
+    /// ```
     public struct Report: Sendable, Equatable {
         /// Ids of the annotations added.
         public var added: [String] = []

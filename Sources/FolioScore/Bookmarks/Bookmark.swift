@@ -12,6 +12,11 @@ import Foundation
 /// ```
 public struct Bookmark: Sendable, Equatable, Identifiable {
     /// What selecting the bookmark does.
+    ///
+    /// ```swift
+    /// let piece = Bookmark(name: "Largo", action: .page(index: 11), pages: 12...14)
+    /// let link = Bookmark(name: "Партитура онлайн", action: .url("https://imslp.org"))
+    /// ```
     public enum Action: Sendable, Equatable {
         /// Go to a page, 0-based.
         case page(index: Int)

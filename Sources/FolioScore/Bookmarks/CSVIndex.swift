@@ -12,17 +12,32 @@ import SwiftCSV
 /// ```
 public enum CSVIndex {
     /// The columns an index can have.
+    ///
+    /// ```swift
+    /// let options = CSVIndex.Options(mapping: [.title: .position(1), .start: .name("Strana")])
+    /// ```
     public enum Field: String, Sendable, CaseIterable {
         case filename, title, start, end, composers, genres, tags, labels, reference, rating, difficulty, minutes,
             seconds, duration, keysf, keymi, key
     }
 
     /// A column, by its header name (case-insensitive) or its 1-based position.
+    ///
+    /// ```swift
+    /// let byHeader = CSVIndex.Column.name("Seite"), second = CSVIndex.Column.position(2)
+    /// ```
     public enum Column: Sendable, Equatable {
         case name(String)
         case position(Int)
     }
 
+    /// How an index is read: chosen columns, header rows, a page offset, strictness.
+    ///
+    /// ```swift
+    /// // Book pages 1… are PDF pages 4…; a row that cannot be read refuses the whole index.
+    /// let options = CSVIndex.Options(headerRows: 1, pageOffset: 3, strict: true)
+    /// let contents = try CSVIndex.read(text, options: options, pageCount: 120)
+    /// ```
     public struct Options: Sendable {
         /// Columns chosen by the user; fields not in it are found by header name, or by
         /// position when the index has no header row.
@@ -45,6 +60,11 @@ public enum CSVIndex {
     }
 
     /// A row that could not be read.
+    ///
+    /// ```swift
+    /// let contents = try CSVIndex.read("Title,Start\nΣονάτα,x\n", pageCount: 10)
+    /// contents.problems.first?.line   // 2
+    /// ```
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The row's record number, 1-based, header rows included (its line, unless a quoted
         /// cell above it spans lines).
@@ -55,6 +75,11 @@ public enum CSVIndex {
 
     /// What an index holds: bookmarks in page order, the score's own row (forScore's
     /// layout has one with no pages) and the rows that were skipped.
+    ///
+    /// ```swift
+    /// let contents = try CSVIndex.read("Title,Start Page\nVltava,3\nŠárka,9\n", pageCount: 20)
+    /// contents.bookmarks.map(\.name)   // ["Vltava", "Šárka"]
+    /// ```
     public struct Contents: Sendable {
         public var bookmarks: [Bookmark]
         public var score: ScoreMetadata?

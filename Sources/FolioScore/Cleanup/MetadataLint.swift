@@ -8,6 +8,11 @@ import Foundation
 ///             message: "Author 'Administrator' is a user name, not a composer", fix: "clear composers")
 /// ```
 public struct LintFinding: Sendable, Equatable {
+    /// How much a finding matters: info, warning or error.
+    ///
+    /// ```swift
+    /// let serious = MetadataLint.check(document, fileName: "scan.pdf").findings.filter { $0.severity >= .warning }
+    /// ```
     public enum Severity: String, Sendable, Comparable {
         case info, warning, error
 
@@ -64,6 +69,11 @@ public struct LintFinding: Sendable, Equatable {
 /// ```
 public enum MetadataLint {
     /// The findings and the change fixing them.
+    ///
+    /// ```swift
+    /// let report = MetadataLint.check(try ScoreFile("scan.pdf").open(), fileName: "scan.pdf")
+    /// report.findings.forEach { print($0.rule, $0.message) }
+    /// ```
     public struct Report: Sendable {
         public var findings: [LintFinding] = []
         public var change = ScoreChange()

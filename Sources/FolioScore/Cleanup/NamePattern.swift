@@ -14,6 +14,11 @@ import Foundation
 /// fields?.title       // "Après un rêve"
 /// ```
 public struct NamePattern: Sendable {
+    /// The fields a pattern can name, and `*` for a part to skip.
+    ///
+    /// ```swift
+    /// NamePattern.Placeholder.allCases.map(\.rawValue)   // ["composer", "title", …, "*"]
+    /// ```
     public enum Placeholder: String, Sendable, CaseIterable {
         case composer, title, genre, tag, opus, key, rating, difficulty
         case skip = "*"

@@ -19,6 +19,11 @@ import Foundation
 /// ```
 public enum LibraryCSV {
     /// A bookmark row, pages as written (checked against the PDF on import).
+    ///
+    /// ```swift
+    /// let sheet = try LibraryCSV.read(text)
+    /// sheet.files.first?.bookmarks.map(\.title)
+    /// ```
     public struct BookmarkRow: Sendable, Equatable {
         public let line: Int
         public let title: String
@@ -28,6 +33,10 @@ public enum LibraryCSV {
     }
 
     /// The rows of one file.
+    ///
+    /// ```swift
+    /// for file in try LibraryCSV.read(text).files { print(file.fileName, file.score?.title ?? "") }
+    /// ```
     public struct FileRows: Sendable, Equatable {
         /// As written in the Filename column: a path relative to the library, or a bare name.
         public let fileName: String
@@ -39,6 +48,11 @@ public enum LibraryCSV {
     }
 
     /// A read sheet: files in the order they first appear.
+    ///
+    /// ```swift
+    /// let sheet = try LibraryCSV.read("Filename,Title\nMá vlast.pdf,Má vlast\n")
+    /// sheet.columns.contains(.title)   // true
+    /// ```
     public struct Sheet: Sendable {
         public var files: [FileRows]
         /// The fields the header has.

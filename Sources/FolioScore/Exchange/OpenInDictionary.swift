@@ -13,6 +13,10 @@ import Foundation
 /// ```
 public enum OpenInDictionary {
     /// The formats a dictionary is written in.
+    ///
+    /// ```swift
+    /// let plist = try OpenInDictionary.export(metadata, as: .plist)
+    /// ```
     public enum Format: String, Sendable, CaseIterable {
         case json, plist
     }

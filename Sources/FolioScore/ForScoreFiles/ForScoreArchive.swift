@@ -16,6 +16,12 @@ import Foundation
 /// let library = try ForScoreLibraryData(plist: try archive.payload(of: archive.records[0]))
 /// ```
 public final class ForScoreArchive {
+    /// Which of forScore's two containers a file is: a backup (4SB without files) or an archive.
+    ///
+    /// ```swift
+    /// let archive = try ForScoreArchive(path: "Backup.4sb")
+    /// archive.kind   // .backup
+    /// ```
     public enum Kind: String, Sendable {
         /// `<--4SBV02-->`: metadata, settings and setlists, no files.
         case backup
@@ -23,6 +29,13 @@ public final class ForScoreArchive {
         case archive
     }
 
+    /// One record of the container: its name and where its compressed data is.
+    ///
+    /// ```swift
+    /// for record in archive.records where record.name.hasSuffix(".pdf") {
+    ///     let pdf = try archive.payload(of: record)
+    /// }
+    /// ```
     public struct Record: Sendable, Equatable {
         /// The name as stored (file names may be in NFD).
         public var name: String

@@ -17,6 +17,10 @@ import Foundation
 public struct ForScoreLibraryData: Sendable {
     /// A text box forScore draws over a page; geometry normalised to the page as shown
     /// (0…1, origin at the top left).
+    ///
+    /// ```swift
+    /// for box in library.files["Dvořák.pdf"]?.textBoxes[1] ?? [] { print(box.text, box.x, box.y) }
+    /// ```
     public struct TextBox: Sendable, Equatable {
         public var text: String
         public var font: String?
@@ -29,6 +33,11 @@ public struct ForScoreLibraryData: Sendable {
         public var height: Double
     }
 
+    /// A bookmark forScore keeps for a file: a title and its 1-based pages.
+    ///
+    /// ```swift
+    /// library.files["Real Book.pdf"]?.bookmarks.map { "\($0.title) \($0.first)–\($0.last)" }
+    /// ```
     public struct BookmarkData: Sendable, Equatable {
         public var title: String
         /// 1-based pages.
@@ -37,6 +46,12 @@ public struct ForScoreLibraryData: Sendable {
         public var metadata: ScoreMetadata
     }
 
+    /// What forScore knows of one file: its metadata, bookmarks, text boxes and drawings.
+    ///
+    /// ```swift
+    /// let file = library.files["Clair de Lune.pdf"]
+    /// file?.metadata.composers   // ["Claude Debussy"]
+    /// ```
     public struct File: Sendable {
         public var name: String
         public var metadata = ScoreMetadata()

@@ -11,6 +11,11 @@ import Foundation
 /// ```
 public enum ForScoreMarkings {
     /// What was written, for a report.
+    ///
+    /// ```swift
+    /// let applied = try ForScoreMarkings.apply(file, to: document)
+    /// print("\(applied.bookmarks) bookmarks, \(applied.textBoxes) text boxes")
+    /// ```
     public struct Applied: Sendable, Equatable {
         public var fields: Int = 0
         public var bookmarks: Int = 0

@@ -13,12 +13,21 @@ import Foundation
 /// ```
 public enum ScoreIntake {
     /// What a received file is, by its first bytes (and, for text, by decoding as text).
+    ///
+    /// ```swift
+    /// ScoreIntake.kind(of: Array("Ой, то не вечер\n".utf8))   // .text
+    /// ```
     public enum Kind: String, Sendable {
         case pdf, jpeg, png, text
     }
 
     /// What to store: the PDF's bytes, the name to give it (the received name with `.pdf`),
     /// and notes about the dictionary (unknown keys) or the typesetting.
+    ///
+    /// ```swift
+    /// let made = try ScoreIntake.make(name: "Písnička.txt", bytes: Array("Ach synku, synku\n".utf8))
+    /// made.fileName   // "Písnička.pdf"
+    /// ```
     public struct Made: Sendable {
         public var bytes: [UInt8]
         public var fileName: String
@@ -45,6 +54,12 @@ public enum ScoreIntake {
     }
 
     /// What `settle(file:name:openIn:readOptions:options:date:)` made of a received file.
+    ///
+    /// ```swift
+    /// let settled = try ScoreIntake.settle(file: "/scores/.upload-1", name: "Étude.pdf", openIn: nil,
+    ///                                      readOptions: PDFReadOptions())
+    /// settled.kind   // .pdf
+    /// ```
     public struct Settled: Sendable {
         /// The name to give the file (the received name with `.pdf`).
         public var fileName: String

@@ -9,6 +9,11 @@ import Foundation
 /// ```
 public enum ScoreMake {
     /// Paper for `--fit`, in points (portrait).
+    ///
+    /// ```swift
+    /// let paper = ScoreMake.Paper.forLocale("cs_CZ.UTF-8")   // .a4
+    /// paper.size.width                                     // 595.276
+    /// ```
     public enum Paper: String, Sendable, CaseIterable {
         case a4, letter
 

@@ -14,6 +14,10 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
     case title, composers, genres, tags, labels, rating, difficulty, duration, key, reference
 
     /// What a field holds.
+    ///
+    /// ```swift
+    /// ScoreField.composers.kind   // .list
+    /// ```
     public enum Kind: Sendable, Equatable {
         /// One line of text.
         case text

@@ -19,6 +19,10 @@ import FolioPDF
 /// ```
 public enum ScoreWriter {
     /// Options of a write.
+    ///
+    /// ```swift
+    /// let warnings = try ScoreWriter.write(edit, to: document, options: .init(allowComma: true))
+    /// ```
     public struct Options: Sendable {
         /// Keep values with commas in fields forScore splits (composers, genres, tags,
         /// labels); they are then reported as warnings instead of refused.

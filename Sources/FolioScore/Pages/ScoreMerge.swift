@@ -15,6 +15,11 @@ import Foundation
 /// ```
 public enum ScoreMerge {
     /// Pages of one document and how the merged file names them.
+    ///
+    /// ```swift
+    /// let gigue = ScoreMerge.Piece(document: try ScoreFile("Bach – Suity.pdf").open(), name: "Bach – Suity.pdf",
+    ///                              pages: 8...9, title: "Gigue")   // 0-based: the ninth and tenth pages
+    /// ```
     public struct Piece {
         public var document: PDFDocument
         /// The file name, the title of last resort.
@@ -33,6 +38,11 @@ public enum ScoreMerge {
     }
 
     /// The merged file and what it holds.
+    ///
+    /// ```swift
+    /// let merged = try ScoreMerge.merge([ScoreMerge.Piece(document: allemande, name: "Allemande.pdf")], title: "Suita")
+    /// merged.pieces.map(\.title)   // ["Allemande"]
+    /// ```
     public struct Result {
         public var bytes: [UInt8]
         /// Each piece's title and 1-based pages in the merged file.

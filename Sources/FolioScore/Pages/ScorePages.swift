@@ -64,6 +64,10 @@ public enum ScorePages {
     }
 
     /// How `crop` finds the box.
+    ///
+    /// ```swift
+    /// try ScorePages.crop(document, pages: [1, 2], .auto(margin: 12))
+    /// ```
     public enum Crop: Sendable, Equatable {
         /// x, y, width, height in points from the lower left corner of the page's media box.
         case box(x: Double, y: Double, width: Double, height: Double)

@@ -14,6 +14,10 @@ import Foundation
 /// ```
 public enum ScoreSplit {
     /// Where the pieces are found.
+    ///
+    /// ```swift
+    /// let pieces = try ScoreSplit.pieces(of: try ScoreFile("Real Book.pdf").open(), by: .toc)
+    /// ```
     public enum Method: Sendable, Equatable {
         /// The stored page-range bookmarks (XMP), as forScore, Preview and Nutrient keep them.
         case bookmarks
@@ -33,6 +37,10 @@ public enum ScoreSplit {
     }
 
     /// One piece: its title, its 1-based pages and its metadata (title included).
+    ///
+    /// ```swift
+    /// for piece in try ScoreSplit.pieces(of: book) { print(piece.title, piece.pages) }
+    /// ```
     public struct Piece: Sendable, Equatable {
         public var title: String
         public var pages: ClosedRange<Int>

@@ -17,6 +17,11 @@ import FoundationXML
 /// setlist.items.first   // .score(path: "filename.pdf", title: "Score Title", data: nil)
 /// ```
 public struct OpenSetlist: Sendable, Equatable {
+    /// One item of an Open Setlist: a score (maybe with its PDF inside) or a bookmark of one.
+    ///
+    /// ```swift
+    /// let setlist = OpenSetlist(title: "Koncert", items: [.score(path: "Dvořák.pdf", title: "Humoreska", data: nil)])
+    /// ```
     public enum Item: Sendable, Equatable {
         case score(path: String, title: String?, data: [UInt8]?)
         case bookmark(path: String, title: String)

@@ -49,6 +49,11 @@ public struct Setlist: Sendable, Equatable, Codable {
 /// let entry = SetlistEntry(kind: .bookmark, title: "Habanera", path: "Bizet - Carmen.pdf", start: 12, end: 15)
 /// ```
 public struct SetlistEntry: Sendable, Equatable, Codable {
+    /// What an entry names: a whole score, a bookmark's pages, or music not in the library.
+    ///
+    /// ```swift
+    /// let encore = SetlistEntry(kind: .placeholder, title: "Přídavek")
+    /// ```
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case score, bookmark, placeholder
     }

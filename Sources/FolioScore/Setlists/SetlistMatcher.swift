@@ -39,6 +39,11 @@ public enum SetlistMatchLevel: String, Sendable, Codable, Comparable {
 /// ```
 public struct SetlistMatcher: Sendable {
     /// A bookmark of a library file: its title and 1-based pages.
+    ///
+    /// ```swift
+    /// let matcher = SetlistMatcher(scores: ["Real Book.pdf"],
+    ///                              bookmarks: [.init(path: "Real Book.pdf", title: "Les feuilles mortes", start: 12, end: 13)])
+    /// ```
     public struct Bookmark: Sendable, Equatable {
         public var path: String
         public var title: String
@@ -54,12 +59,21 @@ public struct SetlistMatcher: Sendable {
     }
 
     /// A score found: its library path, how, and how many files matched at that level.
+    ///
+    /// ```swift
+    /// matcher.score(path: "real book.pdf")?.level   // .caseInsensitive
+    /// ```
     public struct ScoreMatch: Sendable, Equatable {
         public var path: String
         public var level: SetlistMatchLevel
         public var candidates: Int
     }
 
+    /// The bookmark a setlist entry names, how it was matched and among how many.
+    ///
+    /// ```swift
+    /// matcher.bookmark(path: "Real Book.pdf", title: "Les Feuilles Mortes")?.bookmark.start   // 12
+    /// ```
     public struct BookmarkMatch: Sendable, Equatable {
         public var bookmark: Bookmark
         public var level: SetlistMatchLevel

@@ -12,6 +12,10 @@ import Foundation
 /// ```
 public struct SetlistText: Sendable {
     /// Something a line can match: a score (by title or file name) or a bookmark.
+    ///
+    /// ```swift
+    /// let matcher = SetlistText(candidates: [.init(kind: .score, title: "Vltava", path: "Smetana/Vltava.pdf")])
+    /// ```
     public struct Candidate: Sendable, Equatable {
         public var kind: SetlistEntry.Kind
         public var title: String
@@ -31,6 +35,10 @@ public struct SetlistText: Sendable {
     }
 
     /// One line of the list, cleaned.
+    ///
+    /// ```swift
+    /// SetlistText.parse("1. Vltava (E)\n2. Šárka").map(\.query)   // ["Vltava", "Šárka"]
+    /// ```
     public struct Line: Sendable, Equatable {
         /// The line as written.
         public var text: String
@@ -40,11 +48,22 @@ public struct SetlistText: Sendable {
         public var key: String?
     }
 
+    /// A candidate and how well it matches a line (0…1).
+    ///
+    /// ```swift
+    /// matcher.match(line).alternatives.map { "\($0.candidate.title) \($0.confidence)" }
+    /// ```
     public struct Scored: Sendable, Equatable {
         public var candidate: Candidate
         public var confidence: Double
     }
 
+    /// A line and its best candidate (nil under the threshold) with the others in order.
+    ///
+    /// ```swift
+    /// let match = matcher.match(SetlistText.parse("Vltava")[0])
+    /// match.best?.candidate.path   // "Smetana/Vltava.pdf"
+    /// ```
     public struct Match: Sendable, Equatable {
         public var line: Line
         /// The best candidate at or above the threshold, nil when none is.

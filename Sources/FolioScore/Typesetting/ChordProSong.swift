@@ -28,6 +28,10 @@ public struct ChordProSong: Sendable, Equatable {
     public var warnings: [String] = []
 
     /// A piece of a lyric line: the chord over its start (if any) and the text.
+    ///
+    /// ```swift
+    /// ChordProSong(parsing: "[Am]Ой, то не [E]вечер").lines.first?.kind   // .lyrics([Segment(chord: "Am", text: "Ой, то не "), …])
+    /// ```
     public struct Segment: Sendable, Equatable {
         public var chord: String?
         public var text: String
@@ -39,12 +43,25 @@ public struct ChordProSong: Sendable, Equatable {
     }
 
     /// The kinds of section a song has.
+    ///
+    /// ```swift
+    /// ChordProSong(parsing: "{start_of_chorus}\nLa la\n{end_of_chorus}").lines.first?.kind   // .sectionStart(.chorus, label: nil)
+    /// ```
     public enum Section: String, Sendable {
         case chorus, verse, bridge, tab, grid, other
     }
 
     /// One line of the body, with its line number in the file.
+    ///
+    /// ```swift
+    /// for line in ChordProSong(parsing: text).lines { print(line.number, line.kind) }
+    /// ```
     public struct Line: Sendable, Equatable {
+        /// What a line of the body is.
+        ///
+        /// ```swift
+        /// if case .comment(let note) = line.kind { print("comment:", note) }
+        /// ```
         public enum Kind: Sendable, Equatable {
             case lyrics([Segment])
             case comment(String)

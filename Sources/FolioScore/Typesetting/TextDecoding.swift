@@ -9,6 +9,11 @@ import Foundation
 /// let (text, encoding) = try TextDecoding.decode(bytes)   // encoding: .utf8, .utf16BE, ...
 /// ```
 public enum TextDecoding {
+    /// The encodings text files are read in.
+    ///
+    /// ```swift
+    /// let (text, encoding) = try TextDecoding.decode([0xFF, 0xFE, 0x2F, 0x04])   // ("Я", .utf16LE)
+    /// ```
     public enum Encoding: String, Sendable {
         case utf8 = "UTF-8", utf16BE = "UTF-16BE", utf16LE = "UTF-16LE", windows1252 = "Windows-1252"
     }

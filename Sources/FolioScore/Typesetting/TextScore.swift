@@ -11,6 +11,11 @@ import Foundation
 /// ```
 public enum TextScore {
     /// The standard fonts text can be set in.
+    ///
+    /// ```swift
+    /// var options = TextScore.Options()
+    /// options.font = .times
+    /// ```
     public enum Font: String, Sendable, CaseIterable {
         case helvetica, times, courier
 
@@ -40,6 +45,13 @@ public enum TextScore {
     }
 
     /// How text is set.
+    ///
+    /// ```swift
+    /// var options = TextScore.Options()
+    /// options.paper = .letter
+    /// options.size = 12
+    /// let made = try TextScore.pdf([("Písně.txt", bytes)], options: options)
+    /// ```
     public struct Options: Sendable {
         public var paper: ScoreMake.Paper = .a4
         /// nil: Courier for a chord chart (chords stay over their syllables), else Helvetica.

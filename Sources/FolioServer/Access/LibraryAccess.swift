@@ -33,6 +33,11 @@ public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAdd
 /// context.identity?.proof == .password
 /// ```
 public struct LibraryAccess: Sendable, Equatable {
+    /// How a request proved it may use the library.
+    ///
+    /// ```swift
+    /// if context.identity?.proof == .tokenInAddress { /* answer with the cookie and a redirect */ }
+    /// ```
     public enum Proof: Sendable, Equatable {
         /// The access token, from its cookie or `Authorization: Bearer`.
         case token

@@ -15,6 +15,12 @@ import Foundation
 /// ```
 public final class LoginThrottle: @unchecked Sendable {
     /// How guessing is slowed.
+    ///
+    /// ```swift
+    /// var policy = LoginThrottle.Policy()
+    /// policy.banAfter = 10
+    /// let throttle = LoginThrottle(policy: policy)
+    /// ```
     public struct Policy: Sendable {
         public var freeFailures = 5
         public var firstDelay: Duration = .milliseconds(250)
@@ -27,6 +33,11 @@ public final class LoginThrottle: @unchecked Sendable {
     }
 
     /// What a failure costs the client.
+    ///
+    /// ```swift
+    /// let verdict = throttle.failed("192.0.2.7")
+    /// if verdict.delay > .zero { try await Task.sleep(for: verdict.delay) }
+    /// ```
     public struct Verdict: Sendable, Equatable {
         /// Failures counted for the client, this one included.
         public var failures: Int

@@ -15,6 +15,12 @@ import ServiceLifecycle
 /// ```
 public struct LibraryServer: Sendable {
     /// How the server listens and what it serves.
+    ///
+    /// ```swift
+    /// var options = LibraryServer.Options()
+    /// options.port = 8090
+    /// let server = try LibraryServer(catalog: catalog, options: options)
+    /// ```
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080

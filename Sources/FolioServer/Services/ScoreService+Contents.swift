@@ -5,9 +5,18 @@ import Foundation
 
 extension ScoreService {
     /// A score's table of contents and bookmarks, for the contents panel.
+    ///
+    /// ```swift
+    /// let (tag, contents) = try service.contents(score: 7)
+    /// contents.toc.map(\.title)   // ["Vyšehrad", "Vltava", …]
+    /// ```
     public struct Contents: Codable, Sendable, Equatable {
         /// An outline entry: `level` 0 at the top; `page` 1-based, nil for entries that
         /// lead elsewhere (a URL, another file).
+        ///
+        /// ```swift
+        /// contents.toc.first?.page   // 1
+        /// ```
         public struct Entry: Codable, Sendable, Equatable {
             public var title: String
             public var level: Int
@@ -15,6 +24,10 @@ extension ScoreService {
         }
 
         /// A bookmark: a name and the pages of the piece it marks (1-based).
+        ///
+        /// ```swift
+        /// contents.bookmarks.map { "\($0.name) \($0.start ?? 0)–\($0.end ?? 0)" }
+        /// ```
         public struct Bookmark: Codable, Sendable, Equatable {
             public var id: String
             public var name: String

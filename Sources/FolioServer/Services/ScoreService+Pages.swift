@@ -36,6 +36,11 @@ extension ScoreService {
 
     /// What a page tool left: the page count, and what it had to give up (outline entries or
     /// links that led to deleted pages).
+    ///
+    /// ```swift
+    /// let (tag, result) = try service.applyPageTool(score: 7, expected: etag, .init(action: "rotate", pages: "2", by: 90))
+    /// result.pages
+    /// ```
     public struct PageToolResult: Codable, Sendable, Equatable {
         public var pages: Int
         public var warnings: [String]

@@ -30,6 +30,11 @@ public struct ScoreService: Sendable {
 
     /// A score as the API shows it: its id, path and page count, and its metadata (the
     /// fields of `ScoreMetadata`'s JSON form, in the same object).
+    ///
+    /// ```swift
+    /// let (score, path) = try service.score(7)
+    /// score.metadata.title   // "Slovanské tance"
+    /// ```
     public struct Score: Codable, Sendable, Equatable {
         public var id: Int64
         public var path: String
@@ -70,6 +75,11 @@ public struct ScoreService: Sendable {
 
     /// An annotation as the API shows it: `rect` is x, y, width, height in points from the
     /// top-left corner of the page as displayed.
+    ///
+    /// ```swift
+    /// let (tag, marks) = try service.annotations(score: 7, page: 1)
+    /// marks.map(\.subtype)   // ["FreeText", "Ink"]
+    /// ```
     public struct Annotation: Codable, Sendable, Equatable {
         public var id: String
         public var page: Int
@@ -83,6 +93,12 @@ public struct ScoreService: Sendable {
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
     /// width, height and `strokes` lists of x, y pairs, in points from the displayed page's
     /// top-left; a stamp's `symbol` one of `MusicalSymbol`'s (fermata, mf, cresc…).
+    ///
+    /// ```swift
+    /// let new = try JSONDecoder().decode(ScoreService.NewAnnotation.self,
+    ///     from: Data(#"{"type":"freetext","page":1,"rect":[40,40,160,24],"text":"ritardando"}"#.utf8))
+    /// let (id, tag) = try service.addAnnotation(score: 7, expected: etag, new)
+    /// ```
     public struct NewAnnotation: Codable, Sendable {
         public var type: String
         public var symbol: String?
@@ -95,6 +111,10 @@ public struct ScoreService: Sendable {
     }
 
     /// What the library view asks for: words, field values, a minimum rating, an order.
+    ///
+    /// ```swift
+    /// let found = try service.search(ScoreService.Search(text: "Dvořák"))
+    /// ```
     public struct Search: Sendable {
         public var text: String?
         public var composer: String?
@@ -149,6 +169,10 @@ public struct ScoreService: Sendable {
     }
 
     /// A value of a field and how many scores carry it.
+    ///
+    /// ```swift
+    /// try service.facets()["composer"]?.first   // Facet(value: "Antonín Dvořák", count: 12)
+    /// ```
     public struct Facet: Codable, Sendable, Equatable {
         public var value: String
         public var count: Int
@@ -209,6 +233,11 @@ public struct ScoreService: Sendable {
 
     /// A change to an annotation: a new place (`rect` x, y, width, height from the displayed
     /// page's top-left; what it holds moves and scales with it), text, or colour.
+    ///
+    /// ```swift
+    /// let change = try JSONDecoder().decode(ScoreService.AnnotationChange.self, from: Data(#"{"color":"#0000ff"}"#.utf8))
+    /// let tag = try service.editAnnotation(score: 7, annotation: "obj-12", expected: etag, change)
+    /// ```
     public struct AnnotationChange: Codable, Sendable {
         public var rect: [Double]?
         public var text: String?

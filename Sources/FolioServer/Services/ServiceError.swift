@@ -9,6 +9,11 @@ import FolioPDF
 /// throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
 /// ```
 public struct ServiceError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as the one mapping to HTTP statuses reads it.
+    ///
+    /// ```swift
+    /// throw ServiceError(.notFound, "no score 42")
+    /// ```
     public enum Kind: Sendable, Equatable {
         /// A value out of its range or of the wrong form (the message names the valid one).
         case invalidValue

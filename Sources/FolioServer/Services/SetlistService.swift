@@ -25,7 +25,17 @@ public struct SetlistService: Sendable {
     }
 
     /// A setlist as the API shows it: entries with the score's id when it is in the catalog.
+    ///
+    /// ```swift
+    /// let (tag, shown) = try setlists.show("Koncert – Brno")
+    /// shown.entries.map(\.title)
+    /// ```
     public struct Shown: Codable, Sendable, Equatable {
+        /// One entry as the API shows it: its kind, title, score id and pages.
+        ///
+        /// ```swift
+        /// shown.entries.first?.score   // 7
+        /// ```
         public struct Entry: Codable, Sendable, Equatable {
             public var kind: String
             public var title: String
@@ -41,6 +51,11 @@ public struct SetlistService: Sendable {
 
     /// A new entry: a score (by id), one of its bookmarks (by id and bookmark title), or a
     /// placeholder (a title alone, for music not in the library).
+    ///
+    /// ```swift
+    /// let entry = try JSONDecoder().decode(SetlistService.NewEntry.self, from: Data(#"{"kind":"placeholder","title":"Přídavek"}"#.utf8))
+    /// _ = try setlists.add(to: "Koncert – Brno", expected: tag, entry)
+    /// ```
     public struct NewEntry: Codable, Sendable {
         public var kind: String
         public var score: Int64?
