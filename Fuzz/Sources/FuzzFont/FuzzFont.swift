@@ -1,10 +1,12 @@
 import FolioPDF
 import FuzzSupport
 
-/// TrueType fonts read for embedding, then a page set in the font written.
+/// TrueType fonts read for embedding, cut down to their first glyphs (composites followed),
+/// then a page set in the font written (which embeds a subset of the glyphs it shows).
 func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data = input else { return 0 }
     guard let font = try? TrueTypeFont(bytes: Array(UnsafeBufferPointer(start: data, count: count))) else { return 0 }
+    _ = try? TrueTypeSubset(font, glyphs: Set(0..<64)).cidToGID
     let face = PDFTypeface.trueType(font)
     let text = "Allegro é ř Ψ"
     _ = face.width(of: text, size: 12)

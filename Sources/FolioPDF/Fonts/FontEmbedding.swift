@@ -1,22 +1,30 @@
 import Foundation
 
 /// The objects that embed a TrueType font in a new file: a Type0 font (Identity-H, two-byte
-/// glyph numbers), its CIDFontType2 with the widths of the glyphs used, a font descriptor,
-/// the font program (FontFile2, whole) and a ToUnicode CMap so text extracts as written.
+/// glyph numbers: the font's own, as CIDs), its CIDFontType2 with the widths of the glyphs
+/// used, a font descriptor, the font program cut down to those glyphs (``TrueTypeSubset``,
+/// FontFile2, its name tagged "ABCDEF+" as subsets are), the `/CIDToGIDMap` from the font's
+/// glyph numbers to the subset's, and a ToUnicode CMap so text extracts as written.
 enum FontEmbedding {
     static func embed(_ font: TrueTypeFont, glyphs: [UInt16: String], as number: Int, allocate: () -> Int,
                       store: (Int, PDFObject) -> Void) throws {
-        let program = try FlateFilter.encode(font.data)
+        let subset = try TrueTypeSubset(font, glyphs: Set(glyphs.keys))
+        let name = subset.tag + "+" + font.postScriptName
+        let program = try FlateFilter.encode(subset.bytes)
         let fileNumber = allocate()
         store(fileNumber, .stream(PDFStream(dictionary: [
-            "Filter": .name("FlateDecode"), "Length": .integer(program.count), "Length1": .integer(font.data.count),
+            "Filter": .name("FlateDecode"), "Length": .integer(program.count), "Length1": .integer(subset.bytes.count),
         ], encodedData: program)))
+        let map = try FlateFilter.encode(subset.cidToGID)
+        let mapNumber = allocate()
+        store(mapNumber, .stream(PDFStream(dictionary: ["Filter": .name("FlateDecode"), "Length": .integer(map.count)],
+                                           encodedData: map)))
 
         // Flags: nonsymbolic (bit 6), fixed pitch (bit 1), italic (bit 7).
         let flags = 32 | (font.isFixedPitch ? 1 : 0) | (font.italicAngle != 0 ? 64 : 0)
         let descriptorNumber = allocate()
         store(descriptorNumber, .dictionary([
-            "Type": .name("FontDescriptor"), "FontName": .name(font.postScriptName), "Flags": .integer(flags),
+            "Type": .name("FontDescriptor"), "FontName": .name(name), "Flags": .integer(flags),
             "FontBBox": .array(font.boundingBox.map { .integer($0) }), "ItalicAngle": .real(PDFReal(font.italicAngle)),
             "Ascent": .integer(font.ascent), "Descent": .integer(font.descent), "CapHeight": .integer(font.capHeight),
             "StemV": .integer(80), "FontFile2": .reference(PDFReference(number: fileNumber)),
@@ -29,11 +37,11 @@ enum FontEmbedding {
         }
         let descendantNumber = allocate()
         store(descendantNumber, .dictionary([
-            "Type": .name("Font"), "Subtype": .name("CIDFontType2"), "BaseFont": .name(font.postScriptName),
+            "Type": .name("Font"), "Subtype": .name("CIDFontType2"), "BaseFont": .name(name),
             "CIDSystemInfo": .dictionary(["Registry": .string(PDFString(Array("Adobe".utf8))),
                                           "Ordering": .string(PDFString(Array("Identity".utf8))), "Supplement": .integer(0)]),
             "FontDescriptor": .reference(PDFReference(number: descriptorNumber)),
-            "DW": .integer(Int(font.advance(of: 0).rounded())), "W": .array(widths), "CIDToGIDMap": .name("Identity"),
+            "DW": .integer(Int(font.advance(of: 0).rounded())), "W": .array(widths), "CIDToGIDMap": .reference(PDFReference(number: mapNumber)),
         ]))
 
         let cmap = try FlateFilter.encode(toUnicode(glyphs, used: used))
@@ -41,7 +49,7 @@ enum FontEmbedding {
         store(cmapNumber, .stream(PDFStream(dictionary: ["Filter": .name("FlateDecode"), "Length": .integer(cmap.count)],
                                             encodedData: cmap)))
         store(number, .dictionary([
-            "Type": .name("Font"), "Subtype": .name("Type0"), "BaseFont": .name(font.postScriptName),
+            "Type": .name("Font"), "Subtype": .name("Type0"), "BaseFont": .name(name),
             "Encoding": .name("Identity-H"), "DescendantFonts": .array([.reference(PDFReference(number: descendantNumber))]),
             "ToUnicode": .reference(PDFReference(number: cmapNumber)),
         ]))

@@ -43,16 +43,7 @@ public struct TrueTypeFont: Sendable, Equatable {
         case "\u{0}\u{1}\u{0}\u{0}", "true": break
         default: throw PDFError(.invalidArgument, "not a TrueType font (the file starts with \"\(tag)\")")
         }
-        let tableCount = try reader.u16(4)
-        var tables: [String: (offset: Int, length: Int)] = [:]
-        for index in 0..<tableCount {
-            let record = 12 + 16 * index
-            let offset = try reader.u32(record + 8), length = try reader.u32(record + 12)
-            guard offset <= bytes.count, length <= bytes.count - offset else {
-                throw PDFError(.damaged, "the font's \(try reader.tag(record)) table lies outside the file", offset: record)
-            }
-            tables[try reader.tag(record)] = (offset, length)
-        }
+        let tables = try TrueTypeFont.tableDirectory(reader)
         var readers: [String: FontReader] = [:]
         for name in ["head", "hhea", "maxp", "hmtx", "OS/2", "post", "cmap", "name"] {
             if let found = tables[name] { readers[name] = FontReader(bytes: Array(bytes[found.offset..<(found.offset + found.length)])) }
@@ -106,6 +97,21 @@ public struct TrueTypeFont: Sendable, Equatable {
         guard !characterMap.isEmpty else { throw PDFError(.invalidArgument, "the font has no Unicode character map") }
         postScriptName = (try? table("name")).flatMap { TrueTypeFont.readPostScriptName($0) } ?? "EmbeddedFont"
         data = bytes
+    }
+
+    /// The table directory: each table's offset and length, checked to lie inside the file.
+    static func tableDirectory(_ reader: FontReader) throws -> [String: (offset: Int, length: Int)] {
+        let tableCount = try reader.u16(4)
+        var tables: [String: (offset: Int, length: Int)] = [:]
+        for index in 0..<tableCount {
+            let record = 12 + 16 * index
+            let offset = try reader.u32(record + 8), length = try reader.u32(record + 12)
+            guard offset <= reader.bytes.count, length <= reader.bytes.count - offset else {
+                throw PDFError(.damaged, "the font's \(try reader.tag(record)) table lies outside the file", offset: record)
+            }
+            tables[try reader.tag(record)] = (offset, length)
+        }
+        return tables
     }
 
     /// The glyph drawing `scalar`, nil when the font has none.
@@ -199,7 +205,7 @@ public struct TrueTypeFont: Sendable, Equatable {
 }
 
 /// Big-endian reads from a font table that fail with an error instead of reading past its end.
-private struct FontReader {
+struct FontReader {
     let bytes: [UInt8]
 
     private func check(_ offset: Int, _ count: Int) throws {
