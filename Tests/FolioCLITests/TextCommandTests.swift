@@ -209,19 +209,46 @@ final class TextCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(String(decoding: exif.stdout, as: UTF8.self).split(separator: "\n"), ["Amazing Grace", "John Newton"])
     }
 
-    func testCharactersBeyondWinAnsiNeedAFontFile() throws {
+    /// Text beyond WinAnsiEncoding needs no flag: Czech, Greek, Russian and Japanese lines are
+    /// set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for what it lacks),
+    /// each embedded as a subset; a character no font has is refused with its line.
+    func testAnyScriptIsSetInTheInstalledFonts() throws {
+        let lines = ["Rusalka", "Měsíčku na nebi hlubokém", "Ελεγεία", "Песня о Луне", "新世界より ドヴォルザーク", "♩ = 60"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path("world.txt"), atomically: true, encoding: .utf8)
+        try run(["make", path("world.txt")])
+        let found = try inspect(path("world.pdf"))
+        let text = found["text"] as? String ?? ""
+        for line in lines { XCTAssertTrue(text.contains(line), "Poppler lost '\(line)' in \(text)") }
+        let fonts = (found["fonts"] as? String ?? "").split(separator: "\n").dropFirst(2)
+        XCTAssertEqual(fonts.count, 2, found["fonts"] as? String ?? "")
+        XCTAssertTrue(fonts.contains { $0.contains("DejaVuSans") } && fonts.contains { $0.contains("DroidSansFallback") },
+                      found["fonts"] as? String ?? "")
+        // Each one embedded, a subset ("ABCDEF+" names, pdffonts' "sub" column), with ToUnicode.
+        for font in fonts {
+            XCTAssertEqual(font.split(separator: " ").suffix(5).prefix(3).map(String.init), ["yes", "yes", "yes"], String(font))
+            XCTAssertTrue(font.range(of: #"^[A-Z]{6}\+"#, options: .regularExpression) != nil, String(font))
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: path("world.pdf"))[.size] as? Int ?? 0
+        XCTAssertLessThan(size, 200_000, "a CJK line adds a subset of a 4 MB font, not the font")
+
+        try "Ukolébavka\nnota \u{10FFFD} sem\n".write(toFile: path("private.txt"), atomically: true, encoding: .utf8)
+        let error = try run(["make", path("private.txt")], status: 64)
+        XCTAssertTrue(error.contains("line 2") && error.contains("U+10FFFD") && error.contains("fonts-dejavu-core"), error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("private.pdf")))
+    }
+
+    /// `--font-file` comes first (the installed fonts only for what it lacks); a file that is
+    /// not a font, and an output that exists, are refused with nothing written.
+    func testAFontFileIsUsedFirst() throws {
         let text = "Rusalka\nSong to the Moon\nMěsíčku na nebi hlubokém\n"
         try text.write(toFile: path("moon.txt"), atomically: true, encoding: .utf8)
-        let error = try run(["make", path("moon.txt")], status: 64)
-        XCTAssertTrue(error.contains("line 3") && error.contains("ě") && error.contains("U+011B"), error)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path("moon.pdf")))
-
-        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
         try run(["make", path("moon.txt"), "--font-file", font])
         let found = try inspect(path("moon.pdf"))
         // Embedded, and its ToUnicode map gives the text back to Poppler and MuPDF.
-        let fonts = (found["fonts"] as? String ?? "").split(separator: "\n").filter { $0.contains("DejaVuSans") }
+        let fonts = (found["fonts"] as? String ?? "").split(separator: "\n").dropFirst(2)
         XCTAssertEqual(fonts.count, 1, found["fonts"] as? String ?? "")
+        XCTAssertTrue(fonts.first?.contains("DejaVuSerif") ?? false, "the font given, not the default: \(fonts)")
         // pdffonts' columns: name, type, encoding, then embedded, subset, ToUnicode, object, generation.
         let columns = fonts.first.map { $0.split(separator: " ").suffix(5).map(String.init) } ?? []
         XCTAssertTrue(fonts.first.map { $0.contains("CID TrueType") && $0.contains("Identity-H") } ?? false)
@@ -235,7 +262,7 @@ final class TextCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertTrue(try run(["make", path("moon.txt"), "--font-file", path("bad.ttf"), "-o", path("other.pdf")], status: 64)
             .contains("not a TrueType font"))
         let before = try Data(contentsOf: URL(fileURLWithPath: path("moon.pdf")))
-        XCTAssertTrue(try run(["make", path("moon.txt")], status: 64).contains("exists"))
+        XCTAssertTrue(try run(["make", path("moon.txt"), "--font-file", font], status: 64).contains("exists"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("moon.pdf"))), before)
         XCTAssertTrue(try run(["make", path("moon.txt"), "--size", "200", "-o", path("big.pdf")], status: 64).contains("4 to 72"))
         FileManager.default.createFile(atPath: path("binary.txt"), contents: Data([0x25, 0x00, 0x01]))

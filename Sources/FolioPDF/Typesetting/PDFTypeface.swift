@@ -1,8 +1,10 @@
 import Foundation
 
 /// A font text is set in on a new page: one of the standard fonts (WinAnsiEncoding, not
-/// embedded) or a TrueType font embedded whole, its glyphs addressed by number (Identity-H)
-/// with a ToUnicode map so the text can be copied and searched.
+/// embedded), a TrueType font embedded as a subset of the glyphs used, its glyphs addressed
+/// by number (Identity-H) with a ToUnicode map so the text can be copied and searched, or a
+/// chain of TrueType fonts tried in order for each character (DejaVu Sans for Latin, Greek
+/// and Cyrillic, a CJK font for what it lacks; see ``SystemFonts``).
 ///
 /// ```swift
 /// let face = PDFTypeface.standard(.courier)
@@ -12,12 +14,16 @@ import Foundation
 public enum PDFTypeface: Sendable, Equatable {
     case standard(StandardFont)
     case trueType(TrueTypeFont)
+    /// Fonts tried in order: each character (with its combining marks) is set in the first
+    /// font that has it.
+    case chain([TrueTypeFont])
 
     /// The name a page's resources give the font.
     var key: String {
         switch self {
         case .standard(let font): font.baseFont
         case .trueType(let font): "TT:" + font.postScriptName + ":\(font.data.count)"
+        case .chain(let fonts): "CH:" + fonts.map { $0.postScriptName + ":\($0.data.count)" }.joined(separator: ",")
         }
     }
 
@@ -27,14 +33,54 @@ public enum PDFTypeface: Sendable, Equatable {
             switch self {
             case .standard: StandardFont.winAnsiCode(scalar) == nil
             case .trueType(let font): font.glyph(for: scalar) == nil
+            case .chain(let fonts): !fonts.contains { $0.glyph(for: scalar) != nil }
             }
         }
     }
 
+    /// Whether every character advances the same (a typewriter face, for chord charts).
+    public var isMonospaced: Bool {
+        switch self {
+        case .standard(let font): font == .courier || font == .courierBold
+        case .trueType(let font): font.isFixedPitch
+        case .chain(let fonts): fonts.first?.isFixedPitch ?? false
+        }
+    }
+
+    /// `text` cut into pieces of one face each: itself for a single font; for a chain, runs of
+    /// characters that the same font shows (a character goes to the first font with all its
+    /// scalars, else to the first with its base, else to the first font).
+    ///
+    /// ```swift
+    /// PDFTypeface.chain([dejaVu, droid]).segments("Dvořák 新世界")
+    /// // [(.trueType(dejaVu), "Dvořák "), (.trueType(droid), "新世界")]
+    /// ```
+    public func segments(_ text: String) -> [(face: PDFTypeface, text: String)] {
+        guard case .chain(let fonts) = self, fonts.count > 1 else {
+            if case .chain(let fonts) = self, let only = fonts.first { return [(.trueType(only), text)] }
+            return [(self, text)]
+        }
+        var pieces: [(font: Int, text: String)] = []
+        for character in text {
+            let scalars = character.unicodeScalars
+            let font = fonts.firstIndex { font in scalars.allSatisfy { font.glyph(for: $0) != nil } }
+                ?? scalars.first.flatMap { base in fonts.firstIndex { $0.glyph(for: base) != nil } } ?? 0
+            if let last = pieces.last, last.font == font {
+                pieces[pieces.count - 1].text.append(character)
+            } else {
+                pieces.append((font, String(character)))
+            }
+        }
+        return pieces.map { (.trueType(fonts[$0.font]), $0.text) }
+    }
+
     /// The bytes a text-showing operator takes: WinAnsi codes, or two-byte glyph numbers.
-    /// A character the face lacks is an ``PDFError/Code/invalidArgument`` error naming it.
+    /// A character the face lacks is an ``PDFError/Code/invalidArgument`` error naming it; a
+    /// chain is encoded piece by piece (``segments(_:)``), each in its own font.
     public func encode(_ text: String) throws -> [UInt8] {
         switch self {
+        case .chain:
+            throw PDFError(.invalidArgument, "a chain of fonts is shown piece by piece; encode each of its segments")
         case .standard(let font):
             return try font.encode(text)
         case .trueType(let font):
@@ -65,6 +111,9 @@ public enum PDFTypeface: Sendable, Equatable {
         case .trueType(let font):
             if let glyph = font.glyph(for: scalar) { return font.advance(of: glyph) }
             return font.glyph(for: " ").map(font.advance(of:)) ?? 250
+        case .chain(let fonts):
+            for font in fonts { if let glyph = font.glyph(for: scalar) { return font.advance(of: glyph) } }
+            return fonts.first.map { PDFTypeface.trueType($0).advance(of: " ") } ?? 250
         }
     }
 
@@ -156,17 +205,22 @@ extension PDFNewDocument {
         var current: (String, Double)?
         content += Array("BT\n".utf8)
         for run in runs where !run.text.isEmpty {
-            let (name, reference) = fontResource(run.face)
-            resources[name] = .reference(reference)
-            let encoded = try run.face.encode(run.text)
-            if case .trueType = run.face { noteGlyphs(encoded, of: run.face, text: run.text) }
-            if current.map({ $0 != (name, run.size) }) ?? true {
-                content += Array("/\(name) \(PDFDrawing.number(run.size)) Tf\n".utf8)
-                current = (name, run.size)
+            // A chain of fonts: each piece in its font, starting where the one before ended.
+            var x = run.x
+            for (face, text) in run.face.segments(run.text) {
+                let (name, reference) = fontResource(face)
+                resources[name] = .reference(reference)
+                let encoded = try face.encode(text)
+                if case .trueType = face { noteGlyphs(encoded, of: face, text: text) }
+                if current.map({ $0 != (name, run.size) }) ?? true {
+                    content += Array("/\(name) \(PDFDrawing.number(run.size)) Tf\n".utf8)
+                    current = (name, run.size)
+                }
+                content += Array("1 0 0 1 \(PDFDrawing.number(x)) \(PDFDrawing.number(run.y)) Tm ".utf8)
+                PDFSerializer.writeLiteral(encoded, to: &content)
+                content += Array(" Tj\n".utf8)
+                x += face.width(of: text, size: run.size)
             }
-            content += Array("1 0 0 1 \(PDFDrawing.number(run.x)) \(PDFDrawing.number(run.y)) Tm ".utf8)
-            PDFSerializer.writeLiteral(encoded, to: &content)
-            content += Array(" Tj\n".utf8)
         }
         content += Array("ET\n".utf8)
         try addPage(width: width, height: height, content: content,

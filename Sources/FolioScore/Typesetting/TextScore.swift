@@ -56,8 +56,12 @@ public enum TextScore {
         public var paper: ScoreMake.Paper = .a4
         /// nil: Courier for a chord chart (chords stay over their syllables), else Helvetica.
         public var font: Font?
-        /// A TrueType font to embed instead of a standard font (any characters it has).
+        /// A TrueType font to embed instead of a standard font; characters it lacks come from
+        /// the installed fonts (``SystemFonts``).
         public var fontFile: TrueTypeFont?
+        /// The fonts each style is set in when the text needs more than the standard fonts'
+        /// characters (or a font file is given): settled by ``TextScore/pdf(_:options:title:date:)``.
+        var chains: [SystemFonts.Style: [TrueTypeFont]] = [:]
         /// The text size in points (valid: 4 to 72).
         public var size = 11.0
         /// The margin on every side in points (valid: 0 to a third of the paper's width).
@@ -138,9 +142,24 @@ public enum TextScore {
         var composers: [String] = []
         var warnings: [String] = []
         var characters = 0
+        var texts: [(name: String, text: String)] = []
         for (name, bytes) in files {
             let (text, _) = try TextDecoding.decode(bytes)
             try options.checkLength(text, fileName: name, before: &characters)
+            texts.append((name, text))
+        }
+        // The standard fonts for text they can show (the smallest files); else the user's font
+        // and the installed ones, each embedded as a subset of the glyphs used.
+        var options = options
+        let all = String(String.UnicodeScalarView(texts.map(\.text).joined(separator: "\n").unicodeScalars.filter {
+            $0.properties.generalCategory != .control   // line breaks, tabs, form feeds: never drawn
+        }))
+        if options.fontFile != nil || PDFTypeface.standard(.helvetica).firstMissing(in: all) != nil {
+            for style in SystemFonts.Style.allCases {
+                options.chains[style] = SystemFonts.chain(for: all, style: style, first: options.fontFile)
+            }
+        }
+        for (name, text) in texts {
             let first = flow.pageCount
             let fileEdit: ScoreEdit
             if isChordPro(fileName: name, text: text) {
@@ -174,9 +193,11 @@ public enum TextScore {
         return trimmed
     }
 
-    /// The face text is set in: the embedded font, the chosen one, or by what the text is.
+    /// The face text is set in: the fonts the text needs (a font file first), the chosen
+    /// standard font, or by what the text is.
     static func face(_ options: Options, style: Style = .regular, chart: Bool) -> PDFTypeface {
-        if let file = options.fontFile { return .trueType(file) }
+        let system: SystemFonts.Style = chart ? .monospaced : style == .bold ? .bold : style == .italic ? .italic : .regular
+        if let fonts = options.chains[system] { return .chain(fonts) }
         let font = options.font ?? (chart ? .courier : .helvetica)
         return .standard(style == .bold ? font.bold : style == .italic ? font.italic : font.regular)
     }
@@ -187,13 +208,13 @@ public enum TextScore {
     static func checkCharacters(_ line: String, number: Int, fileName: String, face: PDFTypeface) throws {
         guard let missing = face.firstMissing(in: line) else { return }
         let code = String(format: "U+%04X", missing.value)
-        let fix: String
-        if case .standard(let font) = face {
-            fix = "\(font.baseFont) has only WinAnsiEncoding's characters (Latin-1, € and typographic quotes); give a TrueType font that has it (--font-file)"
-        } else {
-            fix = "the font has no glyph for it; give a font that has"
+        let reason: String = switch face {
+        case .standard(let font):
+            "the character \"\(missing)\" (\(code)) cannot be written: \(font.baseFont) has only WinAnsiEncoding's characters (Latin-1, € and typographic quotes); give a TrueType font that has it (--font-file)"
+        case .trueType(let font): SystemFonts.advice(for: missing, fonts: [font])
+        case .chain(let fonts): SystemFonts.advice(for: missing, fonts: fonts)
         }
-        throw ScoreError(.invalidValue, "\(fileName), line \(number): the character \"\(missing)\" (\(code)) cannot be written: \(fix)")
+        throw ScoreError(.invalidValue, "\(fileName), line \(number): \(reason)")
     }
 
     /// Plain text, one line after another; a form feed starts a page. In a chord chart set
@@ -204,10 +225,7 @@ public enum TextScore {
         let chart = ChordSymbol.looksLikeChordChart(lines)
         let face = face(options, chart: chart)
         let size = options.size, leading = size * 1.25
-        let monospaced: Bool = switch face {
-        case .standard(let font): font == .courier || font == .courierBold
-        case .trueType(let font): font.isFixedPitch
-        }
+        let monospaced = face.isMonospaced
         let columns = monospaced ? max(1, Int(flow.lineWidth / face.width(of: "0", size: size))) : 0
         func put(_ piece: String, keep: Double = 0) throws {
             let top = try flow.take(leading, keep: keep)
