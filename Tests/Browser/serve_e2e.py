@@ -142,6 +142,13 @@ def main(folio, artifacts):
             page.keyboard.type("Cut to bar 48")
             page.keyboard.press("Enter")
             expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
+            # Any script: Czech and Japanese inserted as an input method inserts them, drawn in the
+            # installed fonts (embedded subsets) and listed as typed.
+            page.click("[data-tool=freetext]")
+            page.mouse.click(x + 60, y + 120)
+            page.keyboard.insert_text("Dvořák — ゆっくり")
+            page.keyboard.press("Enter")
+            expect(page.locator("#annotations li", has_text="Dvořák — ゆっくり")).to_have_count(1)
             # Square: drag.
             page.click("[data-tool=square]")
             drag(page, (x + 100, y + 200), (x + 200, y + 260))
@@ -180,6 +187,7 @@ def main(folio, artifacts):
             page.keyboard.press("ArrowRight")
             page.wait_for_selector("#stage[data-rendered='2']")
             expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Dvořák — ゆっくり")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/6-reloaded.png")
@@ -343,7 +351,8 @@ def main(folio, artifacts):
         saved = open(score, "rb").read()
         assert saved.startswith(original), "the original bytes are no longer a prefix"
         found = annotations(score, 1)
-        assert found == [("FreeText", "Cut to bar 52"), ("Ink", ""), ("Stamp", "")], f"page 2 holds {found}"
+        assert found == [("FreeText", "Cut to bar 52"), ("FreeText", "Dvořák — ゆっくり"), ("Ink", ""), ("Stamp", "")], \
+            f"page 2 holds {found}"
         with pymupdf.open(score) as document:  # the moved stamp is where the API said it went
             second = document[1]  # held: an annotation outlives no page object in PyMuPDF
             stamp = next(tuple(a.rect) for a in second.annots() if a.type[1] == "Stamp")

@@ -252,7 +252,7 @@ final class AnnotationCommandTests: XCTestCase {
             (["add", file, "--page", "1", "--type", "stamp", "--rect", "1,1,10,10", "--symbol", "trumpet"], "fermata"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--opacity", "1.5"], "valid: 0 to 1"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--width", "500"], "valid: 0 to 100"),
-            (["add", file, "--page", "1", "--type", "freetext", "--rect", "1,1,100,20", "--text", "Dvořák"], "WinAnsi"),
+            (["add", file, "--page", "1", "--type", "freetext", "--rect", "1,1,100,20", "--text", "Dvořák \u{10FFFD}"], "U+10FFFD"),
             (["add", file, "--page", "1", "--type", "note", "--points", "10,10", "--icon", "Bell"], "valid: Comment"),
             (["add", file, "--page", "1", "--type", "line", "--points", "10,10,10,10"], "the same"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--name", id], "already on page 1"),

@@ -17,8 +17,8 @@ enum AnnotationAppearance {
 
     /// The form XObject for `annotation` on a page shown with `geometry`; nil for a kind
     /// Folio cannot draw (or a Stamp whose art is unknown).
-    static func form(for annotation: PDFAnnotation, geometry: PDFPageGeometry, stampArt: PDFStampArt?) throws
-        -> PDFStream?
+    static func form(for annotation: PDFAnnotation, geometry: PDFPageGeometry, stampArt: PDFStampArt?,
+                     embed: (PDFDrawing.EmbeddedFont) throws -> PDFReference) throws -> PDFStream?
     {
         guard let kind = PDFAnnotationKind(subtype: annotation.subtype) else { return nil }
         let rect = annotation.rect
@@ -132,7 +132,7 @@ enum AnnotationAppearance {
             "Type": .name("XObject"), "Subtype": .name("Form"), "FormType": .integer(1),
             "BBox": numbers([0, 0, width, height]),
             "Matrix": numbers([matrix.a, matrix.b, matrix.c, matrix.d, 0, 0]),
-            "Resources": .dictionary(drawing.resources),
+            "Resources": .dictionary(try drawing.resources(embedding: embed)),
         ]
         let encoded = try FlateFilter.encode(drawing.content)
         dictionary["Filter"] = .name("FlateDecode")
@@ -181,26 +181,70 @@ enum AnnotationAppearance {
             drawing.stroke()
         }
         let padding = textPadding + border
-        let font = StandardFont.helvetica
-        let lines = try font.wrap(annotation.contents ?? "", size: size, maxWidth: max(1, width - 2 * padding))
+        let text = annotation.contents ?? ""
+        let face = try freeTextFace(for: text)
         drawing.save()
         drawing.rectangle(box.insetBy(border))
         drawing.clip()
         drawing.setFillColor(textColor)
         var baseline = height - padding - ascent * size
         let alignment = PDFTextAlignment(rawValue: annotation.alignment ?? 0) ?? .left
-        for line in lines {
-            let lineWidth = font.width(ofEncoded: line, size: size)
-            let x: Double
+        func left(_ lineWidth: Double) -> Double {
             switch alignment {
-            case .left: x = padding
-            case .center: x = (width - lineWidth) / 2
-            case .right: x = width - padding - lineWidth
+            case .left: padding
+            case .center: (width - lineWidth) / 2
+            case .right: width - padding - lineWidth
             }
-            if !line.isEmpty { drawing.text(line, font: font, size: size, at: PDFPoint(x: x, y: baseline)) }
-            baseline -= size * lineHeight
+        }
+        switch face {
+        case .standard(let font):
+            for line in try font.wrap(text, size: size, maxWidth: max(1, width - 2 * padding)) {
+                if !line.isEmpty { drawing.text(line, font: font, size: size, at: PDFPoint(x: left(font.width(ofEncoded: line, size: size)), y: baseline)) }
+                baseline -= size * lineHeight
+            }
+        case .trueType, .chain:
+            // Each piece of a line in the first installed font that has it, one after the other.
+            let fonts: [TrueTypeFont] = switch face {
+            case .trueType(let font): [font]
+            case .chain(let fonts): fonts
+            case .standard: []
+            }
+            let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            for paragraph in paragraphs {
+                for line in face.wrap(String(paragraph), size: size, maxWidth: max(1, width - 2 * padding)) {
+                    var x = left(face.width(of: line, size: size))
+                    for (piece, pieceText) in face.segments(line) {
+                        guard case .trueType(let font) = piece else { continue }
+                        let index = fonts.firstIndex(of: font) ?? 0
+                        try drawing.text(pieceText, trueType: font, name: "FolioU\(index)", size: size, at: PDFPoint(x: x, y: baseline))
+                        x += piece.width(of: pieceText, size: size)
+                    }
+                    baseline -= size * lineHeight
+                }
+            }
         }
         drawing.restore()
+    }
+
+    /// The face a FreeText's text is drawn in: Helvetica (a standard font, not embedded) for
+    /// text WinAnsiEncoding holds, else the installed fonts (``SystemFonts``), embedded as
+    /// subsets. A character no installed font has is an ``PDFError/Code/invalidArgument``
+    /// error naming it and the packages that would draw it.
+    static func freeTextFace(for text: String) throws -> PDFTypeface {
+        if (try? StandardFont.helvetica.encode(text)) != nil { return .standard(.helvetica) }
+        let drawn = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let fonts = SystemFonts.chain(for: drawn, style: .regular)
+        if let missing = PDFTypeface.chain(fonts).firstMissing(in: drawn) {
+            throw PDFError(.invalidArgument, SystemFonts.advice(for: missing, fonts: fonts))
+        }
+        return .chain(fonts)
+    }
+
+    /// The font `/DA` names for a FreeText of `text`: Helvetica's resource for WinAnsi text,
+    /// else the first embedded font's (as the appearance's resources name it).
+    static func defaultAppearanceFont(for text: String) throws -> String {
+        if case .standard(let font) = try freeTextFace(for: text) { return font.resourceName }
+        return "FolioU0"
     }
 
     /// An arrow head, circle or square at `point` of a line coming from `from`.

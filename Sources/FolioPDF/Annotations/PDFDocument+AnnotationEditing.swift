@@ -118,7 +118,7 @@ extension PDFDocument {
             dictionary["RD"] = nil
         }
         if let contents = change.contents {
-            if found.subtype == "FreeText" { _ = try StandardFont.helvetica.encode(contents) }
+            if found.subtype == "FreeText" { _ = try AnnotationAppearance.freeTextFace(for: contents) }
             dictionary["Contents"] = .string(PDFString(PDFTextString.encode(contents)))
         }
         if let author = change.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
@@ -141,11 +141,12 @@ extension PDFDocument {
             guard isFreeText else { throw PDFError(.invalidArgument, "a font size applies to FreeText annotations only") }
             try PDFDocument.checkFontSize(size)
         }
-        if isFreeText, change.fontSize != nil || change.color != nil {
-            // The text's font, size and colour live together in /DA.
+        if isFreeText, change.fontSize != nil || change.color != nil || change.contents != nil {
+            // The text's font (Helvetica, or the embedded font new text needs), size and colour live together in /DA.
             let size = change.fontSize ?? found.defaultAppearance?.size ?? 12
             let color = change.color ?? found.defaultAppearance?.color ?? .black
-            dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: size, color: color).utf8)))
+            let font = try AnnotationAppearance.defaultAppearanceFont(for: change.contents ?? found.contents ?? "")
+            dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: size, color: color, font: font).utf8)))
         }
         if let alignment = change.alignment { dictionary["Q"] = .integer(alignment.rawValue) }
         dictionary["M"] = .string(PDFString(Array(PDFDate(date).pdfString.utf8)))
@@ -283,7 +284,8 @@ extension PDFDocument {
     /// to by `/AP /N` (and the annotation object updated).
     private func attachAppearance(to annotation: inout PDFAnnotation, geometry: PDFPageGeometry,
                                   stampArt: PDFStampArt?) throws {
-        guard let form = try AnnotationAppearance.form(for: annotation, geometry: geometry, stampArt: stampArt) else {
+        guard let form = try AnnotationAppearance.form(for: annotation, geometry: geometry, stampArt: stampArt,
+                                                       embed: { try embedFont($0.font, glyphs: $0.glyphs) }) else {
             return
         }
         let formReference = add(.stream(form))
@@ -299,8 +301,8 @@ extension PDFDocument {
                      "S": .name("S")])
     }
 
-    static func defaultAppearance(size: Double, color: PDFColor) -> String {
-        "/\(StandardFont.helvetica.resourceName) \(PDFDrawing.number(size)) Tf "
+    static func defaultAppearance(size: Double, color: PDFColor, font: String = StandardFont.helvetica.resourceName) -> String {
+        "/\(font) \(PDFDrawing.number(size)) Tf "
             + color.components.map(PDFDrawing.number).joined(separator: " ") + " rg"
     }
 
@@ -414,9 +416,10 @@ extension PDFDocument {
         switch draft.kind {
         case .freeText:
             guard let text = draft.contents, !text.isEmpty else { throw PDFError(.invalidArgument, "a freetext needs text") }
-            _ = try StandardFont.helvetica.encode(text)
+            let font = try AnnotationAppearance.defaultAppearanceFont(for: text)
             try PDFDocument.checkFontSize(draft.fontSize)
-            dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: draft.fontSize, color: draft.color ?? .black).utf8)))
+            dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: draft.fontSize, color: draft.color ?? .black,
+                                                                                     font: font).utf8)))
             dictionary["Q"] = .integer(draft.alignment.rawValue)
             if let fill = draft.fill {
                 dictionary["C"] = AnnotationAppearance.numbers(fill.components)

@@ -20,6 +20,20 @@ public struct PDFDrawing: Sendable, Equatable {
     public private(set) var graphicsStates: [String: PDFDictionary] = [:]
     /// Image XObjects used, by resource name.
     public private(set) var images: [String: PDFReference] = [:]
+    /// TrueType fonts used, by resource name, with the glyphs shown: embedded as subsets
+    /// when the drawing is stored (``resources(embedding:)``).
+    public private(set) var trueTypeFonts: [String: EmbeddedFont] = [:]
+
+    /// A TrueType font a drawing shows text in, and the glyphs it shows with the characters
+    /// each stands for (for the font's ToUnicode map).
+    ///
+    /// ```swift
+    /// for (name, used) in drawing.trueTypeFonts { print(name, used.font.postScriptName, used.glyphs.count) }
+    /// ```
+    public struct EmbeddedFont: Sendable, Equatable {
+        public var font: TrueTypeFont
+        public var glyphs: [UInt16: String]
+    }
 
     public init() {}
 
@@ -112,6 +126,27 @@ public struct PDFDrawing: Sendable, Equatable {
         content += Array(" Tj\nET\n".utf8)
     }
 
+    /// Shows `text` in a TrueType font (resource `name`) with its baseline starting at
+    /// `origin`: two-byte glyph numbers, the glyphs noted for the font's subset. A character
+    /// the font lacks is an ``PDFError/Code/invalidArgument`` error naming it.
+    ///
+    /// ```swift
+    /// try drawing.text("Dvořák", trueType: dejaVu, name: "FolioU0", size: 12, at: PDFPoint(x: 4, y: 8))
+    /// ```
+    public mutating func text(_ text: String, trueType font: TrueTypeFont, name: String, size: Double, at origin: PDFPoint) throws {
+        let encoded = try PDFTypeface.trueType(font).encode(text)
+        var used = trueTypeFonts[name] ?? EmbeddedFont(font: font, glyphs: [:])
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            let glyph = UInt16(encoded[2 * index]) << 8 | UInt16(encoded[2 * index + 1])
+            if used.glyphs[glyph] == nil { used.glyphs[glyph] = String(scalar) }
+        }
+        trueTypeFonts[name] = used
+        content += Array("BT\n/\(name) \(PDFDrawing.number(size)) Tf\n".utf8)
+        emit([origin.x, origin.y], "Td")
+        PDFSerializer.writeLiteral(encoded, to: &content)
+        content += Array(" Tj\nET\n".utf8)
+    }
+
     /// Paints the image XObject `image` (see ``PDFDocument/addImage(_:)``) into `rect`.
     public mutating func image(_ image: PDFReference, in rect: PDFRect) {
         let name = images.first { $0.value == image }?.key ?? "Im\(images.count)"
@@ -136,6 +171,9 @@ public struct PDFDrawing: Sendable, Equatable {
             if newName != name { renamed = PDFDrawing.replace("/\(name) Do", with: "/\(newName) Do", in: renamed) }
         }
         fonts.merge(other.fonts) { current, _ in current }
+        for (name, used) in other.trueTypeFonts {
+            trueTypeFonts[name, default: EmbeddedFont(font: used.font, glyphs: [:])].glyphs.merge(used.glyphs) { current, _ in current }
+        }
         content += renamed
     }
 
@@ -144,7 +182,23 @@ public struct PDFDrawing: Sendable, Equatable {
         return Array(text.replacingOccurrences(of: target, with: replacement).utf8)
     }
 
-    /// The `/Resources` dictionary this drawing needs.
+    /// The `/Resources` dictionary this drawing needs, its TrueType fonts embedded by `embed`
+    /// (which stores a font's objects and returns the reference of its Type0 font).
+    ///
+    /// ```swift
+    /// let resources = try drawing.resources { used in try document.embedFont(used.font, glyphs: used.glyphs) }
+    /// ```
+    public func resources(embedding embed: (EmbeddedFont) throws -> PDFReference) throws -> PDFDictionary {
+        var resources = self.resources
+        guard !trueTypeFonts.isEmpty else { return resources }
+        var fontDictionary = resources["Font"]?.dictionaryValue ?? PDFDictionary()
+        for (name, used) in trueTypeFonts.sorted(by: { $0.key < $1.key }) { fontDictionary[name] = .reference(try embed(used)) }
+        resources["Font"] = .dictionary(fontDictionary)
+        return resources
+    }
+
+    /// The `/Resources` dictionary this drawing needs (TrueType fonts left out: see
+    /// ``resources(embedding:)``).
     public var resources: PDFDictionary {
         var resources = PDFDictionary()
         if !fonts.isEmpty {

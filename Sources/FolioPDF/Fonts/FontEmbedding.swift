@@ -81,3 +81,18 @@ enum FontEmbedding {
         return Array(text.utf8)
     }
 }
+
+extension PDFDocument {
+    /// Embeds `font` as a subset of `glyphs` (with the characters each stands for) in this
+    /// document's next update, and returns the reference of its Type0 font.
+    ///
+    /// ```swift
+    /// let reference = try document.embedFont(dejaVu, glyphs: [glyph: "ř"])
+    /// ```
+    public func embedFont(_ font: TrueTypeFont, glyphs: [UInt16: String]) throws -> PDFReference {
+        let type0 = add(.null)
+        try FontEmbedding.embed(font, glyphs: glyphs, as: type0.number, allocate: { add(.null).number },
+                                store: { replace(PDFReference(number: $0), with: $1) })
+        return type0
+    }
+}

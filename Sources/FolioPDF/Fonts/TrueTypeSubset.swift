@@ -26,7 +26,7 @@ public struct TrueTypeSubset: Sendable {
 
     /// Cuts `font` down to `glyphs` (original numbers; ones past the font's glyph count are
     /// ignored). A damaged `glyf`/`loca` (offsets out of order or outside the table, a
-    /// composite glyph truncated or nested past ``maxComponentDepth``) is a
+    /// composite glyph truncated, built from itself or nested more than 16 deep) is a
     /// ``PDFError/Code/damaged`` error.
     public init(_ font: TrueTypeFont, glyphs: Set<UInt16>) throws {
         let file = FontReader(bytes: font.data)

@@ -57,7 +57,7 @@ public enum TextScore {
         /// nil: Courier for a chord chart (chords stay over their syllables), else Helvetica.
         public var font: Font?
         /// A TrueType font to embed instead of a standard font; characters it lacks come from
-        /// the installed fonts (``SystemFonts``).
+        /// the installed fonts (FolioPDF's `SystemFonts`).
         public var fontFile: TrueTypeFont?
         /// The fonts each style is set in when the text needs more than the standard fonts'
         /// characters (or a font file is given): settled by ``TextScore/pdf(_:options:title:date:)``.

@@ -21,9 +21,10 @@ struct MakeCommand: ParsableCommand {
             name. ChordPro (.cho, .chordpro, .chopro, .crd, or a text with a {title: …} line): title, subtitle,
             artist/composer/lyricist, key, tempo, time, capo, duration, comments, chorus/verse/bridge/tab/grid
             sections and [C] chords above their syllables; title, people, key, duration and tags become forScore
-            metadata. Standard fonts write WinAnsiEncoding's characters only (Latin-1, € and typographic quotes); any
-            other is an error naming it and its line, unless --font-file gives a TrueType font (embedded, text stays
-            searchable and copyable). Without --output each text file gets FILE.pdf beside it; with it, all go into
+            metadata. Text the standard fonts hold (Latin-1, € and typographic quotes) stays in them; any other script
+            is set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for Chinese, Japanese and Korean),
+            each embedded as a subset of the glyphs used; --font-file puts a TrueType font of your own first. A
+            character no font has is an error naming it and its line. Without --output each text file gets FILE.pdf beside it; with it, all go into
             one PDF, each from a new page with an outline entry.
             An output that exists is never overwritten.
             Examples: folio make scan-1.jpg scan-2.jpg --output "Trumpet 1.pdf" --fit a4
@@ -40,7 +41,7 @@ struct MakeCommand: ParsableCommand {
     @Option(help: "Text: the paper, a4 or letter (default: from the locale, LC_PAPER or LANG).") var paper: ScoreMake.Paper?
     @Option(help: "Text: helvetica, times or courier (default: courier for chord charts, else helvetica).")
     var font: TextScore.Font?
-    @Option(help: "Text: a TrueType font (.ttf) to embed instead, for characters beyond WinAnsi.") var fontFile: String?
+    @Option(help: "Text: a TrueType font (.ttf) to set the text in first (embedded as a subset).") var fontFile: String?
     @Option(help: "Text: the size in points, 4 to 72.") var size: Double = 11
     @Option(help: "Text: the margin on every side in points.") var margin: Double = 50
 

@@ -1,0 +1,120 @@
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// FreeText in the scripts musicians write on a real score: each drawn in the installed fonts,
+/// embedded as subsets, read back unchanged by PyMuPDF, drawn inside its rectangle and nowhere
+/// else by Poppler, MuPDF and PDFium, extracted by Poppler after flattening; qpdf has nothing
+/// to say, and a character no font has is refused with the file untouched.
+final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
+    private let texts = [
+        ("Czech", "Dvořák: ritardando, přidej"), ("Polish", "Szybciej — źdźbło, żółć"), ("Greek", "Ελληνικά: ritenuto"),
+        ("Russian", "Медленно, с чувством"), ("Japanese", "ゆっくり、歌うように"), ("Chinese", "渐慢，如歌 ♩=60"),
+    ]
+
+    private func size(_ file: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+    }
+
+    func testEveryScriptOnACorpusScore() throws {
+        let score = path("Bach.pdf")
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+                                         toPath: score)
+        let original = path("original.pdf")
+        try FileManager.default.copyItem(atPath: score, toPath: original)
+        let qpdfBefore = try TestEnvironment.runTool("qpdf", ["--check", original])
+
+        var top = 60
+        for (script, text) in texts {
+            let before = try size(score)
+            try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,\(top),230,22",
+                        "--text", text, "--size", "12", "--fill", "#ffffcc"])
+            let added = try size(score) - before
+            let cjk = script == "Japanese" || script == "Chinese"
+            XCTAssertLessThan(added, cjk ? 200_000 : 60_000, "\(script) added \(added) bytes")
+            top += 40
+        }
+        let qpdf = try TestEnvironment.runTool("qpdf", ["--check", score])
+        XCTAssertEqual(qpdf.status, qpdfBefore.status, String(decoding: qpdf.stdout + qpdf.stderr, as: UTF8.self))
+        XCTAssertEqual(String(decoding: qpdf.stderr, as: UTF8.self), String(decoding: qpdfBefore.stderr, as: UTF8.self))
+
+        // /Contents as typed, and /DA naming the font drawn in.
+        let read = try TestEnvironment.runTool("python3", ["-c", """
+            import json, sys, pymupdf
+            page = pymupdf.open(sys.argv[1])[0]
+            print(json.dumps([[a.info["content"], a.xref and page.parent.xref_get_key(a.xref, "DA")[1]]
+                              for a in page.annots() if a.type[1] == "FreeText"]))
+            """, score])
+        XCTAssertEqual(read.status, 0, String(decoding: read.stderr, as: UTF8.self))
+        let annotations = try JSONSerialization.jsonObject(with: read.stdout) as? [[String]] ?? []
+        XCTAssertEqual(annotations.map { $0[0] }, texts.map(\.1))
+        XCTAssertTrue(annotations.allSatisfy { $0[1].hasPrefix("/FolioU0 12 Tf") }, "\(annotations)")
+
+        // Three renderers: ink inside each rectangle, nothing changed outside them.
+        let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/annot_ink.py").path
+        let ink = try TestEnvironment.runTool("python3", [oracle, original, score, "0"])
+        XCTAssertEqual(ink.status, 0, String(decoding: ink.stderr, as: UTF8.self))
+        let found = try JSONSerialization.jsonObject(with: ink.stdout) as? [String: Any] ?? [:]
+        let renderers = found["renderers"] as? [String: [String: Any]] ?? [:]
+        XCTAssertEqual(Set(renderers.keys), ["poppler", "mupdf", "pdfium"])
+        var darkness: [String: [Int]] = [:]
+        for (name, seen) in renderers {
+            XCTAssertEqual(seen["outside"] as? Int, 0, "\(name) drew outside the rectangles")
+            let dark = seen["dark"] as? [Int] ?? []
+            XCTAssertEqual(dark.count, texts.count)
+            for (index, count) in dark.enumerated() { XCTAssertGreaterThan(count, 100, "\(name): no ink for \(texts[index].0)") }
+            darkness[name] = dark
+        }
+        // The renderers agree on how much ink each text has (font rasterizers differ a little).
+        for index in texts.indices {
+            let counts = darkness.values.map { Double($0[index]) }
+            if let low = counts.min(), let high = counts.max() {
+                XCTAssertLessThan(high / max(low, 1), 1.6, "\(texts[index].0): \(darkness.mapValues { $0[index] })")
+            }
+        }
+
+        // Flattened, the text is part of the page: Poppler extracts every line.
+        try invoke(["annot", "flatten", score, "--output", path("flat.pdf")])
+        let text = String(decoding: try TestEnvironment.runTool("pdftotext", ["-f", "1", "-l", "1", path("flat.pdf"), "-"]).stdout,
+                          as: UTF8.self)
+        for (script, line) in texts {
+            XCTAssertTrue(text.contains(line), "\(script): '\(line)' not in \(text)")
+        }
+
+        // A character none of the fonts has: refused, named, nothing written.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: score))
+        let refused = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,400,200,22",
+                                  "--text", "Coda \u{10FFFD}"], status: 64)
+        XCTAssertTrue(refused.err.contains("U+10FFFD") && refused.err.contains("fonts-droid-fallback"), refused.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), bytes)
+    }
+
+    func testEditingTheTextChangesTheFontItNeeds() throws {
+        let score = path("Chopin.pdf")
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Chopin-Prelude_Op_28_No_15.pdf"), toPath: score)
+        let id = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,60,200,22",
+                             "--text", "dolce"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        func daAndText() throws -> [String] {
+            let run = try TestEnvironment.runTool("python3", ["-c", """
+                import json, sys, pymupdf
+                document = pymupdf.open(sys.argv[1])
+                page = document[0]
+                annotation = [a for a in page.annots() if a.type[1] == "FreeText"][0]
+                print(json.dumps([document.xref_get_key(annotation.xref, "DA")[1], annotation.info["content"]]))
+                """, score])
+            XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+            return try JSONSerialization.jsonObject(with: run.stdout) as? [String] ?? []
+        }
+        XCTAssertTrue(try daAndText()[0].hasPrefix("/Helv "), "WinAnsi text stays in Helvetica")
+        try invoke(["annot", "edit", score, "--id", id, "--text", "Sostenuto — Шопен"])
+        let unicode = try daAndText()
+        XCTAssertTrue(unicode[0].hasPrefix("/FolioU0 "), "\(unicode)")
+        XCTAssertEqual(unicode[1], "Sostenuto — Шопен")
+        try invoke(["annot", "edit", score, "--id", id, "--rect", "60,100,240,30"])
+        XCTAssertEqual(try daAndText()[1], "Sostenuto — Шопен", "moving redraws in the same fonts")
+        try invoke(["annot", "edit", score, "--id", id, "--text", "a tempo"])
+        XCTAssertTrue(try daAndText()[0].hasPrefix("/Helv "))
+        let check = try TestEnvironment.runTool("qpdf", ["--check", score])
+        XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
+    }
+}
