@@ -44,6 +44,21 @@ put("FuzzForScore", "b.4sb", b"<--4SBV02-->" + struct.pack(">Q", 10) + struct.pa
 put("FuzzForScore", "meta.plist", plistlib.dumps({"c.pdf": {"title": "Sonatina", "composer": "Clementi"}}, fmt=plistlib.FMT_BINARY))
 for font in glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf")[:3]:
     put("FuzzFont", os.path.basename(font), open(font, "rb").read())
+    # Whole fonts are longer than the inputs the fuzzer reads: small cuts of them (fontTools'
+    # subsetter, composite glyphs such as ř and ё kept) reach past the table directory.
+    try:
+        from fontTools import subset
+        options = subset.Options()
+        options.notdef_outline = True
+        options.drop_tables += ["GSUB", "GPOS", "GDEF", "kern"]
+        cut = subset.Subsetter(options)
+        cut.populate(text="Dvořák Ελληνικά ёжик ♩♯♭")
+        shape = subset.load_font(font, options)
+        cut.subset(shape)
+        buffer = io.BytesIO(); shape.save(buffer)
+        put("FuzzFont", "small-" + os.path.basename(font), buffer.getvalue())
+    except ImportError:
+        pass
 try:
     from PIL import Image
     for mode, ext in (("RGB", "jpg"), ("L", "jpg"), ("CMYK", "jpg"), ("RGBA", "png"), ("P", "png"), ("1", "png"), ("I;16", "png")):
