@@ -117,4 +117,40 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
         let check = try TestEnvironment.runTool("qpdf", ["--check", score])
         XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
     }
+
+    /// Many annotations in one update share one subset per font, grown to every glyph they
+    /// show, and each still draws its own text.
+    func testAnnotationsOfOneUpdateShareTheirFonts() throws {
+        let score = path("Mozart.pdf")
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Mozart-Fantasy_in_D_minor_KV_397.pdf"),
+                                         toPath: score)
+        let original = path("original.pdf")
+        try FileManager.default.copyItem(atPath: score, toPath: original)
+        let lines = ["Dvořák", "Ёлка", "ゆっくり", "Smetana — Vltava", "渐慢", "Šárka ♩=60", "Ελεγεία", "うたう"]
+        let items: [[String: Any]] = lines.enumerated().map { index, text in
+            ["page": 1, "subtype": "FreeText", "rect": [40, 700 - 40 * index, 200, 724 - 40 * index], "contents": text,
+             "fontSize": 12, "fill": "#ffffcc"]
+        }
+        let marks = path("marks.json")
+        try JSONSerialization.data(withJSONObject: ["format": "folio-annotations", "version": 1, "annotations": items])
+            .write(to: URL(fileURLWithPath: marks))
+        try invoke(["annot", "import", score, "--from", marks])
+        let fonts = String(decoding: try TestEnvironment.runTool("pdffonts", [score]).stdout, as: UTF8.self)
+        let names = fonts.split(separator: "\n").dropFirst(2).compactMap { $0.split(separator: " ").first.map(String.init) }
+        XCTAssertEqual(names.filter { $0.hasSuffix("+DejaVuSans") }.count, 1, fonts)
+        XCTAssertEqual(names.filter { $0.hasSuffix("+DroidSansFallback") }.count, 1, fonts)
+        let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/annot_ink.py").path
+        let ink = try TestEnvironment.runTool("python3", [oracle, original, score, "0"])
+        let found = try JSONSerialization.jsonObject(with: ink.stdout) as? [String: Any] ?? [:]
+        for (name, seen) in found["renderers"] as? [String: [String: Any]] ?? [:] {
+            XCTAssertEqual(seen["outside"] as? Int, 0, name)
+            XCTAssertEqual((seen["dark"] as? [Int])?.count, lines.count, name)
+            XCTAssertTrue((seen["dark"] as? [Int] ?? []).allSatisfy { $0 > 30 }, "\(name): \(seen)")
+        }
+        try invoke(["annot", "flatten", score, "--output", path("flat.pdf")])
+        let text = String(decoding: try TestEnvironment.runTool("pdftotext", [path("flat.pdf"), "-"]).stdout, as: UTF8.self)
+        for line in lines { XCTAssertTrue(text.contains(line), "'\(line)' not in \(text)") }
+        let check = try TestEnvironment.runTool("qpdf", ["--check", score])
+        XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
+    }
 }

@@ -18,7 +18,7 @@ enum AnnotationAppearance {
     /// The form XObject for `annotation` on a page shown with `geometry`; nil for a kind
     /// Folio cannot draw (or a Stamp whose art is unknown).
     static func form(for annotation: PDFAnnotation, geometry: PDFPageGeometry, stampArt: PDFStampArt?,
-                     embed: (PDFDrawing.EmbeddedFont) throws -> PDFReference) throws -> PDFStream?
+                     fonts: (String) -> TrueTypeFont?, embed: (PDFDrawing.EmbeddedFont) throws -> PDFReference) throws -> PDFStream?
     {
         guard let kind = PDFAnnotationKind(subtype: annotation.subtype) else { return nil }
         let rect = annotation.rect
@@ -48,7 +48,7 @@ enum AnnotationAppearance {
             default: drawing.stroke()
             }
         case .freeText:
-            try drawFreeText(annotation, into: &drawing, width: width, height: height)
+            try drawFreeText(annotation, into: &drawing, width: width, height: height, fonts: fonts)
         case .highlight, .underline, .strikeOut, .squiggly:
             drawing.setOpacity(opacity, blendMode: kind == .highlight ? "Multiply" : nil)
             for quad in quads(of: annotation) {
@@ -162,7 +162,7 @@ enum AnnotationAppearance {
     }
 
     private static func drawFreeText(_ annotation: PDFAnnotation, into drawing: inout PDFDrawing, width: Double,
-                                     height: Double) throws {
+                                     height: Double, fonts load: (String) -> TrueTypeFont?) throws {
         let appearance = annotation.defaultAppearance
         let size = appearance?.size.flatMap { $0 > 0 ? $0 : nil } ?? 12
         let textColor = appearance?.color ?? .black
@@ -182,7 +182,7 @@ enum AnnotationAppearance {
         }
         let padding = textPadding + border
         let text = annotation.contents ?? ""
-        let face = try freeTextFace(for: text)
+        let face = try freeTextFace(for: text, load: load)
         drawing.save()
         drawing.rectangle(box.insetBy(border))
         drawing.clip()
@@ -230,10 +230,10 @@ enum AnnotationAppearance {
     /// text WinAnsiEncoding holds, else the installed fonts (``SystemFonts``), embedded as
     /// subsets. A character no installed font has is an ``PDFError/Code/invalidArgument``
     /// error naming it and the packages that would draw it.
-    static func freeTextFace(for text: String) throws -> PDFTypeface {
+    static func freeTextFace(for text: String, load: (String) -> TrueTypeFont?) throws -> PDFTypeface {
         if (try? StandardFont.helvetica.encode(text)) != nil { return .standard(.helvetica) }
         let drawn = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        let fonts = SystemFonts.chain(for: drawn, style: .regular)
+        let fonts = SystemFonts.chain(for: drawn, style: .regular, load: load)
         if let missing = PDFTypeface.chain(fonts).firstMissing(in: drawn) {
             throw PDFError(.invalidArgument, SystemFonts.advice(for: missing, fonts: fonts))
         }
@@ -242,8 +242,8 @@ enum AnnotationAppearance {
 
     /// The font `/DA` names for a FreeText of `text`: Helvetica's resource for WinAnsi text,
     /// else the first embedded font's (as the appearance's resources name it).
-    static func defaultAppearanceFont(for text: String) throws -> String {
-        if case .standard(let font) = try freeTextFace(for: text) { return font.resourceName }
+    static func defaultAppearanceFont(for text: String, load: (String) -> TrueTypeFont?) throws -> String {
+        if case .standard(let font) = try freeTextFace(for: text, load: load) { return font.resourceName }
         return "FolioU0"
     }
 

@@ -28,6 +28,11 @@ public final class PDFDocument {
     private var cache: [Int: PDFObject] = [:]
     /// Edits not yet saved: replaced or new objects, deleted objects, trailer changes.
     var changes = ChangeSet()
+    /// TrueType fonts embedded in the pending update, by font: every annotation drawn in a
+    /// font shares one subset, grown to the glyphs they all show (``embedFont(_:glyphs:)``).
+    var embeddedFonts: [String: EmbeddedFontObjects] = [:]
+    /// Font files read to draw text, by path (nil: missing or not a font), read once per document.
+    var fontFiles: [String: TrueTypeFont?] = [:]
     private var objectStreams: [Int: ObjectStream?] = [:]
     private var loading: Set<Int> = []
     private(set) var security: StandardSecurityHandler?

@@ -82,17 +82,56 @@ enum FontEmbedding {
     }
 }
 
+/// The objects of a font embedded in a document's pending update: its Type0 font first, then
+/// the objects it refers to, and the glyphs its subset holds.
+struct EmbeddedFontObjects {
+    var glyphs: [UInt16: String]
+    var numbers: [Int]
+}
+
 extension PDFDocument {
     /// Embeds `font` as a subset of `glyphs` (with the characters each stands for) in this
-    /// document's next update, and returns the reference of its Type0 font.
+    /// document's next update, and returns the reference of its Type0 font. The same font
+    /// embedded again in the same update is the same objects, its subset grown to the glyphs
+    /// of both, so many annotations in one font cost one font.
     ///
     /// ```swift
     /// let reference = try document.embedFont(dejaVu, glyphs: [glyph: "ř"])
     /// ```
     public func embedFont(_ font: TrueTypeFont, glyphs: [UInt16: String]) throws -> PDFReference {
+        let key = font.postScriptName + ":\(font.data.count)"
+        if var known = embeddedFonts[key], let type0 = known.numbers.first {
+            let merged = known.glyphs.merging(glyphs) { current, _ in current }
+            guard merged.count > known.glyphs.count else { return PDFReference(number: type0) }
+            var reused = known.numbers.dropFirst().makeIterator()
+            var numbers = [type0]
+            try FontEmbedding.embed(font, glyphs: merged, as: type0, allocate: {
+                let number = reused.next() ?? add(.null).number
+                numbers.append(number)
+                return number
+            }, store: { replace(PDFReference(number: $0), with: $1) })
+            known.glyphs = merged
+            known.numbers = numbers
+            embeddedFonts[key] = known
+            return PDFReference(number: type0)
+        }
         let type0 = add(.null)
-        try FontEmbedding.embed(font, glyphs: glyphs, as: type0.number, allocate: { add(.null).number },
-                                store: { replace(PDFReference(number: $0), with: $1) })
+        var numbers = [type0.number]
+        try FontEmbedding.embed(font, glyphs: glyphs, as: type0.number, allocate: {
+            let number = add(.null).number
+            numbers.append(number)
+            return number
+        }, store: { replace(PDFReference(number: $0), with: $1) })
+        embeddedFonts[key] = EmbeddedFontObjects(glyphs: glyphs, numbers: numbers)
         return type0
+    }
+
+    /// The font file at `path` (one of ``SystemFonts``' candidates), read once per document;
+    /// nil when it is missing or not a font Folio can embed.
+    func systemFont(_ path: String) -> TrueTypeFont? {
+        if let known = fontFiles[path] { return known }
+        let font = SystemFonts.read(path)
+        fontFiles[path] = font
+        return font
     }
 }

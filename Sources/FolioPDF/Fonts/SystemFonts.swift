@@ -36,24 +36,35 @@ public enum SystemFonts {
 
     /// The fonts that draw `text`: `first` (a user's font) when given, then the installed
     /// candidates of `style`, each read only while some character of `text` is still
-    /// without a font. Characters no font has are left for the caller to name
+    /// without a font (`load` reads a file: a document passes one that reads each file once).
+    /// Characters no font has are left for the caller to name
     /// (`PDFTypeface.chain(fonts).firstMissing(in:)`, then ``advice(for:fonts:)``).
     ///
     /// ```swift
     /// let fonts = SystemFonts.chain(for: "Ελεγεία", style: .regular)   // [DejaVu Sans]
     /// ```
-    public static func chain(for text: String, style: Style, first: TrueTypeFont? = nil) -> [TrueTypeFont] {
+    public static func chain(for text: String, style: Style, first: TrueTypeFont? = nil,
+                             load: (String) -> TrueTypeFont? = SystemFonts.read) -> [TrueTypeFont] {
         var fonts: [TrueTypeFont] = first.map { [$0] } ?? []
         var missing = Set(text.unicodeScalars.filter { scalar in
             scalar.properties.generalCategory != .control && !fonts.contains { $0.glyph(for: scalar) != nil }
         })
         for path in candidates(style) where !missing.isEmpty {
-            guard let data = FileManager.default.contents(atPath: path), let font = try? TrueTypeFont(bytes: Array(data)),
-                  missing.contains(where: { font.glyph(for: $0) != nil }) else { continue }
+            guard let font = load(path), missing.contains(where: { font.glyph(for: $0) != nil }) else { continue }
             fonts.append(font)
             missing = missing.filter { font.glyph(for: $0) == nil }
         }
         return fonts
+    }
+
+    /// The font file at `path`; nil when it is missing or not a TrueType font Folio can embed.
+    ///
+    /// ```swift
+    /// let dejaVu = SystemFonts.read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    /// ```
+    public static func read(_ path: String) -> TrueTypeFont? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? TrueTypeFont(bytes: Array(data))
     }
 
     /// Why `scalar` cannot be drawn with `fonts`, and what would draw it.
