@@ -9,7 +9,8 @@ import XCTest
 final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
     private let texts = [
         ("Czech", "Dvořák: ritardando, přidej"), ("Polish", "Szybciej — źdźbło, żółć"), ("Greek", "Ελληνικά: ritenuto"),
-        ("Russian", "Медленно, с чувством"), ("Japanese", "ゆっくり、歌うように"), ("Chinese", "渐慢，如歌 ♩=60"),
+        ("Russian", "Медленно, с чувством"), ("Hebrew", "לאט ובשירה"), ("Arabic", "ببطء بلا تسرع"),
+        ("Japanese", "ゆっくり、歌うように"), ("Chinese", "渐慢，如歌 ♩=60"),
     ]
 
     private func size(_ file: String) throws -> Int {
@@ -42,13 +43,16 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
         let read = try TestEnvironment.runTool("python3", ["-c", """
             import json, sys, pymupdf
             page = pymupdf.open(sys.argv[1])[0]
-            print(json.dumps([[a.info["content"], a.xref and page.parent.xref_get_key(a.xref, "DA")[1]]
+            print(json.dumps([[a.info["content"], page.parent.xref_get_key(a.xref, "DA")[1],
+                               page.parent.xref_get_key(a.xref, "Q")[1]]
                               for a in page.annots() if a.type[1] == "FreeText"]))
             """, score])
         XCTAssertEqual(read.status, 0, String(decoding: read.stderr, as: UTF8.self))
         let annotations = try JSONSerialization.jsonObject(with: read.stdout) as? [[String]] ?? []
         XCTAssertEqual(annotations.map { $0[0] }, texts.map(\.1))
         XCTAssertTrue(annotations.allSatisfy { $0[1].hasPrefix("/FolioU0 12 Tf") }, "\(annotations)")
+        // Hebrew and Arabic boxes are right-aligned unless asked otherwise (/Q 2).
+        XCTAssertEqual(annotations.map { $0[2] == "2" }, texts.map { ["Hebrew", "Arabic"].contains($0.0) })
 
         // Three renderers: ink inside each rectangle, nothing changed outside them.
         let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/annot_ink.py").path
@@ -75,8 +79,10 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
 
         // Flattened, the text is part of the page: Poppler extracts every line.
         try invoke(["annot", "flatten", score, "--output", path("flat.pdf")])
-        let text = String(decoding: try TestEnvironment.runTool("pdftotext", ["-f", "1", "-l", "1", path("flat.pdf"), "-"]).stdout,
-                          as: UTF8.self)
+        // (Poppler marks right-to-left lines with embedding characters, U+202A–U+202E.)
+        let text = String(String.UnicodeScalarView(String(
+            decoding: try TestEnvironment.runTool("pdftotext", ["-f", "1", "-l", "1", path("flat.pdf"), "-"]).stdout, as: UTF8.self
+        ).unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) }))
         for (script, line) in texts {
             XCTAssertTrue(text.contains(line), "\(script): '\(line)' not in \(text)")
         }

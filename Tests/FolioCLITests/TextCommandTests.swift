@@ -237,6 +237,63 @@ final class TextCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("private.pdf")))
     }
 
+    /// A Hebrew and Arabic lyric sheet: each right-to-left line set from the right margin,
+    /// drawn in visual order (its first letter rightmost), Arabic letters joined; MuPDF reads
+    /// every line back as typed, and a Latin line stays at the left margin.
+    func testHebrewAndArabicLinesRunFromTheRight() throws {
+        let lines = ["הבה נגילה", "הבה נגילה ונשמחה", "يا ليل الصب متى غده", "Hava Nagila"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path("rtl.txt"), atomically: true, encoding: .utf8)
+        try run(["make", path("rtl.txt")])
+        let read = try TestEnvironment.runTool("python3", ["-c", """
+            import json, sys, pymupdf
+            page = pymupdf.open(sys.argv[1])[0]
+            lines = [l for b in page.get_text("rawdict")["blocks"] for l in b["lines"]]
+            out = []
+            for line in lines:
+                chars = sorted((c["bbox"][0], c["bbox"][2], c["c"]) for s in line["spans"] for c in s["chars"])
+                out.append({"x0": chars[0][0], "x1": chars[-1][1], "left": chars[0][2], "right": chars[-1][2]})
+            print(json.dumps({"width": page.rect.width, "lines": out,
+                              "text": [l.strip() for l in page.get_text().splitlines() if l.strip()]}))
+            """, path("rtl.pdf")])
+        XCTAssertEqual(read.status, 0, String(decoding: read.stderr, as: UTF8.self))
+        let found = try JSONSerialization.jsonObject(with: read.stdout) as? [String: Any] ?? [:]
+        XCTAssertEqual(found["text"] as? [String], lines)
+        let placed = found["lines"] as? [[String: Any]] ?? []
+        XCTAssertEqual(placed.count, lines.count)
+        guard placed.count == lines.count else { return }
+        let right = placed[0...2].compactMap { $0["x1"] as? Double }
+        // The three right-to-left lines end at one right margin, whatever their lengths.
+        XCTAssertLessThan((right.max() ?? 0) - (right.min() ?? 0), 1.5, "\(placed)")
+        XCTAssertGreaterThan(right.min() ?? 0, (found["width"] as? Double ?? 0) * 0.8)
+        XCTAssertEqual(placed[0]["right"] as? String, "ה", "the first letter is drawn rightmost")
+        XCTAssertEqual(placed[0]["left"] as? String, "ה", "and the last leftmost")
+        XCTAssertEqual(placed[1]["left"] as? String, "ה")
+        XCTAssertEqual(placed[1]["right"] as? String, "ה")
+        // The Latin line starts at the left margin, where the Hebrew ones do not.
+        XCTAssertLessThan(placed[3]["x0"] as? Double ?? 999, (placed[0]["x0"] as? Double ?? 0) - 100)
+        // Arabic is drawn joined: the glyphs shown (CIDs are DejaVu Sans's glyph numbers) are
+        // the presentation forms DejaVu's cmap gives, not the letters' isolated glyphs.
+        let glyphs = try TestEnvironment.runTool("python3", ["-c", """
+            import json, sys, pikepdf
+            from fontTools.ttLib import TTFont
+            reverse = {}
+            for code, name in TTFont("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").getBestCmap().items():
+                reverse.setdefault(name, code)
+            order = TTFont("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").getGlyphOrder()
+            pdf = pikepdf.open(sys.argv[1])
+            codes = []
+            for operands, operator in pikepdf.parse_content_stream(pdf.pages[0]):
+                if str(operator) == "Tj":
+                    data = bytes(operands[0])
+                    codes += [reverse.get(order[data[i] << 8 | data[i + 1]], 0) for i in range(0, len(data) - 1, 2)]
+            print(json.dumps(codes))
+            """, path("rtl.pdf")])
+        XCTAssertEqual(glyphs.status, 0, String(decoding: glyphs.stderr, as: UTF8.self))
+        let codes = try JSONSerialization.jsonObject(with: glyphs.stdout) as? [Int] ?? []
+        XCTAssertGreaterThan(codes.filter { (0xFE70...0xFEFF).contains($0) }.count, 10, "\(codes)")
+        XCTAssertTrue(codes.filter { (0x0621...0x064A).contains($0) }.isEmpty, "a letter drawn unjoined: \(codes)")
+    }
+
     /// `--font-file` comes first (the installed fonts only for what it lacks); a file that is
     /// not a font, and an output that exists, are refused with nothing written.
     func testAFontFileIsUsedFirst() throws {

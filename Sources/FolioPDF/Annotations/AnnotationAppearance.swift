@@ -211,7 +211,10 @@ enum AnnotationAppearance {
             }
             let paragraphs = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             for paragraph in paragraphs {
-                for line in face.wrap(String(paragraph), size: size, maxWidth: max(1, width - 2 * padding)) {
+                // Hebrew and Arabic: joined, and each line put in the order it is drawn.
+                let direction = BidiText.direction(of: String(paragraph)) ?? .leftToRight
+                for logical in face.wrap(String(paragraph), size: size, maxWidth: max(1, width - 2 * padding)) {
+                    let line = face.visualLine(logical, direction: direction)
                     var x = left(face.width(of: line, size: size))
                     for (piece, pieceText) in face.segments(line) {
                         guard case .trueType(let font) = piece else { continue }

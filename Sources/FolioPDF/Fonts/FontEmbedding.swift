@@ -55,6 +55,14 @@ enum FontEmbedding {
         ]))
     }
 
+    /// The text a glyph stands for: an Arabic presentation form (drawn for a joined letter,
+    /// ``ArabicShaping``) as the letters typed, anything else as itself.
+    private static func logical(_ text: String) -> String {
+        guard let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1,
+              let letters = ArabicShaping.logicalText(of: scalar) else { return text }
+        return letters
+    }
+
     /// A ToUnicode CMap mapping each two-byte glyph number to the UTF-16 of its character.
     private static func toUnicode(_ glyphs: [UInt16: String], used: [UInt16]) -> [UInt8] {
         func hex(_ units: some Sequence<UInt16>) -> String { units.map { String(format: "%04X", $0) }.joined() }
@@ -74,7 +82,7 @@ enum FontEmbedding {
         for start in stride(from: 0, to: used.count, by: 100) {
             let block = used[start..<min(start + 100, used.count)]
             text += "\(block.count) beginbfchar\n"
-            for glyph in block { text += "<\(hex([glyph]))> <\(hex((glyphs[glyph] ?? "").utf16))>\n" }
+            for glyph in block { text += "<\(hex([glyph]))> <\(hex(logical(glyphs[glyph] ?? "").utf16))>\n" }
             text += "endbfchar\n"
         }
         text += "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"

@@ -74,6 +74,26 @@ public enum PDFTypeface: Sendable, Equatable {
         return pieces.map { (.trueType(fonts[$0.font]), $0.text) }
     }
 
+    /// One line of a paragraph running in `direction` (nil: the line's own) as it is drawn,
+    /// left to right: Arabic letters joined in the forms this face has
+    /// (``ArabicShaping``), then put in visual order (``BidiText``). Text without
+    /// right-to-left characters comes back as it is.
+    ///
+    /// ```swift
+    /// PDFTypeface.chain([dejaVu]).visualLine("שלום 123", direction: .rightToLeft)   // "123 םולש"
+    /// ```
+    public func visualLine(_ line: String, direction: BidiText.Direction? = nil) -> String {
+        let direction = direction ?? BidiText.direction(of: line) ?? .leftToRight
+        guard direction == .rightToLeft || BidiText.needsReordering(line) else { return line }
+        let shaped: String
+        switch self {
+        case .standard: shaped = line
+        case .trueType(let font): shaped = ArabicShaping.shape(line) { font.glyph(for: $0) != nil }
+        case .chain(let fonts): shaped = ArabicShaping.shape(line) { form in fonts.contains { $0.glyph(for: form) != nil } }
+        }
+        return BidiText.visualOrder(shaped, direction: direction)
+    }
+
     /// The bytes a text-showing operator takes: WinAnsi codes, or two-byte glyph numbers.
     /// A character the face lacks is an ``PDFError/Code/invalidArgument`` error naming it; a
     /// chain is encoded piece by piece (``segments(_:)``), each in its own font.
@@ -118,8 +138,16 @@ public enum PDFTypeface: Sendable, Equatable {
     }
 
     /// Breaks one line of text (no newlines) into pieces no wider than `maxWidth`, between
-    /// words where it can; a word wider than a line is cut between characters. Leading spaces stay.
-    /// Each character is measured once, so the work grows with the line's length, not its square.
+    /// words where it can — at spaces, and between Chinese and Japanese characters (which
+    /// have no spaces), except before closing punctuation and small kana or after opening
+    /// punctuation (the Japanese *kinsoku* rules); a word wider than a line is cut between
+    /// characters. Leading spaces stay. Each character is measured once, so the work grows
+    /// with the line's length, not its square.
+    ///
+    /// ```swift
+    /// face.wrap("ゆっくり、そして静かに。", size: 12, maxWidth: 60)
+    /// // ["ゆっくり、", "そして静か", "に。"]: no line starts with "、" or "。"
+    /// ```
     public func wrap(_ line: String, size: Double, maxWidth: Double) -> [String] {
         let characters = Array(line)
         let scale = size / 1000
@@ -134,13 +162,16 @@ public enum PDFTypeface: Sendable, Equatable {
         // The piece being filled: characters[start..<end], its width, whether it holds more than spaces.
         var start = 0, end = 0, filled = 0.0, printable = false, open = false
         var wordStart = 0
+        // What joins the word to the one before it: a space, or nothing between CJK characters.
+        var joint = space
         while wordStart <= characters.count {
             var wordEnd = wordStart, wordWidth = 0.0
-            while wordEnd < characters.count, characters[wordEnd] != " " {
+            while wordEnd < characters.count, characters[wordEnd] != " ",
+                  wordEnd == wordStart || !LineBreaking.canBreak(characters[wordEnd - 1], characters[wordEnd]) {
                 wordWidth += widths[wordEnd]
                 wordEnd += 1
             }
-            let candidate = open ? filled + space + wordWidth : wordWidth
+            let candidate = open ? filled + joint + wordWidth : wordWidth
             if candidate <= maxWidth {
                 if !open { start = wordStart }
                 end = wordEnd
@@ -167,7 +198,13 @@ public enum PDFTypeface: Sendable, Equatable {
                 printable = wordEnd > rest
                 open = true
             }
-            wordStart = wordEnd + 1
+            if wordEnd < characters.count, characters[wordEnd] != " " {
+                wordStart = wordEnd
+                joint = 0
+            } else {
+                wordStart = wordEnd + 1
+                joint = space
+            }
         }
         if end > start || pieces.isEmpty { pieces.append(String(characters[start..<end])) }
         return pieces
@@ -185,18 +222,23 @@ public struct PDFTextRun: Sendable, Equatable {
     public var size: Double
     public var x: Double
     public var y: Double
+    /// The direction of the paragraph the run belongs to, for putting right-to-left text
+    /// in visual order; nil takes the run's own (its first strong character's).
+    public var direction: BidiText.Direction?
 
-    public init(text: String, face: PDFTypeface, size: Double, x: Double, y: Double) {
+    public init(text: String, face: PDFTypeface, size: Double, x: Double, y: Double, direction: BidiText.Direction? = nil) {
         self.text = text
         self.face = face
         self.size = size
         self.x = x
         self.y = y
+        self.direction = direction
     }
 }
 
 extension PDFNewDocument {
-    /// Adds a page of `width` × `height` points showing `runs`. Standard fonts go into the
+    /// Adds a page of `width` × `height` points showing `runs`, each in visual order
+    /// (``PDFTypeface/visualLine(_:direction:)``). Standard fonts go into the
     /// file as their dictionaries; a TrueType font is embedded once, on writing, with widths
     /// and a ToUnicode map for the glyphs all pages use.
     public mutating func addTextPage(width: Double, height: Double, runs: [PDFTextRun]) throws {
@@ -207,7 +249,7 @@ extension PDFNewDocument {
         for run in runs where !run.text.isEmpty {
             // A chain of fonts: each piece in its font, starting where the one before ended.
             var x = run.x
-            for (face, text) in run.face.segments(run.text) {
+            for (face, text) in run.face.segments(run.face.visualLine(run.text, direction: run.direction)) {
                 let (name, reference) = fontResource(face)
                 resources[name] = .reference(reference)
                 let encoded = try face.encode(text)

@@ -51,6 +51,8 @@ public struct AnnotationRequest: Sendable, Equatable {
     public var width: Double?
     /// A freetext's font size in points, 1 to 400.
     public var size: Double?
+    /// A freetext's alignment; when nil, right for text whose first letter is Hebrew or
+    /// Arabic, else left.
     public var alignment: PDFTextAlignment?
     public var arrow: Arrow = .none
     /// The author (/T).
@@ -128,7 +130,7 @@ public struct AnnotationRequest: Sendable, Equatable {
         draft.opacity = opacity ?? 1
         draft.width = width ?? ([.square, .circle, .ink, .line].contains(kind) ? 2 : nil)
         draft.fontSize = size ?? 12
-        draft.alignment = alignment ?? .left
+        draft.alignment = alignment ?? (text.flatMap(BidiText.direction(of:)) == .rightToLeft ? .right : .left)
         draft.author = author
         draft.name = name
         if let icon { draft.icon = icon }

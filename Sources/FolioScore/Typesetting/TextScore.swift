@@ -227,9 +227,13 @@ public enum TextScore {
         let size = options.size, leading = size * 1.25
         let monospaced = face.isMonospaced
         let columns = monospaced ? max(1, Int(flow.lineWidth / face.width(of: "0", size: size))) : 0
-        func put(_ piece: String, keep: Double = 0) throws {
+        // A Hebrew or Arabic line runs from the right margin, its pieces in the line's direction.
+        func put(_ piece: String, keep: Double = 0, direction: BidiText.Direction? = nil) throws {
             let top = try flow.take(leading, keep: keep)
-            flow.add(PDFTextRun(text: piece, face: face, size: size, x: flow.left, y: top - size))
+            let x = direction == .rightToLeft
+                ? flow.left + max(0, flow.lineWidth - face.width(of: face.visualLine(piece, direction: direction), size: size))
+                : flow.left
+            flow.add(PDFTextRun(text: piece, face: face, size: size, x: x, y: top - size, direction: direction))
         }
         var index = 0
         while index < lines.count {
@@ -249,8 +253,8 @@ public enum TextScore {
                 index += 2
                 continue
             }
-            let pieces = face.wrap(line, size: size, maxWidth: flow.lineWidth)
-            for piece in pieces { try put(piece) }
+            let direction = BidiText.direction(of: line)
+            for piece in face.wrap(line, size: size, maxWidth: flow.lineWidth) { try put(piece, direction: direction) }
             index += 1
         }
     }
