@@ -237,6 +237,20 @@ final class TextCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("private.pdf")))
     }
 
+    /// `--font times` with text beyond WinAnsi is set in DejaVu Serif (serif stays serif),
+    /// `--font courier` in DejaVu Sans Mono; Japanese still comes from the CJK font.
+    func testTheChosenFontsKindIsKeptForAnyScript() throws {
+        try "Rusalka\nMěsíčku na nebi hlubokém\nドヴォルザーク\n".write(toFile: path("serif.txt"), atomically: true, encoding: .utf8)
+        for (font, expected) in [("times", "DejaVuSerif"), ("courier", "DejaVuSansMono"), ("helvetica", "DejaVuSans")] {
+            try run(["make", path("serif.txt"), "--font", font, "--output", path("\(font).pdf")])
+            let found = try inspect(path("\(font).pdf"))
+            let names = (found["fonts"] as? String ?? "").split(separator: "\n").dropFirst(2)
+                .compactMap { $0.split(separator: " ").first.map { String($0.split(separator: "+").last ?? "") } }
+            XCTAssertEqual(Set(names), [expected, "DroidSansFallback"], "\(font): \(names)")
+            XCTAssertTrue((found["text"] as? String ?? "").contains("Měsíčku na nebi hlubokém"))
+        }
+    }
+
     /// A Hebrew and Arabic lyric sheet: each right-to-left line set from the right margin,
     /// drawn in visual order (its first letter rightmost), Arabic letters joined; MuPDF reads
     /// every line back as typed, and a Latin line stays at the left margin.

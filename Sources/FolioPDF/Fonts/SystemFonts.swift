@@ -11,10 +11,14 @@ import Foundation
 /// if let lacking = face.firstMissing(in: text) { print(SystemFonts.advice(for: lacking, fonts: fonts)) }
 /// ```
 public enum SystemFonts {
-    /// The kind of face wanted; bold, oblique and monospaced faces fall back to the regular
-    /// chain for characters they lack.
+    /// The kind of face wanted; bold, oblique, serif and monospaced faces fall back to the
+    /// regular chain for characters they lack.
+    ///
+    /// ```swift
+    /// SystemFonts.chain(for: "Rusalka — Měsíčku", style: .serif).first?.postScriptName   // "DejaVuSerif"
+    /// ```
     public enum Style: Sendable, CaseIterable {
-        case regular, bold, italic, monospaced
+        case regular, bold, italic, monospaced, serif, serifBold, serifItalic
     }
 
     /// The font files tried for `style`, in order (installed or not).
@@ -30,6 +34,9 @@ public enum SystemFonts {
         case .bold: ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"]
         case .italic: ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf"]
         case .monospaced: ["/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"]
+        case .serif: ["/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"]
+        case .serifBold: ["/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"]
+        case .serifItalic: ["/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"]
         }
         return first + regular
     }

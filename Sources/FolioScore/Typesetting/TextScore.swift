@@ -155,8 +155,14 @@ public enum TextScore {
             $0.properties.generalCategory != .control   // line breaks, tabs, form feeds: never drawn
         }))
         if options.fontFile != nil || PDFTypeface.standard(.helvetica).firstMissing(in: all) != nil {
+            var read: [String: TrueTypeFont?] = [:]   // each file read once for all the styles
             for style in SystemFonts.Style.allCases {
-                options.chains[style] = SystemFonts.chain(for: all, style: style, first: options.fontFile)
+                options.chains[style] = SystemFonts.chain(for: all, style: style, first: options.fontFile) { path in
+                    if let font = read[path] { return font }
+                    let font = SystemFonts.read(path)
+                    read[path] = font
+                    return font
+                }
             }
         }
         for (name, text) in texts {
@@ -196,9 +202,18 @@ public enum TextScore {
     /// The face text is set in: the fonts the text needs (a font file first), the chosen
     /// standard font, or by what the text is.
     static func face(_ options: Options, style: Style = .regular, chart: Bool) -> PDFTypeface {
-        let system: SystemFonts.Style = chart ? .monospaced : style == .bold ? .bold : style == .italic ? .italic : .regular
-        if let fonts = options.chains[system] { return .chain(fonts) }
         let font = options.font ?? (chart ? .courier : .helvetica)
+        // Installed fonts of the chosen standard font's kind: Times → DejaVu Serif, Courier → Mono.
+        let system: SystemFonts.Style = switch (font, style) {
+        case (.courier, _): .monospaced
+        case (.times, .bold): .serifBold
+        case (.times, .italic): .serifItalic
+        case (.times, .regular): .serif
+        case (_, .bold): .bold
+        case (_, .italic): .italic
+        case (_, .regular): .regular
+        }
+        if let fonts = options.chains[system] { return .chain(fonts) }
         return .standard(style == .bold ? font.bold : style == .italic ? font.italic : font.regular)
     }
 

@@ -23,7 +23,9 @@ struct MakeCommand: ParsableCommand {
             sections and [C] chords above their syllables; title, people, key, duration and tags become forScore
             metadata. Text the standard fonts hold (Latin-1, € and typographic quotes) stays in them; any other script
             is set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for Chinese, Japanese and Korean),
-            each embedded as a subset of the glyphs used; --font-file puts a TrueType font of your own first. A
+            each embedded as a subset of the glyphs used (--font times: DejaVu Serif; courier: DejaVu Sans Mono);
+            Hebrew and Arabic lines run from the right, in reading order, Arabic letters joined; --font-file puts a
+            TrueType font of your own first. A
             character no font has is an error naming it and its line. Without --output each text file gets FILE.pdf beside it; with it, all go into
             one PDF, each from a new page with an outline entry.
             An output that exists is never overwritten.
