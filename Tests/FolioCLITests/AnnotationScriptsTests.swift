@@ -159,4 +159,38 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
         let check = try TestEnvironment.runTool("qpdf", ["--check", score])
         XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
     }
+
+    /// `--font-file`: a FreeText is drawn in the font given (Latin-1 text too, no Helvetica),
+    /// the installed fonts drawing what it lacks; moving it with the font keeps it; a file
+    /// that is no font is refused with the score untouched.
+    func testAFontFileDrawsTheFreeText() throws {
+        let score = path("Clementi.pdf")
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: score)
+        let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+        let latin = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,60,200,22",
+                                "--text", "dolce", "--font-file", serif]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,100,200,22",
+                    "--text", "Δολτσε — ドルチェ", "--font-file", serif])
+        try invoke(["annot", "edit", score, "--id", latin, "--rect", "60,140,200,22", "--font-file", serif])
+        let fonts = try TestEnvironment.runTool("python3", ["-c", """
+            import sys, pikepdf
+            pdf = pikepdf.open(sys.argv[1])
+            for a in pdf.pages[0].get("/Annots", []):
+                if a.get("/Subtype") == "/FreeText":
+                    names = sorted(str(f.get("/BaseFont")).split("+")[-1] for f in a.AP.N.Resources.Font.values())
+                    print(str(a.Contents), "|", str(a.DA).split()[0], "|", ",".join(names))
+            """, score])
+        XCTAssertEqual(fonts.status, 0, String(decoding: fonts.stderr, as: UTF8.self))
+        XCTAssertEqual(String(decoding: fonts.stdout, as: UTF8.self).split(separator: "\n").map(String.init),
+                       ["dolce | /FolioU0 | DejaVuSerif", "Δολτσε — ドルチェ | /FolioU0 | DejaVuSerif,DroidSansFallback"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: score))
+        let refused = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,200,200,22",
+                                  "--text", "forte", "--font-file", score], status: 64)
+        XCTAssertTrue(refused.err.contains("Clementi.pdf"), refused.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), bytes)
+        // The server's font setting is checked before it serves anything.
+        let serve = try invoke(["serve", root.path, "--port", "1", "--font-file", path("missing.ttf")], status: 64)
+        XCTAssertTrue(serve.err.contains("--font-file") && serve.err.contains("missing.ttf"), serve.err)
+    }
+
 }

@@ -370,4 +370,45 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(unpacked, "True ['\(title)']")
         }
     }
+
+    /// `folio serve --font-file`: the Text tool's words, in any script, are drawn in the
+    /// server's font (Japanese from the installed CJK font it lacks), added and moved alike.
+    func testTheServersFontDrawsTheTextTool() async throws {
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        let serif = try TextFont.read("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+        XCTAssertEqual(serif.name, "DejaVuSerif")
+        let server = try fixture.server { $0.textFont = serif }
+        try await Application(router: try server.router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await self.scoreID(client, query: "cuna")
+            let uri = "/api/scores/\(id)/annotations"
+            headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=1", method: .get).headers[.eTag]
+            for text in ["a tempo", "Dvořák — ゆっくり"] {
+                let added = try await client.execute(uri: uri, method: .post, headers: headers,
+                                                     body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[60,80,200,24],"text":"\#(text)"}"#))
+                XCTAssertEqual(added.status, .created, String(buffer: added.body))
+                headers[.ifMatch] = added.headers[.eTag]
+                struct Added: Decodable { let id: String }
+                let moved = try await client.execute(uri: "\(uri)/\(try ServerFixture.decode(Added.self, added).id)", method: .patch,
+                                                     headers: headers, body: ByteBuffer(string: #"{"rect":[60,300,220,30]}"#))
+                XCTAssertEqual(moved.status, .noContent, String(buffer: moved.body))
+                headers[.ifMatch] = moved.headers[.eTag]
+            }
+        }
+        // Each FreeText's appearance names its fonts: the server's first, Droid only for Japanese.
+        let fonts = try ServerFixture.python("""
+            import sys, pikepdf
+            pdf = pikepdf.open(sys.argv[1])
+            for a in pdf.pages[0].get("/Annots", []):
+                if a.get("/Subtype") == "/FreeText":
+                    names = sorted(str(f.get("/BaseFont")).split("+")[-1] for f in a.AP.N.Resources.Font.values())
+                    print(str(a.Contents), "|", str(a.DA).split()[0], "|", ",".join(names))
+            """, path)
+        XCTAssertEqual(fonts.split(separator: "\n").map(String.init),
+                       ["a tempo | /FolioU0 | DejaVuSerif", "Dvořák — ゆっくり | /FolioU0 | DejaVuSerif,DroidSansFallback"])
+        XCTAssertThrowsError(try TextFont.read(fixture.path("Brahms-Cancion_de_Cuna.pdf"))) { error in
+            XCTAssertTrue("\(error)".contains("Brahms-Cancion_de_Cuna.pdf"), "\(error)")
+        }
+    }
+
 }

@@ -18,7 +18,8 @@ enum AnnotationAppearance {
     /// The form XObject for `annotation` on a page shown with `geometry`; nil for a kind
     /// Folio cannot draw (or a Stamp whose art is unknown).
     static func form(for annotation: PDFAnnotation, geometry: PDFPageGeometry, stampArt: PDFStampArt?,
-                     fonts: (String) -> TrueTypeFont?, embed: (PDFDrawing.EmbeddedFont) throws -> PDFReference) throws -> PDFStream?
+                     fonts: (String) -> TrueTypeFont?, first: TrueTypeFont? = nil,
+                     embed: (PDFDrawing.EmbeddedFont) throws -> PDFReference) throws -> PDFStream?
     {
         guard let kind = PDFAnnotationKind(subtype: annotation.subtype) else { return nil }
         let rect = annotation.rect
@@ -48,7 +49,7 @@ enum AnnotationAppearance {
             default: drawing.stroke()
             }
         case .freeText:
-            try drawFreeText(annotation, into: &drawing, width: width, height: height, fonts: fonts)
+            try drawFreeText(annotation, into: &drawing, width: width, height: height, first: first, fonts: fonts)
         case .highlight, .underline, .strikeOut, .squiggly:
             drawing.setOpacity(opacity, blendMode: kind == .highlight ? "Multiply" : nil)
             for quad in quads(of: annotation) {
@@ -162,7 +163,7 @@ enum AnnotationAppearance {
     }
 
     private static func drawFreeText(_ annotation: PDFAnnotation, into drawing: inout PDFDrawing, width: Double,
-                                     height: Double, fonts load: (String) -> TrueTypeFont?) throws {
+                                     height: Double, first: TrueTypeFont?, fonts load: (String) -> TrueTypeFont?) throws {
         let appearance = annotation.defaultAppearance
         let size = appearance?.size.flatMap { $0 > 0 ? $0 : nil } ?? 12
         let textColor = appearance?.color ?? .black
@@ -182,7 +183,7 @@ enum AnnotationAppearance {
         }
         let padding = textPadding + border
         let text = annotation.contents ?? ""
-        let face = try freeTextFace(for: text, load: load)
+        let face = try freeTextFace(for: text, first: first, load: load)
         drawing.save()
         drawing.rectangle(box.insetBy(border))
         drawing.clip()
@@ -229,14 +230,15 @@ enum AnnotationAppearance {
         drawing.restore()
     }
 
-    /// The face a FreeText's text is drawn in: Helvetica (a standard font, not embedded) for
-    /// text WinAnsiEncoding holds, else the installed fonts (``SystemFonts``), embedded as
-    /// subsets. A character no installed font has is an ``PDFError/Code/invalidArgument``
+    /// The face a FreeText's text is drawn in: the document's chosen font (`first`) then the
+    /// installed ones for what it lacks; without one, Helvetica (a standard font, not
+    /// embedded) for text WinAnsiEncoding holds, else the installed fonts (``SystemFonts``),
+    /// embedded as subsets. A character no font has is an ``PDFError/Code/invalidArgument``
     /// error naming it and the packages that would draw it.
-    static func freeTextFace(for text: String, load: (String) -> TrueTypeFont?) throws -> PDFTypeface {
-        if (try? StandardFont.helvetica.encode(text)) != nil { return .standard(.helvetica) }
+    static func freeTextFace(for text: String, first: TrueTypeFont? = nil, load: (String) -> TrueTypeFont?) throws -> PDFTypeface {
+        if first == nil, (try? StandardFont.helvetica.encode(text)) != nil { return .standard(.helvetica) }
         let drawn = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        let fonts = SystemFonts.chain(for: drawn, style: .regular, load: load)
+        let fonts = SystemFonts.chain(for: drawn, style: .regular, first: first, load: load)
         if let missing = PDFTypeface.chain(fonts).firstMissing(in: drawn) {
             throw PDFError(.invalidArgument, SystemFonts.advice(for: missing, fonts: fonts))
         }
@@ -245,8 +247,8 @@ enum AnnotationAppearance {
 
     /// The font `/DA` names for a FreeText of `text`: Helvetica's resource for WinAnsi text,
     /// else the first embedded font's (as the appearance's resources name it).
-    static func defaultAppearanceFont(for text: String, load: (String) -> TrueTypeFont?) throws -> String {
-        if case .standard(let font) = try freeTextFace(for: text, load: load) { return font.resourceName }
+    static func defaultAppearanceFont(for text: String, first: TrueTypeFont? = nil, load: (String) -> TrueTypeFont?) throws -> String {
+        if case .standard(let font) = try freeTextFace(for: text, first: first, load: load) { return font.resourceName }
         return "FolioU0"
     }
 

@@ -118,7 +118,7 @@ extension PDFDocument {
             dictionary["RD"] = nil
         }
         if let contents = change.contents {
-            if found.subtype == "FreeText" { _ = try AnnotationAppearance.freeTextFace(for: contents, load: systemFont) }
+            if found.subtype == "FreeText" { _ = try AnnotationAppearance.freeTextFace(for: contents, first: textFont, load: systemFont) }
             dictionary["Contents"] = .string(PDFString(PDFTextString.encode(contents)))
         }
         if let author = change.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
@@ -141,11 +141,11 @@ extension PDFDocument {
             guard isFreeText else { throw PDFError(.invalidArgument, "a font size applies to FreeText annotations only") }
             try PDFDocument.checkFontSize(size)
         }
-        if isFreeText, change.fontSize != nil || change.color != nil || change.contents != nil {
+        if isFreeText, change.fontSize != nil || change.color != nil || change.contents != nil || textFont != nil {
             // The text's font (Helvetica, or the embedded font new text needs), size and colour live together in /DA.
             let size = change.fontSize ?? found.defaultAppearance?.size ?? 12
             let color = change.color ?? found.defaultAppearance?.color ?? .black
-            let font = try AnnotationAppearance.defaultAppearanceFont(for: change.contents ?? found.contents ?? "", load: systemFont)
+            let font = try AnnotationAppearance.defaultAppearanceFont(for: change.contents ?? found.contents ?? "", first: textFont, load: systemFont)
             dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: size, color: color, font: font).utf8)))
         }
         if let alignment = change.alignment { dictionary["Q"] = .integer(alignment.rawValue) }
@@ -284,7 +284,7 @@ extension PDFDocument {
     /// to by `/AP /N` (and the annotation object updated).
     private func attachAppearance(to annotation: inout PDFAnnotation, geometry: PDFPageGeometry,
                                   stampArt: PDFStampArt?) throws {
-        guard let form = try AnnotationAppearance.form(for: annotation, geometry: geometry, stampArt: stampArt, fonts: systemFont,
+        guard let form = try AnnotationAppearance.form(for: annotation, geometry: geometry, stampArt: stampArt, fonts: systemFont, first: textFont,
                                                        embed: { try embedFont($0.font, glyphs: $0.glyphs) }) else {
             return
         }
@@ -416,7 +416,7 @@ extension PDFDocument {
         switch draft.kind {
         case .freeText:
             guard let text = draft.contents, !text.isEmpty else { throw PDFError(.invalidArgument, "a freetext needs text") }
-            let font = try AnnotationAppearance.defaultAppearanceFont(for: text, load: systemFont)
+            let font = try AnnotationAppearance.defaultAppearanceFont(for: text, first: textFont, load: systemFont)
             try PDFDocument.checkFontSize(draft.fontSize)
             dictionary["DA"] = .string(PDFString(Array(PDFDocument.defaultAppearance(size: draft.fontSize, color: draft.color ?? .black,
                                                                                      font: font).utf8)))

@@ -31,6 +31,14 @@ public final class PDFDocument {
     /// TrueType fonts embedded in the pending update, by font: every annotation drawn in a
     /// font shares one subset, grown to the glyphs they all show (``embedFont(_:glyphs:)``).
     var embeddedFonts: [String: EmbeddedFontObjects] = [:]
+    /// The font FreeText annotations added or edited through this document are drawn in
+    /// first (the installed fonts for the characters it lacks); nil: Helvetica for text
+    /// WinAnsiEncoding holds, the installed fonts for the rest.
+    ///
+    /// ```swift
+    /// document.textFont = try TrueTypeFont(bytes: Array(try Data(contentsOf: serif)))
+    /// ```
+    public var textFont: TrueTypeFont?
     /// Font files read to draw text, by path (nil: missing or not a font), read once per document.
     var fontFiles: [String: TrueTypeFont?] = [:]
     private var objectStreams: [Int: ObjectStream?] = [:]

@@ -33,6 +33,8 @@ public struct AnnotationEdit: Sendable, Equatable {
     public var size: Double?
     public var alignment: PDFTextAlignment?
     public var author: String?
+    /// A freetext's font (see ``AnnotationRequest/font``): its text is redrawn in it.
+    public var font: TextFont?
 
     public init(id: String) {
         self.id = id
@@ -41,7 +43,7 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// Whether the edit changes anything.
     public var isEmpty: Bool {
         rect == nil && text == nil && color == nil && fill == nil && opacity == nil && width == nil && size == nil
-            && alignment == nil && author == nil
+            && alignment == nil && author == nil && font == nil
     }
 
     /// Throws for a value out of its range (naming the valid one) or an edit that changes
@@ -58,7 +60,7 @@ public struct AnnotationEdit: Sendable, Equatable {
                                                         width: width, size: size)
         if isEmpty {
             throw ScoreError(.invalidValue, "nothing to change: give a rectangle, text, colour, fill, opacity, width, "
-                + "size, alignment or author")
+                + "size, alignment, author or font")
         }
         return colors
     }
@@ -85,6 +87,7 @@ public struct AnnotationEdit: Sendable, Equatable {
         change.fontSize = size
         change.alignment = alignment
         change.author = author
+        if let font { document.textFont = font.font }
         try document.editAnnotation(id: id, onPage: pageIndex, change, stampArt: MusicalSymbol.art(forStampName:))
     }
 }
@@ -103,6 +106,7 @@ public protocol AnnotationStyling {
     var size: Double? { get set }
     var alignment: PDFTextAlignment? { get set }
     var author: String? { get set }
+    var font: TextFont? { get set }
 }
 
 extension AnnotationEdit: AnnotationStyling {}

@@ -57,6 +57,9 @@ public struct AnnotationRequest: Sendable, Equatable {
     public var arrow: Arrow = .none
     /// The author (/T).
     public var author: String?
+    /// A freetext's font, the installed fonts drawing what it lacks; nil: Helvetica for
+    /// Latin-1 text, the installed fonts for any other script.
+    public var font: TextFont?
     /// The annotation's name (/NM); a new UUID when nil.
     public var name: String?
 
@@ -145,6 +148,7 @@ public struct AnnotationRequest: Sendable, Equatable {
     public func add(to document: PDFDocument) throws -> String {
         let pages = document.pages()
         guard pages.indices.contains(page - 1) else { throw PDFError.pageOutOfRange(page, count: pages.count) }
+        if let font { document.textFont = font.font }
         return try document.addAnnotation(try draft(on: PDFPageGeometry(page: pages[page - 1])), toPage: page - 1).id
     }
 

@@ -82,9 +82,7 @@ public enum TextScore {
         /// try options.useFontFile(Array(try Data(contentsOf: dejaVu)), name: "DejaVuSans.ttf")
         /// ```
         public mutating func useFontFile(_ bytes: [UInt8], name: String) throws {
-            do { fontFile = try TrueTypeFont(bytes: bytes) } catch let error as PDFError {
-                throw ScoreError(.invalidValue, "\(name): \(error.message)")
-            }
+            fontFile = try TextFont(bytes: bytes, fileName: name).font
         }
 
         /// Refuses a text past ``maxCharacters`` (with `before` already typeset) or with a

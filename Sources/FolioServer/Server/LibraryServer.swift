@@ -42,6 +42,9 @@ public struct LibraryServer: Sendable {
         public var trustedProxies: [String] = []
         /// How wrong passwords and tokens are slowed and banned.
         public var loginPolicy = LoginThrottle.Policy()
+        /// The font the Text tool's annotations are drawn in (`--font-file`); nil: Helvetica
+        /// for Latin-1 text, the installed fonts for any other script.
+        public var textFont: TextFont?
         public init() {}
 
         /// The names the server answers to.
@@ -61,7 +64,9 @@ public struct LibraryServer: Sendable {
 
     public init(catalog: LibraryCatalog, options: Options) throws {
         let work = WorkQueue()
-        service = try ScoreService(catalog: catalog, work: work)
+        var service = try ScoreService(catalog: catalog, work: work)
+        service.font = options.textFont
+        self.service = service
         setlists = SetlistService(catalog: catalog, work: work)
         do { spool = try UploadSpool(folder: catalog.folder) } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")

@@ -15,6 +15,9 @@ public struct ScoreService: Sendable {
     public let catalog: LibraryCatalog
     /// The author written into new annotations (/T).
     public var author = "Folio"
+    /// The font text annotations are drawn in (`folio serve --font-file`); nil: Helvetica for
+    /// Latin-1 text, the installed fonts for any other script.
+    public var font: TextFont?
     /// The server's own saves, so the last one can be undone.
     let undoLog = UndoLog()
     /// Where heavy work runs, and the limits every PDF is read with (see ``WorkQueue``).
@@ -224,7 +227,8 @@ public struct ScoreService: Sendable {
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
-        let request = try Self.mapped { try Self.request(input, author: author) }
+        var request = try Self.mapped { try Self.request(input, author: author) }
+        request.font = font
         let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
             try request.add(to: document)
         }
@@ -255,6 +259,7 @@ public struct ScoreService: Sendable {
             edit.rect = input.rect
             edit.text = input.text
             edit.color = input.color
+            edit.font = font
             try edit.apply(to: document)
         }.tag
     }

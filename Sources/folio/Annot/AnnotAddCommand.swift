@@ -55,9 +55,13 @@ struct AnnotStyleOptions: ParsableArguments {
     @Option(help: "Font size of a freetext in points (1 to 400).") var size: Double?
     @Option(help: "Alignment of a freetext: left, center or right.") var align: PDFTextAlignment?
     @Option(help: "The author (/T); default: $FOLIO_AUTHOR or the user's name.") var author: String?
+    @Option(help: "A TrueType font (.ttf) a freetext is drawn in (embedded as a subset; the installed fonts draw what it lacks).")
+    var fontFile: String?
 
-    /// The style options into an added or an edited mark.
-    func apply<Mark: AnnotationStyling>(to mark: inout Mark) {
+    /// The style options into an added or an edited mark; a font file that cannot be read
+    /// or is no font Folio can embed is an invalid value naming it.
+    func apply<Mark: AnnotationStyling>(to mark: inout Mark) throws {
+        mark.font = try fontFile.map(TextFont.read)
         mark.color = color
         mark.fill = fill
         mark.opacity = opacity
@@ -76,7 +80,7 @@ struct AnnotAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an annotation with its appearance stream (incremental update); prints its id.",
         discussion: """
-            What each type needs: freetext --rect --text [--size --align --fill --width]; square, circle --rect
+            What each type needs: freetext --rect --text [--size --align --fill --width --font-file]; square, circle --rect
             [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke;
             line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect.
             Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")).
@@ -113,7 +117,7 @@ struct AnnotAddCommand: ParsableCommand {
         request.text = text
         request.symbol = symbol
         request.icon = icon
-        style.apply(to: &request)
+        try style.apply(to: &request)
         request.arrow = arrow
         request.author = style.author ?? AnnotCommand.defaultAuthor
         request.name = name

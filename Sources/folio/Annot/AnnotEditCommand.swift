@@ -9,7 +9,7 @@ struct AnnotEditCommand: ParsableCommand {
         abstract: "Change an annotation by id; its appearance stream is regenerated (incremental update).",
         discussion: """
             --rect moves and resizes it (strokes, quads and line ends follow); --text replaces its contents (a
-            freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it. Links, widgets and
+            freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it; --font-file redraws a freetext in that font. Links, widgets and
             popups are not edited.
             Example: folio annot edit part.pdf --id 6f1c… --text "Cut to bar 52" --color "#0050c0"
             Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 unknown id or
@@ -32,7 +32,7 @@ struct AnnotEditCommand: ParsableCommand {
         edit.rect = try rect.map { try AnnotPlaceOptions.numbers($0, option: "rect", multipleOf: 4) }
         edit.userSpace = userSpace
         edit.text = text
-        style.apply(to: &edit)
+        try style.apply(to: &edit)
         return edit
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioLibrary
+import FolioScore
 import FolioServer
 import Foundation
 import Logging
@@ -36,6 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"),
             help: "The address of a reverse proxy (repeatable) whose X-Forwarded-For and X-Forwarded-Proto are believed; with HTTPS there, cookies are Secure.")
     var trustedProxies: [String] = []
+    @Option(help: "A TrueType font (.ttf) the Text tool's annotations are drawn in (embedded as a subset; the installed fonts draw what it lacks).")
+    var fontFile: String?
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port) is out of range (valid: 1 to 65535)") }
@@ -74,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
         options.allowedHosts = allowHosts
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
+        do { options.textFont = try fontFile.map(TextFont.read) } catch let error as ScoreError {
+            throw ValidationError("--font-file \(error.message)")
+        }
         if let tokenFile {
             let token = try Self.firstLine(of: tokenFile, option: "--token-file").trimmingCharacters(in: .whitespaces)
             guard token.count >= 16, !token.contains(where: \.isWhitespace) else {
