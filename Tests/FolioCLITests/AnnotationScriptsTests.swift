@@ -54,19 +54,24 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
         // Hebrew and Arabic boxes are right-aligned unless asked otherwise (/Q 2).
         XCTAssertEqual(annotations.map { $0[2] == "2" }, texts.map { ["Hebrew", "Arabic"].contains($0.0) })
 
-        // Three renderers: ink inside each rectangle, nothing changed outside them.
+        // Four renderers (Poppler, MuPDF, PDFium, pdf.js in Chromium): ink inside each rectangle, nothing outside.
         let oracle = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/annot_ink.py").path
         let ink = try TestEnvironment.runTool("python3", [oracle, original, score, "0"])
         XCTAssertEqual(ink.status, 0, String(decoding: ink.stderr, as: UTF8.self))
         let found = try JSONSerialization.jsonObject(with: ink.stdout) as? [String: Any] ?? [:]
         let renderers = found["renderers"] as? [String: [String: Any]] ?? [:]
-        XCTAssertEqual(Set(renderers.keys), ["poppler", "mupdf", "pdfium"])
+        XCTAssertEqual(Set(renderers.keys), ["poppler", "mupdf", "pdfium", "pdfjs"])
         var darkness: [String: [Int]] = [:]
         for (name, seen) in renderers {
             XCTAssertEqual(seen["outside"] as? Int, 0, "\(name) drew outside the rectangles")
             let dark = seen["dark"] as? [Int] ?? []
             XCTAssertEqual(dark.count, texts.count)
             for (index, count) in dark.enumerated() { XCTAssertGreaterThan(count, 100, "\(name): no ink for \(texts[index].0)") }
+            // Each renderer drew the annotation itself (its box and text), not only the music under it.
+            for (index, count) in (seen["changed"] as? [Int] ?? []).enumerated() {
+                XCTAssertGreaterThan(count, 200, "\(name) did not draw \(texts[index].0)")
+            }
+            XCTAssertEqual((seen["changed"] as? [Int])?.count, texts.count)
             darkness[name] = dark
         }
         // The renderers agree on how much ink each text has (font rasterizers differ a little).
@@ -152,6 +157,7 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
             XCTAssertEqual(seen["outside"] as? Int, 0, name)
             XCTAssertEqual((seen["dark"] as? [Int])?.count, lines.count, name)
             XCTAssertTrue((seen["dark"] as? [Int] ?? []).allSatisfy { $0 > 30 }, "\(name): \(seen)")
+            XCTAssertTrue((seen["changed"] as? [Int] ?? []).allSatisfy { $0 > 30 }, "\(name) did not draw: \(seen)")
         }
         try invoke(["annot", "flatten", score, "--output", path("flat.pdf")])
         let text = String(decoding: try TestEnvironment.runTool("pdftotext", [path("flat.pdf"), "-"]).stdout, as: UTF8.self)

@@ -1,10 +1,11 @@
-"""Where annotations drew, as three renderers see it: each page rendered by Poppler (pdftoppm),
-MuPDF (PyMuPDF) and PDFium (pypdfium2) at 2 px/pt before (BEFORE.pdf) and after (AFTER.pdf);
+"""Where annotations drew, as four renderers see it: each page rendered by Poppler (pdftoppm),
+MuPDF (PyMuPDF), PDFium (pypdfium2) and pdf.js in Chromium (pdfjs_render.py) at 2 px/pt before (BEFORE.pdf) and after (AFTER.pdf);
 per renderer, the pixels that changed outside every annotation rectangle of the page (grown by
 2 pt), and per rectangle the pixels darker than 128 inside it.
 Usage: annot_ink.py BEFORE.pdf AFTER.pdf PAGE(0-based)
-Prints {"rects": [[x0,y0,x1,y1] top-left, points], "renderers": {name: {"outside": n, "dark": [n per rect]}}}."""
-import io, json, subprocess, sys
+Prints {"rects": [[x0,y0,x1,y1] top-left, points], "renderers": {name: {"outside": n, "dark": [n per rect],
+"changed": [pixels that changed, per rect]}}}."""
+import io, json, os, subprocess, sys, tempfile
 import pymupdf, pypdfium2
 from PIL import Image, ImageChops
 
@@ -27,9 +28,19 @@ def pdfium(path):
     pdf = pypdfium2.PdfDocument(path)
     return pdf[page_index].render(scale=SCALE, may_draw_forms=True).to_pil().convert("L")
 
+def pdfjs_pair():
+    """Both files in one Chromium."""
+    with tempfile.TemporaryDirectory() as folder:
+        a, b = os.path.join(folder, "a.png"), os.path.join(folder, "b.png")
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pdfjs_render.py")
+        subprocess.run([sys.executable, script, str(SCALE), str(page_index), before, a, after, b], check=True, capture_output=True)
+        return Image.open(a).convert("L"), Image.open(b).convert("L")
+
+pairs = [(name, lambda render=render: (render(before), render(after)))
+         for name, render in [("poppler", poppler), ("mupdf", mupdf), ("pdfium", pdfium)]] + [("pdfjs", pdfjs_pair)]
 result = {"rects": rects, "renderers": {}}
-for name, render in [("poppler", poppler), ("mupdf", mupdf), ("pdfium", pdfium)]:
-    a, b = render(before), render(after)
+for name, render_both in pairs:
+    a, b = render_both()
     if a.size != b.size:
         b = b.resize(a.size)
     diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 40 else 0)
@@ -37,9 +48,10 @@ for name, render in [("poppler", poppler), ("mupdf", mupdf), ("pdfium", pdfium)]
     for x0, y0, x1, y1 in rects:
         mask.paste(0, (int((x0 - 2) * SCALE), int((y0 - 2) * SCALE), int((x1 + 2) * SCALE) + 1, int((y1 + 2) * SCALE) + 1))
     outside = ImageChops.multiply(diff, mask).histogram()[255]
-    dark = []
+    dark, changed = [], []
     for x0, y0, x1, y1 in rects:
-        crop = b.crop((int(x0 * SCALE), int(y0 * SCALE), int(x1 * SCALE), int(y1 * SCALE)))
-        dark.append(sum(crop.point(lambda v: 255 if v < 128 else 0).histogram()[255:]))
-    result["renderers"][name] = {"outside": outside, "dark": dark}
+        box = (int(x0 * SCALE), int(y0 * SCALE), int(x1 * SCALE), int(y1 * SCALE))
+        dark.append(sum(b.crop(box).point(lambda v: 255 if v < 128 else 0).histogram()[255:]))
+        changed.append(diff.crop(box).histogram()[255])
+    result["renderers"][name] = {"outside": outside, "dark": dark, "changed": changed}
 print(json.dumps(result))
