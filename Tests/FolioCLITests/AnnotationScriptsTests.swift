@@ -199,4 +199,79 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
         XCTAssertTrue(serve.err.contains("--font-file") && serve.err.contains("missing.ttf"), serve.err)
     }
 
+
+    /// Text stamps and notes in other scripts: a stamp of words is drawn in Times Bold Italic
+    /// when WinAnsi holds them, else in the installed serif fonts, embedded; its words stay
+    /// in /Contents, an edit draws new ones, and flattened they are text Poppler extracts.
+    /// A note's text (shown by the viewer's popup) is kept as typed.
+    func testTextStampsAndNotesInAnyScript() throws {
+        let score = path("Haydn.pdf")
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+                                         toPath: score)
+        let stamps = ["poco rit.", "zpomalit, přidej", "Ελεύθερα", "ゆっくり", "לאט מאוד"]
+        var ids: [String] = []
+        for (index, text) in stamps.enumerated() {
+            ids.append(try invoke(["annot", "add", score, "--page", "1", "--type", "stamp", "--rect", "40,\(60 + index * 50),140,30",
+                                   "--text", text]).out.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        try invoke(["annot", "edit", score, "--id", ids[0], "--text", "Tempo I — Темп", "--rect", "300,60,160,30"])
+        let notes = ["Медленно", "ببطء شديد", "ドルチェで"]
+        for (index, text) in notes.enumerated() {
+            try invoke(["annot", "add", score, "--page", "1", "--type", "note", "--points", "\(400 + index * 30),400", "--text", text])
+        }
+        let read = try TestEnvironment.runTool("python3", ["-c", """
+            import json, sys, pikepdf
+            pdf = pikepdf.open(sys.argv[1])
+            out = []
+            for a in pdf.pages[0].get("/Annots", []):
+                if a.get("/Subtype") in ("/Stamp", "/Text"):
+                    fonts = a.AP.N.Resources.get("/Font", {}) if a.get("/AP") else {}
+                    out.append([str(a.Subtype)[1:], str(a.Contents),
+                                sorted(str(f.get("/BaseFont")).split("+")[-1] for f in fonts.values())])
+            print(json.dumps(out))
+            """, score])
+        XCTAssertEqual(read.status, 0, String(decoding: read.stderr, as: UTF8.self))
+        let found = try JSONSerialization.jsonObject(with: read.stdout) as? [[Any]] ?? []
+        XCTAssertEqual(found.map { "\($0[0])" }, Array(repeating: "Stamp", count: 5) + Array(repeating: "Text", count: 3))
+        let words = ["Tempo I — Темп"] + stamps.dropFirst() + notes
+        XCTAssertEqual(found.map { $0[1] as? String ?? "" }, words)
+        let fonts = found.map { $0[2] as? [String] ?? [] }
+        // Czech beyond Latin-1 and Greek in one serif font (DejaVu Serif, its italic where
+        // installed), Japanese from Droid Sans Fallback, all embedded as subsets.
+        XCTAssertEqual(fonts[1].count, 1, "\(fonts)")
+        XCTAssertTrue(fonts[1][0].hasPrefix("DejaVuSerif"), "\(fonts)")
+        XCTAssertEqual(fonts[2], fonts[1])
+        XCTAssertEqual(fonts[3], ["DroidSansFallback"])
+        XCTAssertEqual(fonts[0].first, fonts[1].first, "the edited stamp: Latin and Cyrillic in the serif")
+        XCTAssertTrue(fonts[4].allSatisfy { $0.hasPrefix("DejaVu") } && !fonts[4].isEmpty, "\(fonts)")
+        let qpdf = try TestEnvironment.runTool("qpdf", ["--check", score])
+        XCTAssertEqual(qpdf.status, 0, String(decoding: qpdf.stdout, as: UTF8.self))
+        try invoke(["annot", "flatten", score, "--output", path("flat.pdf")])
+        // Flattened, each stamp's words are page text in its box, as MuPDF and PDFium read
+        // them (Poppler's layout mixes the enlarged words with the music's glyphs).
+        let boxes = [[300, 60, 160, 30]] + (1..<stamps.count).map { [40, 60 + $0 * 50, 140, 30] }
+        let extracted = try TestEnvironment.runTool("python3", ["-c", """
+            import json, sys, pymupdf, pypdfium2
+            boxes = json.loads(sys.argv[2])
+            page = pymupdf.open(sys.argv[1])[0]
+            pdfium = pypdfium2.PdfDocument(sys.argv[1])[0]
+            text, height = pdfium.get_textpage(), pdfium.get_height()
+            print(json.dumps([[page.get_textbox(pymupdf.Rect(x, y, x + w, y + h)).split("\\n")[-1].strip(),
+                               text.get_text_bounded(left=x, bottom=height - y - h, right=x + w, top=height - y).splitlines()[-1].strip()]
+                              for x, y, w, h in boxes]))
+            """, path("flat.pdf"), String(decoding: try JSONSerialization.data(withJSONObject: boxes), as: UTF8.self)])
+        XCTAssertEqual(extracted.status, 0, String(decoding: extracted.stderr, as: UTF8.self))
+        let lines = try JSONSerialization.jsonObject(with: extracted.stdout) as? [[String]] ?? []
+        XCTAssertEqual(lines.map { $0[0] }, ["Tempo I — Темп"] + stamps.dropFirst(), "MuPDF")
+        // PDFium takes the stacked stamps for one left-to-right line and so gives the Hebrew
+        // words right to left; each word still reads as typed.
+        let sortedWords: (String) -> [Substring] = { $0.split(separator: " ").sorted() }
+        XCTAssertEqual(lines.map { sortedWords($0[1]) }, (["Tempo I — Темп"] + stamps.dropFirst()).map(sortedWords), "PDFium")
+        // Words no font has: refused, named, nothing written.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: score))
+        let refused = try invoke(["annot", "edit", score, "--id", ids[1], "--text", "x \u{10FFFD}"], status: 64)
+        XCTAssertTrue(refused.err.contains("U+10FFFD"), refused.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), bytes)
+    }
+
 }

@@ -81,10 +81,12 @@ extension PDFDocument {
     }
 
     /// Changes an annotation and regenerates its appearance. Points, quads and strokes
-    /// move and scale with a new rectangle. Links, Widgets and Popups are refused.
+    /// move and scale with a new rectangle; a Stamp is redrawn from the art `stampArt` gives
+    /// for its `/Name` and (new) `/Contents`. Links, Widgets and Popups are refused.
     @discardableResult
     public func editAnnotation(id: String, onPage pageIndex: Int? = nil, _ change: PDFAnnotationChange,
-                               stampArt: (String) -> PDFStampArt? = { _ in nil }, date: Date = Date()) throws
+                               stampArt: (_ name: String, _ contents: String?) -> PDFStampArt? = { _, _ in nil },
+                               date: Date = Date()) throws
         -> PDFAnnotation
     {
         try checkMayAnnotate()
@@ -152,7 +154,7 @@ extension PDFDocument {
         dictionary["M"] = .string(PDFString(Array(PDFDate(date).pdfString.utf8)))
         edited = annotation(dictionary, reference: found.reference, pageIndex: found.pageIndex, index: found.index)
         edited.id = found.id
-        let art = found.iconName.flatMap(stampArt)
+        let art = found.iconName.flatMap { stampArt($0, change.contents ?? found.contents) }
         let kind = PDFAnnotationKind(subtype: found.subtype)
         let drawable = kind != nil && (kind != .stamp || art != nil)
         let restyled = change.color != nil || change.fill != nil || change.opacity != nil || change.width != nil

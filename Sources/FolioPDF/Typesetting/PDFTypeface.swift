@@ -49,11 +49,12 @@ public enum PDFTypeface: Sendable, Equatable {
 
     /// `text` cut into pieces of one face each: itself for a single font; for a chain, runs of
     /// characters that the same font shows (a character goes to the first font with all its
-    /// scalars, else to the first with its base, else to the first font).
+    /// scalars, else to the first with its base, else to the first font; a space or
+    /// punctuation mark stays with the piece before it when that font has it).
     ///
     /// ```swift
-    /// PDFTypeface.chain([dejaVu, droid]).segments("Dvořák 新世界")
-    /// // [(.trueType(dejaVu), "Dvořák "), (.trueType(droid), "新世界")]
+    /// PDFTypeface.chain([dejaVu, droid]).segments("Dvořák 新世界。")
+    /// // [(.trueType(dejaVu), "Dvořák "), (.trueType(droid), "新世界。")]
     /// ```
     public func segments(_ text: String) -> [(face: PDFTypeface, text: String)] {
         guard case .chain(let fonts) = self, fonts.count > 1 else {
@@ -63,6 +64,14 @@ public enum PDFTypeface: Sendable, Equatable {
         var pieces: [(font: Int, text: String)] = []
         for character in text {
             let scalars = character.unicodeScalars
+            // Spaces and punctuation stay in the font of the piece they follow when it has
+            // them, so a line of Hebrew words is one piece (text extractors reverse a
+            // right-to-left run piece by piece).
+            if let last = pieces.last, character.isWhitespace || character.isPunctuation,
+               scalars.allSatisfy({ fonts[last.font].glyph(for: $0) != nil }) {
+                pieces[pieces.count - 1].text.append(character)
+                continue
+            }
             let font = fonts.firstIndex { font in scalars.allSatisfy { font.glyph(for: $0) != nil } }
                 ?? scalars.first.flatMap { base in fonts.firstIndex { $0.glyph(for: base) != nil } } ?? 0
             if let last = pieces.last, last.font == font {

@@ -37,7 +37,7 @@ public struct AnnotationRequest: Sendable, Equatable {
     public var userSpace = false
     /// A freetext's or note's text; a comment on anything else (at most 10,000 characters).
     public var text: String?
-    /// The musical mark of a stamp.
+    /// The musical mark of a stamp; without one, a stamp shows ``text`` (``TextStamp``).
     public var symbol: MusicalSymbol?
     /// A note's icon (Comment, Note, Key, Help, Insert, Paragraph, NewParagraph).
     public var icon: String?
@@ -91,8 +91,8 @@ public struct AnnotationRequest: Sendable, Equatable {
         }
         let colors = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         switch kind {
-        case .stamp where symbol == nil:
-            throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")))")
+        case .stamp where symbol == nil && (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
+            throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))) or text")
         case .freeText where (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
             throw ScoreError(.invalidValue, "a freetext needs text")
         case .ink where strokes.isEmpty:
@@ -137,7 +137,8 @@ public struct AnnotationRequest: Sendable, Equatable {
         draft.author = author
         draft.name = name
         if let icon { draft.icon = icon }
-        draft.stampArt = symbol?.art
+        // A stamp of words when no symbol is given: the words are its art and its /Contents.
+        draft.stampArt = try symbol?.art ?? (kind == .stamp ? text.map(TextStamp.art) : nil)
         let head = kind == .line ? "OpenArrow" : "None"
         draft.lineEndings = [arrow == .start || arrow == .both ? head : "None", arrow == .end || arrow == .both ? head : "None"]
         return draft

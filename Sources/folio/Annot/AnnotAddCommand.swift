@@ -80,9 +80,10 @@ struct AnnotAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an annotation with its appearance stream (incremental update); prints its id.",
         discussion: """
-            What each type needs: freetext --rect --text [--size --align --fill --width --font-file]; square, circle --rect
-            [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke;
-            line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect.
+            What each type needs: freetext --rect --text [--size --align --fill --width --font-file];
+            square, circle --rect [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke;
+            line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect, or
+            stamp --text --rect (a stamp of words, any script).
             Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")).
             Coordinates: points from the top-left of the page as displayed, y down (see `folio annot --help`).
             Example: folio annot add part.pdf --page 2 --type freetext --rect 40,60,160,30 --text "Cut to bar 48"
