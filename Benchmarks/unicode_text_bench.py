@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unicode text on a score, in one run (not a test): 1, 10 and 100 FreeText annotations of
-Czech ("Dvořák: ritardando, přidej") and of Japanese ("ゆっくり、歌うように") on the first
-page of a corpus score.
+Czech ("Dvořák: ritardando, přidej"), Japanese ("ゆっくり、歌うように") and Arabic ("ببطء بلا
+تسرع") on the first page of a corpus score. (Folio joins the Arabic letters and draws the line
+right to left; PyMuPDF's insert_textbox draws them unjoined, in the order typed.)
 
 - Folio: `folio annot import` of an exchange file holding them (one process: read, draw
   each appearance, subset and embed the fonts it needs, one synced incremental save).
@@ -23,7 +24,8 @@ import time
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 DROID = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
-TEXTS = {"Czech": ("Dvořák: ritardando, přidej", DEJAVU), "Japanese": ("ゆっくり、歌うように", DROID)}
+TEXTS = {"Czech": ("Dvořák: ritardando, přidej", DEJAVU), "Japanese": ("ゆっくり、歌うように", DROID),
+         "Arabic": ("ببطء بلا تسرع", DEJAVU)}
 
 PYMUPDF = r"""
 import json, sys, time, pymupdf

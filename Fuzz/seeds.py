@@ -68,3 +68,4 @@ except ImportError:
 put("FuzzText", "chart.txt", b"Title\n\nG    C   D7\nAmazing grace how sweet\nEm      C\nthe sound\n")
 put("FuzzText", "song.cho", b"{title: T}\n{key: Am}\n{soc}\n[Am]La [G]la\n{eoc}\n{sot}\ne|--0--|\n{eot}\n{chorus}\n")
 put("FuzzText", "bom16.txt", b"\xff\xfeA\x00\n\x00")
+put("FuzzText", "scripts.txt", "שלום (עולם) 123, بلا تسرع ١٢ «سلام»\nゆっくり、「そして」静かに。\nDvořák — Ελεγεία\n".encode())

@@ -183,11 +183,12 @@ public enum BidiText {
         // paragraph's, else the other direction when the text before them has it too.
         func strong(_ kind: Kind) -> Kind { kind == .en || kind == .an ? .r : kind }
         for pair in pairs {
-            let inside = types[(pair.open + 1)..<pair.close].map(strong).filter { $0 == .l || $0 == .r }
+            let inside = types[(pair.open + 1)..<pair.close].lazy.map(strong).filter { $0 == .l || $0 == .r }
             guard let first = inside.first else { continue }
             var resolved = start
             if !inside.contains(start) {
-                let before = types[..<pair.open].reversed().map(strong).first { $0 == .l || $0 == .r } ?? start
+                // Lazily: the scan stops at the nearest strong type (an earlier pair resolved is one).
+                let before = types[..<pair.open].reversed().lazy.map(strong).first { $0 == .l || $0 == .r } ?? start
                 resolved = before == first ? first : start
             }
             types[pair.open] = resolved
