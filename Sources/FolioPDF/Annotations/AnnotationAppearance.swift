@@ -204,7 +204,7 @@ enum AnnotationAppearance {
                 baseline -= size * lineHeight
             }
         case .trueType, .chain:
-            // Each piece of a line in the first installed font that has it, one after the other.
+            // Each piece of a line in the first font of the chain that has it, one after the other.
             let fonts: [TrueTypeFont] = switch face {
             case .trueType(let font): [font]
             case .chain(let fonts): fonts
@@ -216,13 +216,7 @@ enum AnnotationAppearance {
                 let direction = BidiText.direction(of: String(paragraph)) ?? .leftToRight
                 for logical in face.wrap(String(paragraph), size: size, maxWidth: max(1, width - 2 * padding)) {
                     let line = face.visualLine(logical, direction: direction)
-                    var x = left(face.width(of: line, size: size))
-                    for (piece, pieceText) in face.segments(line) {
-                        guard case .trueType(let font) = piece else { continue }
-                        let index = fonts.firstIndex(of: font) ?? 0
-                        try drawing.text(pieceText, trueType: font, name: "FolioU\(index)", size: size, at: PDFPoint(x: x, y: baseline))
-                        x += piece.width(of: pieceText, size: size)
-                    }
+                    try drawing.text(line, chain: fonts, size: size, at: PDFPoint(x: left(face.width(of: line, size: size)), y: baseline))
                     baseline -= size * lineHeight
                 }
             }
@@ -237,12 +231,7 @@ enum AnnotationAppearance {
     /// error naming it and the packages that would draw it.
     static func freeTextFace(for text: String, first: TrueTypeFont? = nil, load: (String) -> TrueTypeFont?) throws -> PDFTypeface {
         if first == nil, (try? StandardFont.helvetica.encode(text)) != nil { return .standard(.helvetica) }
-        let drawn = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        let fonts = SystemFonts.chain(for: drawn, style: .regular, first: first, load: load)
-        if let missing = PDFTypeface.chain(fonts).firstMissing(in: drawn) {
-            throw PDFError(.invalidArgument, SystemFonts.advice(for: missing, fonts: fonts))
-        }
-        return .chain(fonts)
+        return .chain(try SystemFonts.covering(text, style: .regular, first: first, load: load))
     }
 
     /// The font `/DA` names for a FreeText of `text`: Helvetica's resource for WinAnsi text,

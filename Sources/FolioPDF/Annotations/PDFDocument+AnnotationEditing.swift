@@ -82,10 +82,12 @@ extension PDFDocument {
 
     /// Changes an annotation and regenerates its appearance. Points, quads and strokes
     /// move and scale with a new rectangle; a Stamp is redrawn from the art `stampArt` gives
-    /// for its `/Name` and (new) `/Contents`. Links, Widgets and Popups are refused.
+    /// for its `/Name` and (new) `/Contents` — an error it throws for new contents refuses
+    /// the edit, one for the contents the stamp has leaves it undrawn as before. Links,
+    /// Widgets and Popups are refused.
     @discardableResult
     public func editAnnotation(id: String, onPage pageIndex: Int? = nil, _ change: PDFAnnotationChange,
-                               stampArt: (_ name: String, _ contents: String?) -> PDFStampArt? = { _, _ in nil },
+                               stampArt: (_ name: String, _ contents: String?) throws -> PDFStampArt? = { _, _ in nil },
                                date: Date = Date()) throws
         -> PDFAnnotation
     {
@@ -154,7 +156,11 @@ extension PDFDocument {
         dictionary["M"] = .string(PDFString(Array(PDFDate(date).pdfString.utf8)))
         edited = annotation(dictionary, reference: found.reference, pageIndex: found.pageIndex, index: found.index)
         edited.id = found.id
-        let art = found.iconName.flatMap { stampArt($0, change.contents ?? found.contents) }
+        let art: PDFStampArt? = try found.iconName.flatMap { name in
+            // New words must be drawable; the stamp's own, should they no longer be, leave it undrawn.
+            if let contents = change.contents { return try stampArt(name, contents) }
+            return try? stampArt(name, found.contents)
+        }
         let kind = PDFAnnotationKind(subtype: found.subtype)
         let drawable = kind != nil && (kind != .stamp || art != nil)
         let restyled = change.color != nil || change.fill != nil || change.opacity != nil || change.width != nil

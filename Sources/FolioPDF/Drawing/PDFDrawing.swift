@@ -135,16 +135,30 @@ public struct PDFDrawing: Sendable, Equatable {
     /// ```
     public mutating func text(_ text: String, trueType font: TrueTypeFont, name: String, size: Double, at origin: PDFPoint) throws {
         let encoded = try PDFTypeface.trueType(font).encode(text)
-        var used = trueTypeFonts[name] ?? EmbeddedFont(font: font, glyphs: [:])
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            let glyph = UInt16(encoded[2 * index]) << 8 | UInt16(encoded[2 * index + 1])
-            if used.glyphs[glyph] == nil { used.glyphs[glyph] = String(scalar) }
-        }
-        trueTypeFonts[name] = used
+        FontEmbedding.note(encoded, for: text, in: &trueTypeFonts[name, default: EmbeddedFont(font: font, glyphs: [:])].glyphs)
         content += Array("BT\n/\(name) \(PDFDrawing.number(size)) Tf\n".utf8)
         emit([origin.x, origin.y], "Td")
         PDFSerializer.writeLiteral(encoded, to: &content)
         content += Array(" Tj\nET\n".utf8)
+    }
+
+    /// Shows one line in a chain of TrueType fonts starting at `origin`: each piece
+    /// (``PDFTypeface/segments(_:)``) in its font, resource `FolioU` and the font's place in
+    /// `fonts`, one after the other; returns the line's width. Give the line in the order it
+    /// is drawn (``PDFTypeface/visualLine(_:direction:)``).
+    ///
+    /// ```swift
+    /// let width = try drawing.text("Dvořák 新世界", chain: [dejaVu, droid], size: 12, at: PDFPoint(x: 4, y: 8))
+    /// ```
+    @discardableResult
+    public mutating func text(_ line: String, chain fonts: [TrueTypeFont], size: Double, at origin: PDFPoint) throws -> Double {
+        var x = origin.x
+        for (piece, pieceText) in PDFTypeface.chain(fonts).segments(line) {
+            guard case .trueType(let font) = piece else { continue }
+            try text(pieceText, trueType: font, name: "FolioU\(fonts.firstIndex(of: font) ?? 0)", size: size, at: PDFPoint(x: x, y: origin.y))
+            x += piece.width(of: pieceText, size: size)
+        }
+        return x - origin.x
     }
 
     /// Paints the image XObject `image` (see ``PDFDocument/addImage(_:)``) into `rect`.

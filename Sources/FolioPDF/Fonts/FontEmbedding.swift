@@ -55,6 +55,16 @@ enum FontEmbedding {
         ]))
     }
 
+    /// Notes in `glyphs` the character each glyph of `encoded` (two-byte glyph numbers, one
+    /// per scalar of `text`) stands for, for the font's ToUnicode map; a glyph keeps the
+    /// first character noted for it.
+    static func note(_ encoded: [UInt8], for text: String, in glyphs: inout [UInt16: String]) {
+        for (index, scalar) in text.unicodeScalars.enumerated() where 2 * index + 1 < encoded.count {
+            let glyph = UInt16(encoded[2 * index]) << 8 | UInt16(encoded[2 * index + 1])
+            if glyphs[glyph] == nil { glyphs[glyph] = String(scalar) }
+        }
+    }
+
     /// The text a glyph stands for: an Arabic presentation form (drawn for a joined letter,
     /// ``ArabicShaping``) as the letters typed, anything else as itself.
     private static func logical(_ text: String) -> String {
@@ -108,30 +118,21 @@ extension PDFDocument {
     /// ```
     public func embedFont(_ font: TrueTypeFont, glyphs: [UInt16: String]) throws -> PDFReference {
         let key = font.postScriptName + ":\(font.data.count)"
-        if var known = embeddedFonts[key], let type0 = known.numbers.first {
-            let merged = known.glyphs.merging(glyphs) { current, _ in current }
-            guard merged.count > known.glyphs.count else { return PDFReference(number: type0) }
-            var reused = known.numbers.dropFirst().makeIterator()
-            var numbers = [type0]
-            try FontEmbedding.embed(font, glyphs: merged, as: type0, allocate: {
-                let number = reused.next() ?? add(.null).number
-                numbers.append(number)
-                return number
-            }, store: { replace(PDFReference(number: $0), with: $1) })
-            known.glyphs = merged
-            known.numbers = numbers
-            embeddedFonts[key] = known
-            return PDFReference(number: type0)
-        }
-        let type0 = add(.null)
-        var numbers = [type0.number]
-        try FontEmbedding.embed(font, glyphs: glyphs, as: type0.number, allocate: {
-            let number = add(.null).number
+        let known = embeddedFonts[key]
+        let merged = known.map { $0.glyphs.merging(glyphs) { current, _ in current } } ?? glyphs
+        if let known, let type0 = known.numbers.first, merged.count == known.glyphs.count { return PDFReference(number: type0) }
+        // Embedded again with more glyphs: the same objects, rewritten (earlier appearances keep
+        // their reference); first time: new ones.
+        let type0 = known?.numbers.first ?? add(.null).number
+        var reused = (known?.numbers.dropFirst() ?? []).makeIterator()
+        var numbers = [type0]
+        try FontEmbedding.embed(font, glyphs: merged, as: type0, allocate: {
+            let number = reused.next() ?? add(.null).number
             numbers.append(number)
             return number
         }, store: { replace(PDFReference(number: $0), with: $1) })
-        embeddedFonts[key] = EmbeddedFontObjects(glyphs: glyphs, numbers: numbers)
-        return type0
+        embeddedFonts[key] = EmbeddedFontObjects(glyphs: merged, numbers: numbers)
+        return PDFReference(number: type0)
     }
 
     /// The font file at `path` (one of ``SystemFonts``' candidates), read once per document;

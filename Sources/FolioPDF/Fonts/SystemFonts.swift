@@ -64,6 +64,24 @@ public enum SystemFonts {
         return fonts
     }
 
+    /// The fonts that draw every character of `text` but its controls (line breaks, tabs):
+    /// ``chain(for:style:first:load:)``, or an ``PDFError/Code/invalidArgument`` error naming
+    /// the first character none of them has and the packages that would draw it
+    /// (``advice(for:fonts:)``).
+    ///
+    /// ```swift
+    /// let fonts = try SystemFonts.covering("Tempo primo — テンポ", style: .serifItalic)
+    /// ```
+    public static func covering(_ text: String, style: Style, first: TrueTypeFont? = nil,
+                                load: (String) -> TrueTypeFont? = SystemFonts.read) throws -> [TrueTypeFont] {
+        let drawn = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let fonts = chain(for: drawn, style: style, first: first, load: load)
+        if let missing = PDFTypeface.chain(fonts).firstMissing(in: drawn) {
+            throw PDFError(.invalidArgument, advice(for: missing, fonts: fonts))
+        }
+        return fonts
+    }
+
     /// The font file at `path`; nil when it is missing or not a TrueType font Folio can embed.
     ///
     /// ```swift

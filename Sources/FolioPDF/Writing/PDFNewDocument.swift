@@ -73,10 +73,7 @@ public struct PDFNewDocument {
     /// Records the glyphs `encoded` (two bytes each) shows, and the characters each stands for.
     mutating func noteGlyphs(_ encoded: [UInt8], of face: PDFTypeface, text: String) {
         guard var slot = fonts[face.key] else { return }
-        for (index, scalar) in text.unicodeScalars.enumerated() where 2 * index + 1 < encoded.count {
-            let glyph = UInt16(encoded[2 * index]) << 8 | UInt16(encoded[2 * index + 1])
-            if slot.glyphs[glyph] == nil { slot.glyphs[glyph] = String(scalar) }
-        }
+        FontEmbedding.note(encoded, for: text, in: &slot.glyphs)
         fonts[face.key] = slot
     }
 

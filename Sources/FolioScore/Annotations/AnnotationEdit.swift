@@ -88,11 +88,6 @@ public struct AnnotationEdit: Sendable, Equatable {
         change.alignment = alignment
         change.author = author
         if let font { document.textFont = font.font }
-        // New words for a text stamp must be drawable, or the edit is refused before anything changes.
-        if let text, let found = try? document.locateAnnotation(id: id, onPage: pageIndex).1,
-           found.subtype == "Stamp", found.iconName == TextStamp.stampName {
-            _ = try TextStamp.art(text)
-        }
         try document.editAnnotation(id: id, onPage: pageIndex, change, stampArt: TextStamp.resolve)
     }
 }

@@ -32,29 +32,23 @@ public enum TextStamp {
             return PDFStampArt(name: stampName, width: width, height: size, drawing: drawing)
         }
         let drawn = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        let fonts = SystemFonts.chain(for: drawn, style: .serifItalic)
-        let face = PDFTypeface.chain(fonts)
-        if let missing = face.firstMissing(in: drawn) {
-            throw ScoreError(.invalidValue, SystemFonts.advice(for: missing, fonts: fonts))
+        let fonts: [TrueTypeFont]
+        do { fonts = try SystemFonts.covering(drawn, style: .serifItalic) } catch let error as PDFError {
+            throw ScoreError(.invalidValue, error.message)
         }
-        var x = baseline.x
-        for (piece, pieceText) in face.segments(face.visualLine(drawn)) {
-            guard case .trueType(let font) = piece else { continue }
-            let index = fonts.firstIndex(of: font) ?? 0
-            try drawing.text(pieceText, trueType: font, name: "FolioU\(index)", size: size, at: PDFPoint(x: x, y: baseline.y))
-            x += piece.width(of: pieceText, size: size)
-        }
-        return PDFStampArt(name: stampName, width: x + 1, height: size, drawing: drawing)
+        let width = try drawing.text(PDFTypeface.chain(fonts).visualLine(drawn), chain: fonts, size: size, at: baseline)
+        return PDFStampArt(name: stampName, width: baseline.x + width + 1, height: size, drawing: drawing)
     }
 
     /// The art of a stamp Folio made, from its `/Name` and `/Contents`: the resolver
-    /// annotation edits take (musical marks by name, text stamps by their words).
+    /// annotation edits take (musical marks by name, text stamps by their words; words no
+    /// font has are the error ``art(_:)`` names).
     ///
     /// ```swift
     /// try document.editAnnotation(id: id, change, stampArt: TextStamp.resolve)
     /// ```
-    public static func resolve(name: String, contents: String?) -> PDFStampArt? {
-        if name == stampName { return contents.flatMap { try? art($0) } }
+    public static func resolve(name: String, contents: String?) throws -> PDFStampArt? {
+        if name == stampName { return try contents.map(art) }
         return MusicalSymbol.art(forStampName: name)
     }
 }

@@ -25,9 +25,9 @@ struct MakeCommand: ParsableCommand {
             is set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for Chinese, Japanese and Korean),
             each embedded as a subset of the glyphs used (--font times: DejaVu Serif; courier: DejaVu Sans Mono);
             Hebrew and Arabic lines run from the right, in reading order, Arabic letters joined; --font-file puts a
-            TrueType font of your own first. A
-            character no font has is an error naming it and its line. Without --output each text file gets FILE.pdf beside it; with it, all go into
-            one PDF, each from a new page with an outline entry.
+            TrueType font of your own first. A character no font has is an error naming it and its line. Without
+            --output each text file gets FILE.pdf beside it; with it, all go into one PDF, each from a new page with an
+            outline entry.
             An output that exists is never overwritten.
             Examples: folio make scan-1.jpg scan-2.jpg --output "Trumpet 1.pdf" --fit a4
                       folio make "Amazing Grace.cho" --paper letter --size 12
