@@ -15,6 +15,6 @@ struct Folio: AsyncParsableCommand {
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
                       LintCommand.self, SetlistCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
-                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, ServeCommand.self]
+                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self]
     )
 }

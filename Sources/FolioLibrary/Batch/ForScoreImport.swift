@@ -35,6 +35,10 @@ public enum ForScoreImport {
 
     public static func importArchive(at path: String, into folder: String, dryRun: Bool = false) throws -> Report {
         let archive = try ForScoreArchive(path: path)
+        for record in archive.records {
+            guard let name = record.documentName ?? record.drawingLayer?.file, let refusal = refusal(ofName: name) else { continue }
+            throw LibraryError(.invalidArgument, "the archive's file name \(refusal); nothing was imported")
+        }
         let data = try archive.metadata()
         var report = Report(kind: archive.kind.rawValue)
         report.unread = data.unread
@@ -143,12 +147,16 @@ public enum ForScoreImport {
     }
 
     /// Imports a 4SC into `folder`: the PDF with its metadata and markings, under the
-    /// container's name (or `fallbackName`), made free. Returns the new file's path and a report.
-    public static func importContainer(at path: String, into folder: String, dryRun: Bool = false) throws -> (String, [String]) {
+    /// container's name (or `fallbackName`, by default the 4SC's own), made free. A name that
+    /// leads out of the folder (`..`, an absolute path) is refused. Returns the new file's
+    /// path and a report.
+    public static func importContainer(at path: String, into folder: String, dryRun: Bool = false,
+                                       fallbackName: String? = nil) throws -> (String, [String]) {
         let bytes = try readBounded(path, limit: ForScoreContainer.maxSize)
         let container = try ForScoreContainer(bytes: bytes)
+        if let name = container.name, let refusal = refusal(ofName: name) { throw LibraryError(.invalidArgument, "the container's file name \(refusal)") }
         var names = LibraryFileName(folder: folder)
-        let fallback = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let fallback = (((fallbackName ?? path) as NSString).lastPathComponent as NSString).deletingPathExtension
         let final = names.claim(container.name ?? fallback)
         let target = (folder as NSString).appendingPathComponent(final)
         var file = container.file
@@ -172,6 +180,17 @@ public enum ForScoreImport {
     }
 
     // MARK: Helpers
+
+    /// Why a file name in a forScore archive or container is refused: it leads out of the
+    /// folder it is imported into.
+    static func refusal(ofName name: String) -> String? {
+        let parts = name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        if name.hasPrefix("/") || name.hasPrefix("\\") || name.dropFirst().hasPrefix(":") {
+            return "\"\(name)\" is an absolute path (valid: a name inside forScore's Documents folder)"
+        }
+        if parts.contains("..") { return "\"\(name)\" leads out of the folder with .. (valid: a name inside forScore's Documents folder)" }
+        return nil
+    }
 
     private static func mark(_ bytes: [UInt8], with file: ForScoreLibraryData.File, name: String) throws -> ([UInt8], ForScoreMarkings.Applied) {
         do {

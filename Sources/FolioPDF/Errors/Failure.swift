@@ -63,6 +63,7 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// | ``tooLarge`` | a PDF is past a reading limit (a decompression bomb) | 1 | 422 |
 /// | ``locked`` | a password is needed, wrong, or the permissions forbid the change | 1 | 422 |
 /// | ``io`` | the file system refused (missing file, no permission, disk full) | 1 | 503 |
+/// | ``unavailable`` | a program Folio runs for it is not installed (LibreOffice) | 69 | 503 |
 /// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
 ///
 /// ```swift
@@ -71,7 +72,7 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// error.kind.isCallersInput   // false: `folio` exits 1, the server answers 422
 /// ```
 public enum FailureKind: String, Sendable, CaseIterable {
-    case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, `internal`
+    case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, unavailable, `internal`
 
     /// Whether the failure lies in what the caller gave (a value or an input file) rather
     /// than in a file or the system: nothing was touched, and the same call will fail again.

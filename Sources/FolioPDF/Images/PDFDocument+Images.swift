@@ -7,7 +7,16 @@ extension PDFDocument {
     /// var art = PDFDrawing(); art.image(image, in: PDFRect(x1: 0, y1: 0, x2: 1, y2: 1))
     /// ```
     public func addImage(_ image: PNGImage) throws -> PDFReference {
-        let prepared = try PDFImage(decoded: image)
+        addImage(try PDFImage(decoded: image))
+    }
+
+    /// Adds a prepared JPEG or PNG image (its bytes kept, see ``PDFImage``) as an image
+    /// XObject, its alpha as a soft mask, and returns its reference.
+    ///
+    /// ```swift
+    /// let image = document.addImage(try PDFImage(bytes: Array(try Data(contentsOf: stampURL))))
+    /// ```
+    public func addImage(_ prepared: PDFImage) -> PDFReference {
         var stream = prepared.stream
         if let mask = prepared.mask { stream.dictionary["SMask"] = .reference(add(.stream(mask))) }
         return add(.stream(stream))

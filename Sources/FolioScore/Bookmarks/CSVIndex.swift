@@ -223,6 +223,22 @@ public enum CSVIndex {
         return Contents(bookmarks: bookmarks, score: score, problems: problems)
     }
 
+    /// The fields the first row of `text` names as a header (forScore's names, the fields'
+    /// own and their synonyms, any case); empty for a first row that is no CSV header.
+    ///
+    /// ```swift
+    /// CSVIndex.headerFields(of: "Název;Title;Page\nVltava;Vltava;3\n")   // [.title, .start]
+    /// ```
+    public static func headerFields(of text: String) -> Set<Field> {
+        var body = Substring(text.prefix(8192))
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        guard let line = body.split(whereSeparator: \.isNewline).first else { return [] }
+        let cells = line.split(separator: delimiter(of: String(line)).rawValue, omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\""))).lowercased() }
+        guard cells.count >= 2 else { return [] }
+        return Set(cells.compactMap { headerNames[$0] })
+    }
+
     /// The rows of `text`, cells trimmed: BOM dropped, delimiter detected.
     static func records(_ text: String) throws -> [[String]] {
         var body = text

@@ -28,6 +28,8 @@ public enum ScoreErrorCode: String, FailureCode {
     case limitExceeded
     /// A score file that cannot be opened (damaged, or not a PDF).
     case unreadable
+    /// A program the operation runs is not installed (LibreOffice for office documents).
+    case unavailable
 
     /// Bad values are `invalidValue`; a file that is not of its format, or past a limit
     /// while being read, is `malformedInput`.
@@ -36,6 +38,7 @@ public enum ScoreErrorCode: String, FailureCode {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
         case .malformed, .limitExceeded: .malformedInput
         case .unreadable: .unreadable
+        case .unavailable: .unavailable
         }
     }
 }

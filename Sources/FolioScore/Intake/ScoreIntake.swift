@@ -53,7 +53,7 @@ public enum ScoreIntake {
         return nil
     }
 
-    /// What `settle(file:name:openIn:readOptions:options:date:)` made of a received file.
+    /// What `settle(file:name:openIn:readOptions:options:converter:date:maxInMemory:)` made of a received file.
     ///
     /// ```swift
     /// let settled = try ScoreIntake.settle(file: "/scores/.upload-1", name: "Étude.pdf", openIn: nil,
@@ -63,7 +63,7 @@ public enum ScoreIntake {
     public struct Settled: Sendable {
         /// The name to give the file (the received name with `.pdf`).
         public var fileName: String
-        public var kind: Kind
+        public var kind: IntakeKind
         public var warnings: [String]
     }
 
@@ -77,30 +77,38 @@ public enum ScoreIntake {
     }
 
     /// Makes the received file at `file` (written there whole, in the library's filesystem)
-    /// into the PDF to store, in place, without holding a PDF in memory: a PDF is checked to
-    /// open with `readOptions`' limits and the Open In dictionary appended to it as an
-    /// incremental update; an image or text (at most `maxInMemory` bytes) is made into a PDF
-    /// that replaces the file (see ``make(name:bytes:openIn:options:date:)``). On an error
-    /// the file may be left half made: the caller discards it.
+    /// into the PDF to store, in place: a PDF is checked to open with `readOptions`' limits
+    /// (never held in memory) and the Open In dictionary appended to it as an incremental
+    /// update; an image or text (at most `maxInMemory` bytes) is made into a PDF (see
+    /// ``make(name:bytes:openIn:options:date:)``), an RTF, Word or OpenDocument text converted
+    /// by `converter` (LibreOffice, see ``OfficeConverter``) and titled from its properties or
+    /// first heading. Other kinds (forScore's files, CSV) are refused: they are no score. On
+    /// an error the file may be left half made: the caller discards it.
     ///
     /// ```swift
-    /// let settled = try ScoreIntake.settle(file: "/scores/.folio/uploads/upload-1.part", name: "Étude.pdf",
-    ///                                      openIn: nil, readOptions: .server(seconds: 20))
+    /// let settled = try ScoreIntake.settle(file: "/scores/.folio/uploads/upload-1.part", name: "Étude.docx",
+    ///                                      openIn: nil, readOptions: .server(seconds: 20), converter: OfficeConverter())
     /// settled.fileName   // "Étude.pdf"
     /// ```
     public static func settle(file: String, name: String, openIn: Data?, readOptions: PDFReadOptions,
-                              options: TextScore.Options = .init(), date: Date = Date(),
-                              maxInMemory: Int = 64 << 20) throws -> Settled {
-        guard let kind = try kind(ofFile: file) else {
-            throw ScoreError(.invalidValue, "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
+                              options: TextScore.Options = .init(), converter: OfficeConverter = OfficeConverter(),
+                              date: Date = Date(), maxInMemory: Int = 64 << 20) throws -> Settled {
+        guard let kind = try IntakeKind.of(file: file), kind.makesScore, kind != .forScoreContainer else {
+            throw ScoreError(.invalidValue, "\(name) is not a PDF, a JPEG or PNG image, UTF-8/UTF-16 text, or an RTF, Word or OpenDocument text")
         }
         guard kind == .pdf else {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            guard size <= maxInMemory else {
-                throw ScoreError(.limitExceeded, "\(name) is \(size) bytes; images and text are taken up to \(maxInMemory) bytes")
+            let limit = kind.officeFormat == nil ? maxInMemory : converter.options.maxInput
+            guard size <= limit else {
+                throw ScoreError(.limitExceeded, "\(name) is \(size) bytes; \(kind.officeFormat == nil ? "images and text" : "documents") are taken up to \(limit) bytes")
             }
             guard let data = FileManager.default.contents(atPath: file) else { throw ScoreError(.invalidValue, "\(name) cannot be read") }
-            let made = try make(name: name, bytes: Array(data), openIn: openIn, options: options, date: date)
+            let made: Made
+            if let format = kind.officeFormat {
+                made = try office(name: name, bytes: Array(data), format: format, openIn: openIn, converter: converter, date: date)
+            } else {
+                made = try make(name: name, bytes: Array(data), openIn: openIn, options: options, date: date)
+            }
             try SafeFile.write(to: file, bytes: made.bytes)
             return Settled(fileName: made.fileName, kind: kind, warnings: made.warnings)
         }
@@ -114,9 +122,35 @@ public enum ScoreIntake {
         return Settled(fileName: fileName(for: name), kind: kind, warnings: warnings)
     }
 
+    /// The PDF LibreOffice makes of an office document, titled from the document (its
+    /// properties, else its first heading, else the file's name), the Open In dictionary
+    /// applied on top.
+    ///
+    /// ```swift
+    /// let made = try ScoreIntake.office(name: "Ave Maria.rtf", bytes: rtf, format: .rtf, converter: OfficeConverter())
+    /// made.fileName   // "Ave Maria.pdf"
+    /// ```
+    public static func office(name: String, bytes: [UInt8], format: OfficeConverter.Format, openIn: Data? = nil,
+                              converter: OfficeConverter, date: Date = Date()) throws -> Made {
+        let converted = try converter.convert(bytes, format: format, name: name)
+        let title = converted.title ?? ScoreMetadata.title(forFile: name)
+        var (made, warnings) = try NewScoreFile.finish(converted.pdf, edit: NewScoreFile.titled(title), date: date)
+        if let openIn {
+            let document = try PDFDocument(bytes: made)
+            warnings += try apply(openIn, to: document, date: date)
+            if document.hasChanges { made = try PDFSaver.incrementalBytes(document) }
+        }
+        let kind: Kind = .pdf
+        return Made(bytes: made, fileName: fileName(for: name), kind: kind, warnings: converted.warnings + warnings)
+    }
+
     /// Writes forScore's Open In dictionary into `document` (unsaved; nothing changes when it
     /// sets no field): the dictionary's notes and the writer's warnings.
-    static func apply(_ openIn: Data, to document: PDFDocument, date: Date) throws -> [String] {
+    ///
+    /// ```swift
+    /// let notes = try PDFSaver.update(path: "Rusalka.pdf") { try ScoreIntake.apply(dictionary, to: $0, date: Date()) }
+    /// ```
+    public static func apply(_ openIn: Data, to document: PDFDocument, date: Date) throws -> [String] {
         let (edit, notes) = try OpenInDictionary.edit(from: openIn)
         guard !edit.isEmpty else { return notes }
         return notes + (try ScoreWriter.write(edit, to: document, options: .init(allowComma: false, date: date)))

@@ -16,7 +16,7 @@ enum ErrorStatus {
         case .unsupportedKind: .unsupportedMediaType
         case .unreadable: .unprocessableContent
         case .tooLarge: .contentTooLarge
-        case .busy: .serviceUnavailable
+        case .busy, .unavailable: .serviceUnavailable
         case .noSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .internal: .internalServerError
         }

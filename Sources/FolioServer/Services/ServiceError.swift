@@ -31,6 +31,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         case tooLarge
         /// The server is busy; try again after ``ServiceError/retryAfter`` seconds.
         case busy
+        /// A program the operation runs is not installed on the server (LibreOffice).
+        case unavailable
         /// The disk is full or cannot be written.
         case noSpace
         /// A fault of Folio's own.
@@ -63,6 +65,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
             case .notFound: .notFound
             case .unreadable, .tooLarge, .locked: .unreadable
             case .io: .busy
+            case .unavailable: .unavailable
             case .internal: .internal
             }
             self.init(kind, failure.message)

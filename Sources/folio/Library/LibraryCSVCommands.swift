@@ -75,47 +75,21 @@ struct LibraryImportCSVCommand: ParsableCommand {
             printError("folio library import-csv: \(csv): no such file")
             throw ExitCode.validationFailure
         }
-        let sheet: LibraryCSV.Sheet
-        do { sheet = try LibraryCSV.read(text) } catch {
+        let catalog = try LibraryCommand.run("import-csv") { try location.catalog(scanning: true) }
+        let saving = self.saving, json = self.json, dryRun = self.dryRun
+        let report: LibraryCSVImport.Report
+        do {
+            report = try LibraryCSVImport.run(text: text, catalog: catalog, dryRun: dryRun, password: password,
+                                              saveOptions: { saving.options(command: "library import-csv", file: $0) }) { outcome in
+                BulkOutput.report(outcome, path: outcome.path, command: "library import-csv", json: json, applied: !dryRun)
+            }
+        } catch let error as ScoreError {
             printError("folio library import-csv: \(csv): \(CommandError.describe(error))")
             throw ExitCode.validationFailure
+        } catch {
+            throw CommandError.report(error, command: "library import-csv", file: nil)
         }
-        var complete = sheet.problems.isEmpty
-        for problem in sheet.problems { printError("folio library import-csv: \(csv): \(problem); skipped") }
-        let catalog = try LibraryCommand.run("import-csv") { try location.catalog(scanning: true) }
-        var rowsByPath: [String: LibraryCSV.FileRows] = [:]
-        var order: [String] = []
-        for file in sheet.files {
-            do {
-                let relative = try catalog.resolve(fileName: file.fileName)
-                let absolute = catalog.folder + "/" + relative
-                guard rowsByPath[absolute] == nil else {
-                    throw LibraryError(.invalidArgument, "\(relative) is named again (as \(file.fileName))")
-                }
-                rowsByPath[absolute] = file
-                order.append(absolute)
-            } catch {
-                printError("folio library import-csv: \(csv): line \(file.line): \(CommandError.describe(error)); skipped")
-                complete = false
-            }
-        }
-        let saving = self.saving, columns = sheet.columns, json = self.json, dryRun = self.dryRun
-        var problems = 0
-        let batch = ScoreBatch(dryRun: dryRun, password: password) { saving.options(command: "library import-csv", file: $0) }
-        let prefix = catalog.folder + "/"
-        let saved = batch.run(files: order) { document, path in
-            guard let rows = rowsByPath[path] else { return ScoreChange() }
-            let (change, rowProblems) = LibraryCSV.change(for: rows, columns: columns, document: document)
-            for problem in rowProblems {
-                printError("folio library import-csv: \(csv): \(problem) (\(rows.fileName)); skipped")
-            }
-            problems += rowProblems.count
-            return change
-        } report: { outcome in
-            let path = outcome.path.hasPrefix(prefix) ? String(outcome.path.dropFirst(prefix.count)) : outcome.path
-            BulkOutput.report(outcome, path: path, command: "library import-csv", json: json, applied: !dryRun)
-        }
-        if !dryRun { _ = try LibraryCommand.run("import-csv") { try LibraryScanner(catalog: catalog).scan() } }
-        if !saved || !complete || problems > 0 { throw ExitCode(1) }
+        for problem in report.problems { printError("folio library import-csv: \(csv): \(problem)") }
+        if !report.complete { throw ExitCode(1) }
     }
 }

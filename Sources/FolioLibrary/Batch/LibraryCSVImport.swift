@@ -1,0 +1,91 @@
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// A library CSV in forScore's layout (`LibraryCSV`) written into the library's PDFs: each
+/// row's Filename resolved in the catalog (a path, or a bare name exactly one file has), the
+/// score row's fields and the bookmark rows applied to that file as one incremental save, the
+/// catalog brought up to date after. `folio library import-csv` and `folio add` (and so the
+/// server's uploads) run it; a dry run writes nothing and says what would change.
+///
+/// ```swift
+/// let report = try LibraryCSVImport.run(text: csv, catalog: catalog, dryRun: true) { outcome in
+///     print(outcome.path, outcome.rows.map(\.field))
+/// }
+/// report.problems   // rows naming no file, values out of range
+/// ```
+public enum LibraryCSVImport {
+    /// What an import did or, dry, would do.
+    ///
+    /// ```swift
+    /// let report = try LibraryCSVImport.run(text: csv, catalog: catalog, dryRun: false) { _ in }
+    /// if !report.complete { print(report.problems.joined(separator: "\n")) }
+    /// ```
+    public struct Report: Sendable {
+        /// Each file's outcome, its path relative to the library.
+        public var outcomes: [ScoreBatch.Outcome] = []
+        /// Rows that could not be read or applied, each with its line.
+        public var problems: [String] = []
+        /// Whether every file was read (and saved, unless dry).
+        public var saved = true
+        /// Whether the sheet named any file's own fields (a score row), not bookmarks alone.
+        public var hasScoreRows = false
+
+        /// Every row applied and every file saved.
+        public var complete: Bool { saved && problems.isEmpty }
+    }
+
+    /// Reads `text` and applies it to the catalogued files (`report` hears of each file,
+    /// its path relative to the library). Throws for a CSV that cannot be read at all.
+    public static func run(text: String, catalog: LibraryCatalog, dryRun: Bool, password: String? = nil,
+                           saveOptions: @escaping @Sendable (String) -> SaveOptions = { _ in SaveOptions() },
+                           report: (ScoreBatch.Outcome) -> Void) throws -> Report {
+        let sheet = try LibraryCSV.read(text)
+        var result = Report()
+        result.problems = sheet.problems.map { "\($0); skipped" }
+        result.hasScoreRows = sheet.files.contains { $0.score != nil }
+        var rowsByPath: [String: LibraryCSV.FileRows] = [:]
+        var order: [String] = []
+        for file in sheet.files {
+            do {
+                let relative = try catalog.resolve(fileName: file.fileName)
+                let absolute = catalog.folder + "/" + relative
+                guard rowsByPath[absolute] == nil else {
+                    throw LibraryError(.invalidArgument, "\(relative) is named again (as \(file.fileName))")
+                }
+                rowsByPath[absolute] = file
+                order.append(absolute)
+            } catch {
+                result.problems.append("line \(file.line): \(error); skipped")
+            }
+        }
+        let batch = ScoreBatch(dryRun: dryRun, password: password, saveOptions: saveOptions)
+        let prefix = catalog.folder + "/"
+        var problems: [String] = []
+        result.saved = batch.run(files: order) { document, path in
+            guard let rows = rowsByPath[path] else { return ScoreChange() }
+            let (change, rowProblems) = LibraryCSV.change(for: rows, columns: sheet.columns, document: document)
+            problems += rowProblems.map { "\($0) (\(rows.fileName)); skipped" }
+            return change
+        } report: { outcome in
+            var relative = outcome
+            if outcome.path.hasPrefix(prefix) { relative = ScoreBatch.Outcome(relative: outcome, path: String(outcome.path.dropFirst(prefix.count))) }
+            result.outcomes.append(relative)
+            report(relative)
+        }
+        result.problems += problems
+        if !dryRun { _ = try LibraryScanner(catalog: catalog).scan() }
+        return result
+    }
+}
+
+extension ScoreBatch.Outcome {
+    /// The same outcome under another path.
+    init(relative outcome: ScoreBatch.Outcome, path: String) {
+        self.init(path: path)
+        rows = outcome.rows
+        warnings = outcome.warnings
+        error = outcome.error
+        saved = outcome.saved
+    }
+}
