@@ -4,7 +4,7 @@
 import PackageDescription
 
 let targets = ["FuzzPDF", "FuzzSave", "FuzzFilters", "FuzzXMP", "FuzzCSV", "FuzzOpenIn", "FuzzSetlist", "FuzzForScore",
-               "FuzzFont", "FuzzImage", "FuzzText"]
+               "FuzzFont", "FuzzImage", "FuzzText", "FuzzIntake"]
 
 let package = Package(
     name: "FolioFuzz",

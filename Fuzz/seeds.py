@@ -69,3 +69,16 @@ put("FuzzText", "chart.txt", b"Title\n\nG    C   D7\nAmazing grace how sweet\nEm
 put("FuzzText", "song.cho", b"{title: T}\n{key: Am}\n{soc}\n[Am]La [G]la\n{eoc}\n{sot}\ne|--0--|\n{eot}\n{chorus}\n")
 put("FuzzText", "bom16.txt", b"\xff\xfeA\x00\n\x00")
 put("FuzzText", "scripts.txt", "שלום (עולם) 123, بلا تسرع ١٢ «سلام»\nゆっくり、「そして」静かに。\nDvořák — Ελεγεία\n".encode())
+# Dropped files of every kind, and small office packages (a DOCX, an ODT) for the ZIP checks.
+import zipfile
+for name, data in (("doc.docx", {"[Content_Types].xml": "<Types/>", "word/document.xml": "<w:document>Ave Мария</w:document>"}),
+                   ("doc.odt", {"mimetype": "application/vnd.oasis.opendocument.text", "content.xml": "<office/>"})):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
+        for member, text in data.items():
+            package.writestr(member, text)
+    put("FuzzIntake", name, buffer.getvalue())
+put("FuzzIntake", "doc.rtf", rb"{\rtf1\ansi{\info{\title P\u237?se\u328?}}Ahoj}")
+put("FuzzIntake", "set.4ss", b'<?xml version="1.0"?><forScore kind="setlist" version="1.0" title="T"><score path="a.pdf"/></forScore>')
+put("FuzzIntake", "index.csv", "Title,Page\nVltava,3\nŠárka,9\n".encode())
+put("FuzzIntake", "dict.json", b'{"composers": "Dvorak"}')

@@ -13,6 +13,7 @@ Usage: python3 Tests/Browser/serve_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots of every step go to ARTIFACTS_DIR (default .build/e2e-artifacts).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -294,8 +295,31 @@ def main(folio, artifacts):
             with open(song, "w") as out:
                 out.write("Scarborough Fair\n\nAre you going to Scarborough Fair?\nParsley, sage, rosemary and thyme\n")
             page.set_input_files("#upload", song)
-            expect(page.locator("#uploads")).to_have_text("Added 1 of 1.")
+            expect(page.locator("#uploads li[data-kind=text]")).to_have_text("Scarborough Fair.txt: text → score Scarborough Fair.pdf")
             expect(page.locator("#scores li")).to_have_count(4)
+            # A library CSV is shown as a plan first, written when applied.
+            folder = os.path.dirname(song)
+            sheet_csv = os.path.join(folder, "metadata.csv")
+            with open(sheet_csv, "w") as out:
+                out.write("Filename,Title,Composers\nScarborough Fair.pdf,Scarborough Fair,Tradiční (Anglie)\n")
+            page.set_input_files("#upload", sheet_csv)
+            plan = page.locator("#uploads li[data-kind=csv]")
+            expect(plan).to_contain_text("would change 1 score(s)")
+            expect(plan).to_contain_text("composers: (none) → Tradiční (Anglie)")
+            page.screenshot(path=f"{artifacts}/11a-library-csv-plan.png")
+            plan.locator("button", has_text="Apply these changes").click()
+            expect(plan).to_contain_text("changed 1 score(s)")
+            # A CSV index named after no score: a choice of score, then its bookmarks.
+            index_csv = os.path.join(folder, "Rejstřík.csv")
+            with open(index_csv, "w") as out:
+                out.write("Title,Page\nSloka,1\n")
+            page.set_input_files("#upload", index_csv)
+            refused = page.locator("#uploads li.error")
+            expect(refused).to_contain_text("no score is named Rejstřík.pdf")
+            refused.locator("select").select_option(label="Scarborough Fair (Scarborough Fair.pdf)")
+            page.screenshot(path=f"{artifacts}/11b-index-choose-score.png")
+            refused.locator("button", has_text="Add to this score").click()
+            expect(page.locator("#uploads li[data-kind=csv]")).to_have_text(re.compile("added 1 bookmark\\(s\\) to Scarborough Fair.pdf"))
             page.select_option("[data-filter=composer]", "Claude Debussy")
             expect(page.locator("#scores li")).to_have_count(1)
             expect(page.locator("#scores li .title")).to_have_text("Clair de lune")

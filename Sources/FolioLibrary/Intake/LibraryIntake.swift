@@ -10,7 +10,7 @@ import FolioScore
 import Foundation
 
 /// Whatever a musician drops into the library, made into what forScore makes of it
-/// (`../shared/seeds/forscore-file-types.txt`), the kind told by content (``IntakeKind``),
+/// (`../shared/seeds/forscore-file-types.txt`), the kind told by content (`IntakeKind`),
 /// never by name: a PDF, image, text or ChordPro file, or an RTF, Word or OpenDocument text
 /// (converted by LibreOffice) becomes a score; a 4SS a setlist (forScore's matching rules,
 /// placeholders for what is missing); a 4SB is imported (scores, metadata, bookmarks,

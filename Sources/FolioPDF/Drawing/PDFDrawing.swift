@@ -161,7 +161,7 @@ public struct PDFDrawing: Sendable, Equatable {
         return x - origin.x
     }
 
-    /// Paints the image XObject `image` (see ``PDFDocument/addImage(_:)``) into `rect`.
+    /// Paints the image XObject `image` (see `PDFDocument.addImage(_:)`) into `rect`.
     public mutating func image(_ image: PDFReference, in rect: PDFRect) {
         let name = images.first { $0.value == image }?.key ?? "Im\(images.count)"
         images[name] = image

@@ -39,6 +39,8 @@ public struct AnnotationRequest: Sendable, Equatable {
     public var text: String?
     /// The musical mark of a stamp; without one, a stamp shows ``text`` (``TextStamp``).
     public var symbol: MusicalSymbol?
+    /// A stamp's picture (PNG or JPEG bytes, see ``ImageStamp``); its ``text`` is then a comment.
+    public var image: [UInt8]?
     /// A note's icon (Comment, Note, Key, Help, Insert, Paragraph, NewParagraph).
     public var icon: String?
     /// `#RRGGBB`: stroke, highlight or icon colour; a freetext's text colour.
@@ -91,8 +93,8 @@ public struct AnnotationRequest: Sendable, Equatable {
         }
         let colors = try Self.checkedStyle(text: text, color: color, fill: fill, opacity: opacity, width: width, size: size)
         switch kind {
-        case .stamp where symbol == nil && (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
-            throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))) or text")
+        case .stamp where symbol == nil && image == nil && (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
+            throw ScoreError(.invalidValue, "a stamp needs a symbol (valid: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))), an image or text")
         case .freeText where (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
             throw ScoreError(.invalidValue, "a freetext needs text")
         case .ink where strokes.isEmpty:
@@ -105,6 +107,8 @@ public struct AnnotationRequest: Sendable, Equatable {
             break
         }
         if kind != .stamp, symbol != nil { throw ScoreError(.invalidValue, "a symbol goes with a stamp") }
+        if kind != .stamp, image != nil { throw ScoreError(.invalidValue, "an image goes with a stamp") }
+        if symbol != nil, image != nil { throw ScoreError(.invalidValue, "a stamp shows a symbol or an image, not both") }
         if kind.isTextMarkup || [.freeText, .square, .circle, .stamp].contains(kind), rects.isEmpty {
             throw ScoreError(.invalidValue, "a \(kind.rawValue) needs a rectangle x, y, width, height")
         }
@@ -138,7 +142,8 @@ public struct AnnotationRequest: Sendable, Equatable {
         draft.name = name
         if let icon { draft.icon = icon }
         // A stamp of words when no symbol is given: the words are its art and its /Contents.
-        draft.stampArt = try symbol?.art ?? (kind == .stamp ? text.map(TextStamp.art) : nil)
+        // (A stamp of an image gets its art when the image is added to the document.)
+        draft.stampArt = try symbol?.art ?? (kind == .stamp && image == nil ? text.map(TextStamp.art) : nil)
         let head = kind == .line ? "OpenArrow" : "None"
         draft.lineEndings = [arrow == .start || arrow == .both ? head : "None", arrow == .end || arrow == .both ? head : "None"]
         return draft
@@ -150,7 +155,12 @@ public struct AnnotationRequest: Sendable, Equatable {
         let pages = document.pages()
         guard pages.indices.contains(page - 1) else { throw PDFError.pageOutOfRange(page, count: pages.count) }
         if let font { document.textFont = font.font }
-        return try document.addAnnotation(try draft(on: PDFPageGeometry(page: pages[page - 1])), toPage: page - 1).id
+        var draft = try draft(on: PDFPageGeometry(page: pages[page - 1]))
+        if let image {
+            let prepared = try ImageStamp.prepared(image)
+            draft.stampArt = ImageStamp.art(for: prepared, reference: document.addImage(prepared))
+        }
+        return try document.addAnnotation(draft, toPage: page - 1).id
     }
 
     /// The colour a mark gets when none is asked for: a yellow highlighter, a red pen.

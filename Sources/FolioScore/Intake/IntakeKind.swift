@@ -48,7 +48,7 @@ public enum IntakeKind: String, Sendable, CaseIterable, Codable {
 
     static let compoundSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
-    /// How many bytes from the start ``of(bytes:)`` needs to tell a kind (a ZIP also needs its end).
+    /// How many bytes from the start ``of(bytes:tail:)`` needs to tell a kind (a ZIP also needs its end).
     public static let headLength = 64 << 10
 
     /// The kind of the file at `path`, from its first 64 KiB (and, for a ZIP, its last

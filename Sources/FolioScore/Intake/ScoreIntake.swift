@@ -122,6 +122,15 @@ public enum ScoreIntake {
         return Settled(fileName: fileName(for: name), kind: kind, warnings: warnings)
     }
 
+    /// `bytes` (a PDF) with the title `title`, as one more incremental update.
+    ///
+    /// ```swift
+    /// let titled = try ScoreIntake.retitled(made.bytes, title: "Ave Maria")
+    /// ```
+    public static func retitled(_ bytes: [UInt8], title: String) throws -> [UInt8] {
+        try NewScoreFile.finish(bytes, edit: NewScoreFile.titled(title), date: Date()).bytes
+    }
+
     /// The PDF LibreOffice makes of an office document, titled from the document (its
     /// properties, else its first heading, else the file's name), the Open In dictionary
     /// applied on top.

@@ -31,11 +31,15 @@ async function message(response) {
   }
 }
 
-// Adds a file to the library; `dictionary` (bytes of a forScore Open In .json or .plist)
-// travels in the query string as base64url.
-export async function upload(file, dictionary) {
+// Takes a file into the library (the server tells its kind and what it became);
+// `dictionary` (bytes of a forScore Open In .json or .plist) travels in the query string as
+// base64url; `apply` confirms a library CSV's plan, `score` names the score a CSV index or a
+// dictionary belongs to. An error carries its HTTP status.
+export async function upload(file, dictionary, { apply = false, score = null } = {}) {
   // encodeURIComponent, not URLSearchParams: its "+" for a space would reach the name.
   let query = `name=${encodeURIComponent(file.name)}`;
+  if (apply) query += '&apply=1';
+  if (score) query += `&score=${encodeURIComponent(score)}`;
   if (dictionary) {
     let binary = '';
     for (const byte of dictionary) binary += String.fromCharCode(byte);
@@ -44,6 +48,15 @@ export async function upload(file, dictionary) {
   const response = await fetch(`/api/uploads?${query}`, {
     method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
   });
-  if (!response.ok) throw new Error(await message(response));
+  if (!response.ok) throw Object.assign(new Error(await message(response)), { status: response.status });
+  return response.json();
+}
+
+// Keeps an image (PNG or JPEG) in the library as the stamp `name`; returns the stamp.
+export async function uploadStamp(file, name) {
+  const response = await fetch(`/api/stamps?name=${encodeURIComponent(name)}`, {
+    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
+  });
+  if (!response.ok) throw Object.assign(new Error(await message(response)), { status: response.status });
   return response.json();
 }

@@ -1,5 +1,6 @@
 // The library page: search as you type (diacritics and case folded by the catalog), filters
-// by field, sorting, and adding scores by drag and drop or the file picker.
+// by field, sorting, and adding files (scores, documents, forScore's files, CSV, dictionaries)
+// by drag and drop or the file picker.
 import { getJSON, upload } from './api.js';
 import { latest } from './dom.js';
 
@@ -55,7 +56,7 @@ function queryString() {
 const refresh = latest(async (current) => {
   try {
     const { data } = await getJSON(`/api/scores?${queryString()}`);
-    if (current()) render(data.scores);
+    if (current()) { lastScores = data.scores; render(data.scores); }
   } catch (error) {
     count.textContent = error.message;
   }
@@ -67,35 +68,70 @@ input.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowDown') { list.querySelector('a')?.focus(); event.preventDefault(); }
 });
 
-// Adding scores: each file in turn; a .json or .plist with a score's name is its Open In
-// dictionary (forScore's metadata), sent along with it.
+// Adding files: each in turn, the server telling its kind and what it became (a score, a
+// setlist, an import, metadata or bookmarks). A CSV or dictionary whose score was not found
+// (404) is tried again after the others (its PDF may come later in the same drop), then
+// offered with a choice of score; a library CSV's plan is shown with a button to apply it.
+let lastScores = [];
 async function add(files) {
-  const dictionaries = new Map();
-  const scores = [];
-  for (const file of files) {
-    const [base, extension] = splitName(file.name);
-    if (['json', 'plist'].includes(extension)) dictionaries.set(base, file);
-    else scores.push(file);
-  }
-  let added = 0;
-  const problems = [];
-  for (const [index, file] of scores.entries()) {
-    uploads.textContent = `Adding ${file.name} (${index + 1} of ${scores.length})…`;
+  const results = document.createElement('ul');
+  results.className = 'intake';
+  uploads.replaceChildren(results);
+  const waiting = [];
+  const take = async (file, index, total, retry) => {
+    const line = document.createElement('li');
+    line.textContent = `Adding ${file.name} (${index + 1} of ${total})…`;
+    results.append(line);
     try {
-      const dictionary = dictionaries.get(splitName(file.name)[0]);
-      await upload(file, dictionary ? new Uint8Array(await dictionary.arrayBuffer()) : null);
-      added += 1;
+      show(line, file, await upload(file, null));
     } catch (error) {
-      problems.push(`${file.name}: ${error.message}`);
+      if (error.status === 404 && !retry) { line.remove(); waiting.push(file); return; }
+      fail(line, file, error);
     }
-  }
-  uploads.textContent = [`Added ${added} of ${scores.length}.`, ...problems].join(' ');
+  };
+  for (const [index, file] of files.entries()) await take(file, index, files.length, false);
+  for (const [index, file] of waiting.entries()) await take(file, index, waiting.length, true);
   refresh(0);
 }
 
-function splitName(name) {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? [name.slice(0, dot), name.slice(dot + 1).toLowerCase()] : [name, ''];
+// One file's result: its summary, the plan's lines and a button to apply it when nothing was written.
+function show(line, file, result) {
+  line.replaceChildren(result.summary);
+  line.dataset.kind = result.kind;
+  const details = [...result.lines, ...result.warnings];
+  if (details.length) {
+    const list = document.createElement('ul');
+    list.className = 'muted';
+    list.append(...details.slice(0, 50).map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+    line.append(list);
+  }
+  if (!result.applied) {
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Apply these changes' });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try { show(line, file, await upload(file, null, { apply: true })); refresh(0); } catch (error) { fail(line, file, error); }
+    });
+    line.append(button);
+  }
+}
+
+// A refused file: the server's message; for a CSV or dictionary without its score, a choice of score.
+function fail(line, file, error) {
+  line.replaceChildren(`${file.name}: ${error.message}`);
+  line.className = 'error';
+  if (error.status !== 404 || lastScores.length === 0) return;
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', `The score ${file.name} belongs to`);
+  select.append(...lastScores.map((score) => Object.assign(document.createElement('option'), {
+    value: score.id, textContent: `${score.title || score.path} (${score.path})`,
+  })));
+  const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Add to this score' });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    line.className = '';
+    try { show(line, file, await upload(file, null, { score: select.value })); refresh(0); } catch (error) { fail(line, file, error); }
+  });
+  line.append(' ', select, ' ', button);
 }
 
 document.getElementById('upload').addEventListener('change', (event) => add([...event.target.files]));

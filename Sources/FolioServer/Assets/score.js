@@ -2,7 +2,7 @@
 // (text, square, highlight, pen, stamp, move) and page turns (keys, pedals, click zones, swipes).
 // Coordinates sent to the API are points from the top-left of the page as displayed.
 // The panels (page annotations, contents, details) and undo share the file's version.
-import { getJSON, change } from './api.js';
+import { getJSON, change, uploadStamp } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
@@ -278,9 +278,50 @@ overlay.addEventListener('click', (event) => {
   else if (state.tool === 'stamp') stamp(point(event));
 });
 
-// A stamp: the chosen musical mark, centred where the click was, at about printed size.
+// The user's own stamps (images kept in the library) join the marks; "Add a stamp…" keeps a
+// PNG or JPEG there under its file's name and chooses it.
+const stampSizes = new Map();
+async function loadStamps(chosen) {
+  const select = document.getElementById('symbol');
+  const { data } = await getJSON('/api/stamps');
+  select.querySelector('optgroup.own')?.remove();
+  if (data.stamps.length === 0) return;
+  const group = Object.assign(document.createElement('optgroup'), { label: 'Your stamps', className: 'own' });
+  for (const item of data.stamps) {
+    stampSizes.set(item.name, [item.width, item.height]);
+    group.append(Object.assign(document.createElement('option'), { value: `image:${item.name}`, textContent: item.name }));
+  }
+  select.append(group);
+  if (chosen) select.value = `image:${chosen}`;
+}
+loadStamps().catch(() => {});
+document.getElementById('stamp-file')?.addEventListener('change', async (event) => {
+  const [file] = event.target.files;
+  if (!file) return;
+  const name = file.name.replace(/\.[^.]*$/, '');
+  try {
+    await uploadStamp(file, name);
+    await loadStamps(name);
+    say(`Stamp ${name} kept: click the page to place it`);
+  } catch (error) {
+    say(`Not kept: ${error.message}`);
+  }
+  event.target.value = '';
+});
+
+// A stamp: the chosen musical mark, centred where the click was, at about printed size; one
+// of the user's pictures 60 points wide (or high) in its own proportions.
 function stamp(at) {
   const symbol = document.getElementById('symbol').value;
+  if (symbol.startsWith('image:')) {
+    const image = symbol.slice(6);
+    const [w, h] = stampSizes.get(image) ?? [1, 1];
+    const [width, height] = w >= h ? [60, round(60 * h / w)] : [round(60 * w / h), 60];
+    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
+      { type: 'stamp', image, page: state.page, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }),
+    'Stamp saved');
+    return;
+  }
   const text = ['pp', 'p', 'mp', 'mf', 'f', 'ff', 'sfz', 'cresc-text', 'dim-text', 'vs'].includes(symbol);
   const [width, height] = text ? [Math.max(24, symbol.length * 11), 22] : symbol === 'cresc' || symbol === 'dim' ? [60, 16] : [22, 22];
   run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,

@@ -3,7 +3,8 @@ import FolioScore
 import Foundation
 import Hummingbird
 
-/// `/api/uploads`: a dropped file streamed to the spool, then taken in as a score.
+/// `/api/uploads`: a dropped file streamed to the spool, then taken in as forScore would
+/// (a score, a setlist, an archive, metadata or bookmarks; see `LibraryIntake`).
 ///
 /// ```swift
 /// UploadController(service: server.service, spool: server.spool, maxUpload: 256 << 20).addRoutes(to: router)
@@ -25,17 +26,17 @@ struct UploadController {
                 }
                 openIn = data
             }
+            let apply = request.uri.queryParameters.get("apply").map { $0 == "1" || $0 == "true" } ?? false
+            var target: Int64?
+            if let value = request.uri.queryParameters.get("score") {
+                guard let id = Int64(value), id > 0 else { throw HTTPError(.badRequest, message: "score must be a score's id (1 or more)") }
+                target = id
+            }
             let file = try await spool.receive(request.body, limit: maxUpload)
             defer { spool.discard(file) }
-            let dictionary = openIn
-            let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary) }
-            return try LibraryServer.json(Upload(score: added.score, warnings: added.warnings), status: .created)
+            let dictionary = openIn, score = target
+            let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary, apply: apply, target: score) }
+            return try LibraryServer.json(added, status: added.applied ? .created : .ok)
         }
-    }
-
-    /// What an upload answers: the new score and notes about the file.
-    struct Upload: Encodable {
-        let score: ScoreService.Score
-        let warnings: [String]
     }
 }

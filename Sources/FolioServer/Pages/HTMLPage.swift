@@ -66,7 +66,7 @@ enum HTMLPage {
           <span id="count" class="muted">\(total == 1 ? "1 score" : "\(total) scores")</span>
           <a class="button" href="/setlists">Setlists</a>
           <label class="button">Add scores<input id="upload" type="file" multiple class="visually-hidden"
-            accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
+            accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.rtf,.doc,.docx,.odt,.4ss,.4sb,.4sc,.csv,.tsv,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
         </header>
         <nav class="filters" aria-label="Filters">
           \(filter("composer", "Composer")) \(filter("genre", "Genre")) \(filter("key", "Key")) \(filter("label", "Label")) \(filter("tag", "Tag"))
@@ -74,7 +74,7 @@ enum HTMLPage {
           <label><span>Sort</span><select data-filter="sort">\(sorts)</select></label>
         </nav>
         <main id="drop" class="drop">
-          <p id="uploads" class="muted" role="status"></p>
+          <div id="uploads" class="muted" role="status"></div>
           <ul id="scores" class="scores">
         \(items)
           </ul>
@@ -120,6 +120,8 @@ enum HTMLPage {
             <button data-tool="move" title="Move: drag a mark to where it belongs (M)">Move</button>
             <label class="visually-hidden" for="symbol">Stamp mark</label>
             <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
+            <label class="button" title="Keep a PNG or JPEG in the library as a stamp of your own">Add a stamp…<input id="stamp-file"
+              type="file" accept=".png,.jpg,.jpeg,image/png,image/jpeg" class="visually-hidden"></label>
             <button id="undo" disabled title="Nothing to undo">Undo</button>
           </nav>
           <span class="pager"><button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>

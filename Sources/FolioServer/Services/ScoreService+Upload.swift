@@ -4,22 +4,54 @@ import FolioScore
 import Foundation
 
 extension ScoreService {
-    /// Adds a received file, already written whole to `file` (see ``UploadSpool``), to the
-    /// library folder: a PDF as it came, images and text made into a PDF, an Open In
-    /// dictionary applied (see `ScoreIntake`). The file is moved in under the received name
-    /// with `.pdf`, or "Name 2.pdf"… when that name is taken in any Unicode form or case —
-    /// nothing is ever overwritten. Returns the catalogued score and notes about the file.
-    /// 400 for a bad name or dictionary, 415 for a kind Folio does not take, 422 for a file
-    /// that is not what its first bytes claim, 413 past the limits.
-    public func upload(name: String, file: String, openIn: Data?) throws -> (score: Score, warnings: [String]) {
+    /// What became of an uploaded file (see `LibraryIntake.Result`), with the scores it
+    /// made or changed as the API shows them.
+    ///
+    /// ```swift
+    /// let added = try service.upload(name: "Koncert.4ss", file: spooled, openIn: nil)
+    /// added.summary   // "Koncert.4ss: forScore setlist (4SS) → setlist "Koncert" (5 entries, 1 placeholder(s))"
+    /// ```
+    public struct Intake: Encodable, Sendable {
+        public var kind: IntakeKind
+        /// False when nothing was written: a library CSV shown first (send it again with apply).
+        public var applied: Bool
+        public var summary: String
+        public var lines: [String]
+        /// The first score made (for clients that add one file at a time).
+        public var score: Score?
+        public var scores: [Score]
+        public var changed: [Score]
+        public var setlists: [String]
+        public var warnings: [String]
+    }
+
+    /// Takes in a received file, already written whole to `file` (see ``UploadSpool``), as
+    /// forScore would (`LibraryIntake`): a PDF, image, text or office document becomes a
+    /// score — moved in under the received name with `.pdf`, or "Name 2.pdf"… when that name
+    /// is taken in any Unicode form or case, nothing ever overwritten — with the Open In
+    /// dictionary `openIn` applied; a 4SS becomes a setlist, a 4SB and a 4SC are imported, a
+    /// CSV or dictionary goes to the score `target` (or the one named like it). A library CSV
+    /// that sets scores' fields is only planned unless `apply`. 400 for a bad name or a
+    /// malformed file, 404 for a CSV or dictionary whose score is not found, 415 for a kind
+    /// Folio does not take, 422 for a file that is not what its first bytes claim, 413 past
+    /// the limits, 503 without LibreOffice for an office document.
+    public func upload(name: String, file: String, openIn: Data?, apply: Bool = true, target: Int64? = nil) throws -> Intake {
         let name = try Self.receivedName(name)
-        guard (try? ScoreIntake.kind(ofFile: file)) ?? nil != nil else {
-            throw ServiceError(.unsupportedKind, "\(name) is not a PDF, a JPEG or PNG image, or UTF-8/UTF-16 text")
+        guard let kind = (try? IntakeKind.of(file: file)) ?? nil else {
+            throw ServiceError(.unsupportedKind, "\(name) is none of the kinds Folio takes in: PDF, JPEG, PNG, text or ChordPro, "
+                + "RTF, Word, OpenDocument text, forScore's 4SS, 4SB and 4SC, CSV, Open In dictionaries")
         }
-        let settled = try Self.mapped {
+        var options = LibraryIntake.Options()
+        options.openIn = openIn
+        options.applyLibraryCSV = apply
+        options.readOptions = work.readOptions()
+        options.converter = converter
+        if let target { options.score = try score(target).0.path }
+        let result = try Self.mapped {
             do {
-                return try ScoreIntake.settle(file: file, name: name, openIn: openIn, readOptions: work.readOptions())
-            } catch let error as ScoreError where error.code == .malformed {
+                return try LibraryIntake.take(received: file, name: name, catalog: catalog, options: options)
+            } catch let error as ScoreError where error.code == .malformed && kind.makesScore {
+                // A score that is not what its first bytes claim; a malformed setlist or CSV is a bad request.
                 throw ServiceError(.unreadable, error.message)
             } catch let error as ScoreError where error.code == .limitExceeded {
                 throw ServiceError(.tooLarge, error.message)
@@ -27,13 +59,17 @@ extension ScoreService {
                 throw ServiceError(.unreadable, "\(name): \(error.message)")
             }
         }
-        var names = LibraryFileName(folder: catalog.folder)
-        let relative = try Self.mapped { try names.moveIn(settled.fileName, from: file) }
-        refreshCatalog(relative)
+        let made = try result.scores.map(entry), changed = try result.changed.map(entry)
+        return Intake(kind: result.kind, applied: result.applied, summary: result.summary, lines: result.lines, score: made.first,
+                      scores: made, changed: changed, setlists: result.setlists, warnings: result.warnings)
+    }
+
+    /// The catalogued score at `relative`.
+    private func entry(_ relative: String) throws -> Score {
         guard let entry = try Self.mapped({ try catalog.show(relative) }).first(where: { $0.bookmark == nil }) else {
             throw ServiceError(.internal, "\(relative) was saved but not catalogued")
         }
-        return (Score(entry), settled.warnings)
+        return Score(entry)
     }
 
     /// A received file's name in composed form (NFC): a plain name (no folders, not hidden),

@@ -22,11 +22,16 @@ public struct ScoreService: Sendable {
     let undoLog = UndoLog()
     /// Where heavy work runs, and the limits every PDF is read with (see ``WorkQueue``).
     public let work: WorkQueue
+    /// Converts uploaded office documents, one at a time (LibreOffice, when installed).
+    public let converter = OfficeConverter()
 
     public init(catalog: LibraryCatalog, work: WorkQueue = WorkQueue()) throws {
         self.catalog = catalog
         self.work = work
     }
+
+    /// The user's own stamps, kept beside the catalog.
+    public var stamps: StampLibrary { StampLibrary(folder: catalog.folder) }
 
     /// The one path check (`LibraryPaths`).
     public var paths: LibraryPaths { catalog.files }
@@ -95,7 +100,8 @@ public struct ScoreService: Sendable {
 
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
     /// width, height and `strokes` lists of x, y pairs, in points from the displayed page's
-    /// top-left; a stamp's `symbol` one of `MusicalSymbol`'s (fermata, mf, cresc…).
+    /// top-left; a stamp's `symbol` one of `MusicalSymbol`'s (fermata, mf, cresc…), or its
+    /// `image` the name of one of the library's stamps (``stamps``).
     ///
     /// ```swift
     /// let new = try JSONDecoder().decode(ScoreService.NewAnnotation.self,
@@ -105,6 +111,8 @@ public struct ScoreService: Sendable {
     public struct NewAnnotation: Codable, Sendable {
         public var type: String
         public var symbol: String?
+        /// The name of a stamp kept in the library (an image).
+        public var image: String?
         public var page: Int
         public var rect: [Double]?
         public var strokes: [[Double]]?
@@ -228,6 +236,7 @@ public struct ScoreService: Sendable {
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
         var request = try Self.mapped { try Self.request(input, author: author) }
+        if let name = input.image { request.image = try Self.mapped { try stamps.bytes(of: name) } }
         request.font = font
         let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
             try request.add(to: document)

@@ -83,7 +83,8 @@ struct AnnotAddCommand: ParsableCommand {
             What each type needs: freetext --rect --text [--size --align --fill --width --font-file];
             square, circle --rect [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke;
             line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect, or
-            stamp --text --rect (a stamp of words, any script).
+            stamp --text --rect (a stamp of words, any script), or stamp --image F.png --rect (a picture of your
+            own, PNG with transparency or JPEG, up to 16 megapixels, drawn in the rectangle in its proportions).
             Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")).
             Coordinates: points from the top-left of the page as displayed, y down (see `folio annot --help`).
             Example: folio annot add part.pdf --page 2 --type freetext --rect 40,60,160,30 --text "Cut to bar 48"
@@ -100,6 +101,7 @@ struct AnnotAddCommand: ParsableCommand {
     @OptionGroup var style: AnnotStyleOptions
     @Option(help: "The text: a freetext's text, a note's text, a comment on anything else.") var text: String?
     @Option(help: "The musical mark of a stamp.") var symbol: MusicalSymbol?
+    @Option(help: "A stamp's picture: a PNG (its transparency kept) or JPEG file.") var image: String?
     @Option(help: "A note's icon: Comment, Note, Key, Help, Insert, Paragraph, NewParagraph.") var icon: String?
     @Option(help: "Arrow heads of a line: none, start, end or both.") var arrow: AnnotationRequest.Arrow = .none
     @Option(help: "The annotation's name (/NM); default a new UUID.") var name: String?
@@ -117,6 +119,14 @@ struct AnnotAddCommand: ParsableCommand {
         request.userSpace = place.userSpace
         request.text = text
         request.symbol = symbol
+        if let image {
+            let size = (try? FileManager.default.attributesOfItem(atPath: image)[.size] as? Int) ?? 0
+            guard size <= ImageStamp.maxBytes else {
+                throw ValidationError("--image \(image) has \(size) bytes (valid: up to \(ImageStamp.maxBytes))")
+            }
+            guard let data = FileManager.default.contents(atPath: image) else { throw ValidationError("--image \(image): no such file") }
+            request.image = Array(data)
+        }
         request.icon = icon
         try style.apply(to: &request)
         request.arrow = arrow

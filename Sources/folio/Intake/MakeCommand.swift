@@ -14,6 +14,9 @@ struct MakeCommand: ParsableCommand {
             its own resolution (JFIF density or pHYs, else 96 dpi), or --fit paper (turned to the image's shape, the
             image scaled to fit and centred). An EXIF orientation turns the page. Images over 64 megapixels are
             refused before anything is decoded. Images need --output.
+            Documents: RTF, Word (DOC, DOCX) and OpenDocument text, told by content, are converted by LibreOffice
+            headless (sudo apt-get install libreoffice-writer-nogui; exit 69 without it), each into its own PDF titled
+            from the document's properties or first heading.
             Text (.txt and any other name): UTF-8 with or without a byte-order mark, UTF-16 with one, else
             Windows-1252; tabs expanded, long lines wrapped between words, a form feed starts a page. A chord chart
             (chord lines above lyric lines) is set in Courier, its chord and lyric lines wrapped together so chords stay
@@ -52,6 +55,11 @@ struct MakeCommand: ParsableCommand {
     func run() throws {
         try PageCommands.run("make") {
             guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files given") }
+            let office = try files.filter { try IntakeKind.of(file: $0)?.officeFormat != nil }
+            if !office.isEmpty {
+                guard office.count == files.count else { throw LibraryError(.invalidArgument, "give either documents or images and text files, not both") }
+                return try makeOffice()
+            }
             let images = files.filter { MakeCommand.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
             if images.isEmpty {
                 try makeText()
@@ -76,6 +84,23 @@ struct MakeCommand: ParsableCommand {
         let bytes = try ScoreMake.images(images, fit: fit, title: title ?? ScoreMetadata.title(forFile: output))
         try PageCommands.create(output, bytes: bytes)
         print("wrote \(output): \(files.count) page(s)")
+    }
+
+    /// RTF, Word and OpenDocument text through LibreOffice, each into its own PDF.
+    private func makeOffice() throws {
+        guard output == nil || files.count == 1 else { throw LibraryError(.invalidArgument, "documents are converted one PDF each; --output takes one") }
+        let converter = OfficeConverter()
+        let jobs = files.map { ($0, output ?? ($0 as NSString).deletingPathExtension + ".pdf") }
+        for job in jobs { try PageCommands.checkFree(job.1) }
+        for (file, target) in jobs {
+            guard let format = try IntakeKind.of(file: file)?.officeFormat else { continue }
+            let made = try ScoreIntake.office(name: (file as NSString).lastPathComponent, bytes: try read(file), format: format, converter: converter)
+            var bytes = made.bytes
+            if let title { bytes = try ScoreIntake.retitled(bytes, title: title) }
+            for warning in made.warnings { FileHandle.standardError.write(Data("folio make: \(file): \(warning)\n".utf8)) }
+            try PageCommands.create(target, bytes: bytes)
+            print("wrote \(target)")
+        }
     }
 
     private func makeText() throws {

@@ -1,0 +1,124 @@
+import FolioLibrary
+import FolioServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+/// The server's Add scores takes what forScore takes (`LibraryIntake`): a setlist told by
+/// content, a library CSV planned before it is applied, a CSV index for the score the user
+/// picks; and the user's own stamps kept once and placed by the Stamp tool, read back by
+/// pikepdf.
+final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
+    private struct Scores: Decodable { let scores: [ScoreService.Score] }
+    private struct Intake: Decodable {
+        let kind: String
+        let applied: Bool
+        let summary: String
+        let lines: [String]
+        let changed: [ScoreService.Score]
+        let setlists: [String]
+    }
+    private struct Stamps: Decodable { let stamps: [StampLibrary.Stamp] }
+
+    func testForScoreFilesAndCSVThroughUploads() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let headers = try await ServerFixture.csrf(client)
+            func upload(_ name: String, _ text: String, query: String = "") async throws -> TestResponse {
+                let uri = "/api/uploads?name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)\(query)"
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: text))
+            }
+            let setlist = try await upload("setlist.txt", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <forScore kind="setlist" version="1.0" title="Vánoční koncert">
+                <score path="Brahms-Cancion_de_Cuna.pdf" title="Canción de cuna"/><placeholder title="Тихая ночь"/>
+                </forScore>
+                """)
+            XCTAssertEqual(setlist.status, .created, String(buffer: setlist.body))
+            let made = try ServerFixture.decode(Intake.self, setlist)
+            XCTAssertEqual(made.kind, "setlist")
+            XCTAssertEqual(made.setlists, ["Vánoční koncert"])
+            let shown = try await client.execute(uri: "/api/setlists/V%C3%A1no%C4%8Dn%C3%AD%20koncert", method: .get)
+            XCTAssertEqual(shown.status, .ok, String(buffer: shown.body))
+            XCTAssertTrue(String(buffer: shown.body).contains("Тихая ночь"))
+
+            // A library CSV: planned (200, nothing written), then applied.
+            let sheet = "Filename,Title,Composers\nBrahms-Cancion_de_Cuna.pdf,Wiegenlied,Johannes Brahms\n"
+            let original = try Data(contentsOf: URL(fileURLWithPath: self.fixture.path("Brahms-Cancion_de_Cuna.pdf")))
+            let plan = try await upload("metadata.csv", sheet)
+            XCTAssertEqual(plan.status, .ok, String(buffer: plan.body))
+            let planned = try ServerFixture.decode(Intake.self, plan)
+            XCTAssertFalse(planned.applied)
+            XCTAssertTrue(planned.lines.contains { $0.contains("→ Wiegenlied") }, "\(planned.lines)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: self.fixture.path("Brahms-Cancion_de_Cuna.pdf"))), original)
+            let applied = try await upload("metadata.csv", sheet, query: "&apply=1")
+            XCTAssertEqual(applied.status, .created, String(buffer: applied.body))
+            XCTAssertEqual(try ServerFixture.decode(Intake.self, applied).changed.first?.title, "Wiegenlied")
+            let title = try ServerFixture.python("import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\nprint(pdf.docinfo.Title)",
+                                                 self.fixture.path("Brahms-Cancion_de_Cuna.pdf"))
+            XCTAssertEqual(title, "Wiegenlied")
+
+            // A CSV index named after no score: 404, then for the score picked.
+            let index = "Title,Start,End\nΠρώτο μέρος,1,1\n"
+            let orphan = try await upload("Rejstřík.csv", index)
+            XCTAssertEqual(orphan.status, .notFound, String(buffer: orphan.body))
+            let scores = try ServerFixture.decode(Scores.self, try await client.execute(uri: "/api/scores?q=wiegenlied", method: .get)).scores
+            let id = try XCTUnwrap(scores.first).id
+            let picked = try await upload("Rejstřík.csv", index, query: "&score=\(id)")
+            XCTAssertEqual(picked.status, .created, String(buffer: picked.body))
+            XCTAssertTrue(try ServerFixture.decode(Intake.self, picked).summary.contains("added 1 bookmark(s)"))
+            let contents = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
+            XCTAssertTrue(String(buffer: contents.body).contains("Πρώτο μέρος"), String(buffer: contents.body))
+        }
+    }
+
+    func testStampsAreKeptOnceAndPlacedAsImages() async throws {
+        let png = fixture.folder.appendingPathComponent("stamp-source.png").path
+        _ = try ServerFixture.python("""
+            import sys
+            from PIL import Image, ImageDraw
+            image = Image.new('RGBA', (120, 60), (0, 0, 0, 0))
+            ImageDraw.Draw(image).rectangle((10, 10, 110, 50), fill=(20, 90, 200, 255))
+            image.save(sys.argv[1])
+            """, png)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        try FileManager.default.removeItem(atPath: png)
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let name = "Dirigent%20%E2%80%94%20%D0%B4%D0%B8%D1%80%D0%B8%D0%B6%D1%91%D1%80"   // "Dirigent — дирижёр"
+            let kept = try await client.execute(uri: "/api/stamps?name=\(name)", method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            XCTAssertEqual(kept.status, .created, String(buffer: kept.body))
+            let refused = try await client.execute(uri: "/api/stamps?name=bad", method: .post, headers: headers, body: ByteBuffer(string: "not an image"))
+            XCTAssertEqual(refused.status, .badRequest, String(buffer: refused.body))
+            let traversal = try await client.execute(uri: "/api/stamps?name=..%2Fescape", method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            XCTAssertEqual(traversal.status, .badRequest)
+            let list = try ServerFixture.decode(Stamps.self, try await client.execute(uri: "/api/stamps", method: .get)).stamps
+            XCTAssertEqual(list, [StampLibrary.Stamp(name: "Dirigent — дирижёр", format: "png", width: 120, height: 60)])
+            let image = try await client.execute(uri: "/api/stamps/\(name)", method: .get)
+            XCTAssertEqual(image.headers[.contentType], "image/png")
+            XCTAssertEqual(Data(buffer: image.body), bytes)
+
+            let scores = try ServerFixture.decode(Scores.self, try await client.execute(uri: "/api/scores?q=cuna", method: .get)).scores
+            let id = try XCTUnwrap(scores.first).id
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get).headers[.eTag]
+            let placed = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers, body: ByteBuffer(string:
+                #"{"type":"stamp","image":"Dirigent — дирижёр","page":1,"rect":[100,100,60,30]}"#))
+            XCTAssertEqual(placed.status, .created, String(buffer: placed.body))
+            let found = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                for annot in pdf.pages[0].get('/Annots', []):
+                    if annot.get('/Subtype') == '/Stamp':
+                        form = annot.AP.N
+                        image = list(form.Resources.XObject.values())[0]
+                        print(str(annot.Name), int(image.Width), int(image.Height), '/SMask' in image)
+                """, fixture.path("Brahms-Cancion_de_Cuna.pdf"))
+            XCTAssertEqual(found, "/FolioImage 120 60 True")
+            let removed = try await client.execute(uri: "/api/stamps/\(name)", method: .delete, headers: headers)
+            XCTAssertEqual(removed.status, .noContent)
+            let gone = try await client.execute(uri: "/api/stamps/\(name)", method: .get)
+            XCTAssertEqual(gone.status, .notFound)
+        }
+    }
+}
