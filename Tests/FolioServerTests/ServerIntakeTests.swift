@@ -17,6 +17,7 @@ final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
         let applied: Bool
         let summary: String
         let lines: [String]
+        let scores: [ScoreService.Score]
         let changed: [ScoreService.Score]
         let setlists: [String]
     }
@@ -70,6 +71,19 @@ final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
             XCTAssertTrue(try ServerFixture.decode(Intake.self, picked).summary.contains("added 1 bookmark(s)"))
             let contents = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
             XCTAssertTrue(String(buffer: contents.body).contains("Πρώτο μέρος"), String(buffer: contents.body))
+
+            // An Open In dictionary named like a score; a 4SC under another name, by content.
+            let details = try await upload("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.json", #"{"genres": "Impresionismus, Клавир"}"#)
+            XCTAssertEqual(details.status, .created, String(buffer: details.body))
+            XCTAssertEqual(try ServerFixture.decode(Intake.self, details).changed.first?.metadata.genres, ["Impresionismus", "Клавир"])
+            let container = try ForScoreImport.exportContainer(pdf: self.fixture.path("Brahms-Cancion_de_Cuna.pdf"))
+            let unpacked = try await client.execute(uri: "/api/uploads?name=parcel.bin", method: .post, headers: headers,
+                                                    body: ByteBuffer(bytes: container))
+            XCTAssertEqual(unpacked.status, .created, String(buffer: unpacked.body))
+            let fromContainer = try ServerFixture.decode(Intake.self, unpacked)
+            XCTAssertEqual(fromContainer.kind, "forScoreContainer")
+            XCTAssertEqual(fromContainer.scores.first?.title, "Wiegenlied")
+            XCTAssertEqual(fromContainer.scores.first?.path, "Brahms-Cancion_de_Cuna 2.pdf")
         }
     }
 
