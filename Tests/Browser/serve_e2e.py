@@ -316,6 +316,10 @@ def main(folio, artifacts):
             page.set_input_files("#upload", index_csv)
             refused = page.locator("#uploads li.error")
             expect(refused).to_contain_text("no score is named Rejstřík.pdf")
+            # The two 404s (tried, then tried again after the rest) are the answer the page acts on, no fault.
+            expected_404 = "Failed to load resource: the server responded with a status of 404 (Not Found)"
+            assert errors.count(expected_404) == 2, errors
+            errors[:] = [error for error in errors if error != expected_404]
             refused.locator("select").select_option(label="Scarborough Fair (Scarborough Fair.pdf)")
             page.screenshot(path=f"{artifacts}/11b-index-choose-score.png")
             refused.locator("button", has_text="Add to this score").click()

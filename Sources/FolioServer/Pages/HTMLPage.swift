@@ -78,7 +78,7 @@ enum HTMLPage {
           <ul id="scores" class="scores">
         \(items)
           </ul>
-          <p class="hint muted">Drop PDFs, images or text files here to add them (a forScore Open In .json or .plist with the same name sets their details).</p>
+          <p class="hint muted">Drop files here: PDFs, images, text, ChordPro, RTF, Word and OpenDocument texts become scores; forScore's setlists (.4ss), backups (.4sb) and containers (.4sc) are imported; a CSV or an Open In .json or .plist named like a score gives it bookmarks or details.</p>
         </main>
         """
         return shell(title: "Folio library", csrf: csrf, body: body, scripts: ["/assets/library.js"])
