@@ -117,7 +117,7 @@ function show(line, file, result) {
 
 // A refused file: the server's message; for a CSV or dictionary without its score, a choice of score.
 function fail(line, file, error) {
-  line.replaceChildren(`${file.name}: ${error.message}`);
+  line.replaceChildren(error.message.startsWith(file.name) ? error.message : `${file.name}: ${error.message}`);
   line.className = 'error';
   if (error.status !== 404 || lastScores.length === 0) return;
   const select = document.createElement('select');
