@@ -373,6 +373,24 @@ def main(folio, artifacts):
             expect(page.locator("#pageno")).to_have_text("2½ / 5")
             page.keyboard.press("ArrowLeft")
             expect(page.locator("#pageno")).to_have_text("2 / 5")
+            # A stamp of one's own: a PNG kept in the library, chosen in the Stamp tool, placed.
+            from PIL import Image, ImageDraw
+            stamp_png = os.path.join(folder, "Dirigent.png")
+            picture = Image.new("RGBA", (120, 60), (0, 0, 0, 0))
+            ImageDraw.Draw(picture).ellipse((4, 4, 116, 56), fill=(20, 90, 200, 255))
+            picture.save(stamp_png)
+            page.goto(base + "/")
+            page.click("#scores li a:has-text('Scarborough Fair')")
+            page.wait_for_selector("#stage[data-rendered='1']")
+            page.set_input_files("#stamp-file", stamp_png)
+            expect(page.locator("#status")).to_have_text("Stamp Dirigent kept: click the page to place it")
+            expect(page.locator("#symbol")).to_have_value("image:Dirigent")
+            page.click("[data-tool=stamp]")
+            sheet = page.locator("#overlay").bounding_box()
+            page.mouse.click(sheet["x"] + sheet["width"] / 2, sheet["y"] + sheet["height"] / 3)
+            expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
+            page.wait_for_selector("#stage[data-rendered='1']")
+            page.screenshot(path=f"{artifacts}/16-own-stamp.png")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 
