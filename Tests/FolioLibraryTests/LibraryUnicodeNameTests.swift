@@ -93,6 +93,9 @@ final class LibraryUnicodeNameTests: XCTestCase {
         XCTAssertNotNil(CatalogPath.refusal(ofFileName: "a\tb.pdf"))
         XCTAssertNotNil(CatalogPath.refusal(ofFileName: "a\u{7F}.pdf"))
         XCTAssertEqual(LibraryFileName.sanitized("x\u{202E}fdp\tname"), "xfdpname.pdf")
+        // "/" before a combining mark is one character to Swift, a folder to the file system.
+        XCTAssertEqual(LibraryFileName.sanitized("Piano/\u{301}Étude.pdf"), "\u{301}Étude.pdf")
+        XCTAssertEqual(LibraryFileName.sanitized(".\u{301}hidden"), "\u{301}hidden.pdf")
         XCTAssertTrue(CatalogPath.sameName(nfc, nfd))
         XCTAssertFalse(CatalogPath.sameName(nfc, "dvořák – humoreska.pdf"))
     }

@@ -60,9 +60,14 @@ final class LibraryUpdateTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.pdf"),
                                                    withDestinationURL: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"))
         for path in ["", "/etc/passwd.pdf", "../outside.pdf", "Piano/../../x.pdf", ".folio/x.pdf", "Piano/.hidden.pdf",
-                     "notes.txt", "Piano//Clair.pdf"] {
+                     "notes.txt", "Piano//Clair.pdf", "../\u{301}outside.pdf", "/\u{301}etc/x.pdf", "Piano/.\u{301}hidden.pdf"] {
             XCTAssertThrowsError(try scanner.update(path: path), path) { error in
                 XCTAssertEqual((error as? LibraryError)?.code, .invalidArgument, path)
+            }
+        }
+        for name in ["../\u{301}outside.pdf", "/\u{301}etc/x.pdf"] {
+            XCTAssertThrowsError(try catalog.resolve(fileName: name), name) { error in
+                XCTAssertEqual((error as? LibraryError)?.code, .invalidArgument, name)
             }
         }
         XCTAssertEqual(try scanner.update(path: "link.pdf").opened, 0, "a link is not followed")

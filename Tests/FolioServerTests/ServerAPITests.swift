@@ -139,6 +139,13 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
         let server = try server()
         let paths = server.service.paths
         XCTAssertNil(paths.resolve("../\(outside.lastPathComponent)"))
+        // "/" and a combining mark are one character to Swift, two things to the file system.
+        let marked = outside.deletingLastPathComponent().appendingPathComponent("\u{301}\(outside.lastPathComponent)")
+        try FileManager.default.copyItem(at: outside, to: marked)
+        defer { try? FileManager.default.removeItem(at: marked) }
+        XCTAssertNil(paths.resolve("../\u{301}\(outside.lastPathComponent)"))
+        try FileManager.default.copyItem(at: outside, to: folder.appendingPathComponent("\u{301}inside.pdf"))
+        XCTAssertNotNil(paths.resolve("\u{301}inside.pdf"), "a name that starts with a combining mark is inside")
         XCTAssertNil(paths.resolve(outside.path))
         XCTAssertNil(paths.resolve("escape.pdf"), "a symbolic link out of the folder")
         XCTAssertNil(paths.resolve("./Brahms-Cancion_de_Cuna.pdf"))

@@ -107,6 +107,15 @@ final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(refused.status, .badRequest, String(buffer: refused.body))
             let traversal = try await client.execute(uri: "/api/stamps?name=..%2Fescape", method: .post, headers: headers, body: ByteBuffer(data: bytes))
             XCTAssertEqual(traversal.status, .badRequest)
+            // A name that starts with a combining mark: after the "/" of its folder, one character
+            // to Swift and two to the file system. Kept in .folio/stamps, then removed.
+            let marked = try await client.execute(uri: "/api/stamps?name=%F0%9D%AA%84q", method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            XCTAssertEqual(marked.status, .created, String(buffer: marked.body))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: self.fixture.path(".folio/stamps/\u{1DA84}q.png")))
+            let unmarked = try await client.execute(uri: "/api/stamps/%F0%9D%AA%84q", method: .delete, headers: headers)
+            XCTAssertEqual(unmarked.status, .noContent)
+            let sneaking = try await client.execute(uri: "/api/stamps?name=x%2F%CC%81..%2F..%2Fescape", method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            XCTAssertEqual(sneaking.status, .badRequest)
             let list = try ServerFixture.decode(Stamps.self, try await client.execute(uri: "/api/stamps", method: .get)).stamps
             XCTAssertEqual(list, [StampLibrary.Stamp(name: "Dirigent — дирижёр", format: "png", width: 120, height: 60)])
             let image = try await client.execute(uri: "/api/stamps/\(name)", method: .get)

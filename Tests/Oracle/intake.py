@@ -57,6 +57,8 @@ def hostile(folder):
     minimal_docx(os.path.join(folder, "entities.docx"),
                  '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><d>&b;</d>')
     minimal_docx(os.path.join(folder, "traversal.docx"), plain, [("../../evil.xml", "<x/>")])
+    # A "/" followed by a combining mark is one character to Swift but a separator on disk.
+    minimal_docx(os.path.join(folder, "combining.docx"), plain, [("../\u0301evil.xml", "<x/>")])
     # forScore archives whose file names lead out of the folder they are imported into.
     import gzip, plistlib
     def record(name, data):
@@ -64,7 +66,8 @@ def hostile(folder):
         return f"{len(raw):>16}{len(packed):>16}".encode("ascii") + raw + packed
     pdf = b"%PDF-1.4\n%%EOF\n"
     metadata = plistlib.dumps({}, fmt=plistlib.FMT_BINARY)
-    for name, member in (("dotdot.4sb", "{%DOCUMENTS_DIR%}/../../escaped.pdf"), ("absolute.4sb", "{%DOCUMENTS_DIR%}//tmp/escaped.pdf")):
+    for name, member in (("dotdot.4sb", "{%DOCUMENTS_DIR%}/../../escaped.pdf"), ("absolute.4sb", "{%DOCUMENTS_DIR%}//tmp/escaped.pdf"),
+                         ("combining.4sb", "{%DOCUMENTS_DIR%}/../\u0301escaped.pdf")):
         open(os.path.join(folder, name), "wb").write(b"<--4SBV03-->" + record("Archive", metadata) + record(member, pdf))
 
 

@@ -184,11 +184,10 @@ public enum ForScoreImport {
     /// Why a file name in a forScore archive or container is refused: it leads out of the
     /// folder it is imported into.
     static func refusal(ofName name: String) -> String? {
-        let parts = name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
-        if name.hasPrefix("/") || name.hasPrefix("\\") || name.dropFirst().hasPrefix(":") {
+        if PathName.isAbsolute(name, windows: true) {
             return "\"\(name)\" is an absolute path (valid: a name inside forScore's Documents folder)"
         }
-        if parts.contains("..") { return "\"\(name)\" leads out of the folder with .. (valid: a name inside forScore's Documents folder)" }
+        if PathName.climbs(name, separators: "/\\") { return "\"\(name)\" leads out of the folder with .. (valid: a name inside forScore's Documents folder)" }
         return nil
     }
 
@@ -208,7 +207,7 @@ public enum ForScoreImport {
 
     private static func dryMatch(_ name: String, in folder: String) throws -> SetlistMatcher.ScoreMatch? {
         let files = ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).filter {
-            $0.lowercased().hasSuffix(".pdf") && !$0.hasPrefix(".")
+            $0.lowercased().hasSuffix(".pdf") && $0.unicodeScalars.first != "."
         }
         return SetlistMatcher(scores: files, bookmarks: []).score(path: name)
     }

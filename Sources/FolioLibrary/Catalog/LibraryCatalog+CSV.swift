@@ -1,3 +1,4 @@
+import FolioPDF
 import FolioScore
 import Foundation
 import GRDB
@@ -58,8 +59,8 @@ extension LibraryCatalog {
     /// itself when it exists, else — for a bare name, as forScore exports — the one
     /// catalogued file with that name. Never guesses between several, never leaves the folder.
     public func resolve(fileName: String) throws -> String {
-        let parts = fileName.split(separator: "/", omittingEmptySubsequences: false)
-        guard !fileName.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+        let parts = PathName.components(fileName, keepingEmpty: true)
+        guard !PathName.isAbsolute(fileName), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
             throw LibraryError(.invalidArgument, "'\(fileName)' is not a path inside the library")
         }
         var isDirectory: ObjCBool = false

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FolioPDF
 import Foundation
 import GRDB
 
@@ -155,9 +156,9 @@ public struct LibraryScanner: Sendable {
     /// ```
     @discardableResult
     public func update(path relative: String) throws -> Summary {
-        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relative.isEmpty, !relative.hasPrefix("/"), relative.lowercased().hasSuffix(".pdf"),
-              parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else {
+        let parts = PathName.components(relative, keepingEmpty: true)
+        guard !relative.isEmpty, !PathName.isAbsolute(relative), relative.lowercased().hasSuffix(".pdf"),
+              parts.allSatisfy({ $0.unicodeScalars.first.map { $0 != "." } ?? false }) else {
             throw LibraryError(.invalidArgument, "\(relative) is not a path a scan catalogues (inside the library, not hidden, a .pdf)")
         }
         var summary = Summary()
@@ -263,7 +264,7 @@ public struct LibraryScanner: Sendable {
                 if relative.isEmpty { throw LibraryError(.io, "cannot list \(folder): \(error.localizedDescription)") }
                 continue
             }
-            for name in names where !name.hasPrefix(".") {
+            for name in names where name.unicodeScalars.first != "." {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
                 guard lstat(folder + "/" + path, &info) == 0 else { continue }

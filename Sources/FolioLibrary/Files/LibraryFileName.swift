@@ -23,10 +23,10 @@ public struct LibraryFileName: Sendable {
 
     /// The file name `path` reduces to, with a `.pdf` extension.
     public static func sanitized(_ path: String, extension wanted: String = "pdf") -> String {
-        let last = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let last = PathName.components(path, separators: "/\\").last ?? ""
         var name = CatalogPath.key(CatalogPath.stripped(last).replacingOccurrences(of: ":", with: ""))
             .trimmingCharacters(in: .whitespaces)
-        while name.hasPrefix(".") { name.removeFirst() }
+        while name.unicodeScalars.first == "." { name.unicodeScalars.removeFirst() }
         if name.isEmpty { name = "Imported score" }
         if (name as NSString).pathExtension.lowercased() != wanted { name += "." + wanted }
         // Keep within the 255-byte limit of common filesystems.

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -30,10 +31,10 @@ public struct LibraryPaths: Sendable {
     /// The real absolute path of an existing file `relative` to the library, or nil when it
     /// does not exist or lies outside the library.
     public func resolve(_ relative: String) -> String? {
-        guard !relative.isEmpty, relative.utf8.count < 4096, !relative.hasPrefix("/"), !relative.contains("\0"),
-              !relative.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." })
+        guard !relative.isEmpty, relative.utf8.count < 4096, !PathName.isAbsolute(relative), !relative.utf8.contains(0),
+              !PathName.climbs(relative, dot: true)
         else { return nil }
-        guard let real = Self.realPath(root + "/" + relative), real.hasPrefix(root + "/") else { return nil }
+        guard let real = Self.realPath(root + "/" + relative), PathName.isInside(real, folder: root) else { return nil }
         return real
     }
 

@@ -69,7 +69,7 @@ public struct StampLibrary: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.sorted().compactMap { file in
             let format = (file as NSString).pathExtension, name = (file as NSString).deletingPathExtension
-            guard ["png", "jpeg"].contains(format), !name.hasPrefix("."),
+            guard ["png", "jpeg"].contains(format), name.unicodeScalars.first != ".",
                   let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(file)),
                   let image = try? ImageStamp.prepared(Array(data)) else { return nil }
             return Stamp(name: name, format: format, width: image.width, height: image.height)
@@ -111,8 +111,8 @@ public struct StampLibrary: Sendable {
     /// control characters.
     static func checked(_ name: String) throws -> String {
         let name = name.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 100, !name.hasPrefix("."),
-              !name.contains(where: { $0 == "/" || $0 == "\\" || $0 == ":" }),
+        guard !name.isEmpty, name.count <= 100, name.unicodeScalars.first != ".",
+              !name.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0 == ":" }),
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
         else {
             throw LibraryError(.invalidArgument, "a stamp's name is 1 to 100 characters without /, \\, :, control characters or a leading dot")

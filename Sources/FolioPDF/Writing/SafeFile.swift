@@ -253,8 +253,8 @@ public enum SafeFile {
     /// A hidden file beside `path` in the same folder: `.NAME.suffix`.
     static func hiddenSibling(of path: String, suffix: String) -> String {
         let directory = parentDirectory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).\(suffix)"
+        let name = PathName.lastComponent(of: path)
+        return (directory == "." && !path.unicodeScalars.starts(with: "./".unicodeScalars) ? "" : directory + "/") + ".\(name).\(suffix)"
     }
 
     /// Whether `path` still names the file open as `fd` (it may have been replaced by a
@@ -267,9 +267,7 @@ public enum SafeFile {
     }
 
     static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let parent = String(path[..<slash])
-        return parent.isEmpty ? "/" : parent
+        PathName.parent(of: path)
     }
 
     static func lastError() -> String {

@@ -154,8 +154,8 @@ public struct OfficePackage: Sendable {
     /// suite writes.
     static func refusal(ofName name: String) -> String? {
         if name.isEmpty || name.utf8.count > 1024 { return "has no name or a name past 1,024 bytes" }
-        if name.hasPrefix("/") || name.hasPrefix("\\") || name.dropFirst().hasPrefix(":") { return "is an absolute path" }
-        if name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") { return "leads out of the package (..)" }
+        if PathName.isAbsolute(name, windows: true) { return "is an absolute path" }
+        if PathName.climbs(name, separators: "/\\") { return "leads out of the package (..)" }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 }) { return "has control characters in its name" }
         return nil
     }

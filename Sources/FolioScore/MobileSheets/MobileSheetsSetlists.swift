@@ -33,7 +33,7 @@ public struct MobileSheetsSetlists: Sendable {
             out += "  <Setlist><Name>\(XMLText.escape(setlist.title, quote: true))</Name>\n"
             for entry in setlist.entries {
                 guard let path = entry.path else { continue }
-                let fileName = path.split(separator: "/").last.map(String.init) ?? path
+                let fileName = PathName.lastComponent(of: path)
                 out += "    <Song><Title>\(XMLText.escape(entry.title, quote: true))</Title>"
                     + "<FileName>\(XMLText.escape(fileName, quote: true))</FileName><FileType>1</FileType></Song>\n"
             }

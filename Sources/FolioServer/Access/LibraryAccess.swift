@@ -182,7 +182,7 @@ struct AccessGate: RouterMiddleware {
     /// A path to send the browser to on this server: `//evil.example/x` (or `/\evil.example`)
     /// would leave it, so leading slashes and backslashes become one slash.
     static func onSite(_ path: String) -> String {
-        "/" + path.drop { $0 == "/" || $0 == "\\" }
+        "/" + String(String.UnicodeScalarView(path.unicodeScalars.drop { $0 == "/" || $0 == "\\" }))
     }
 
     /// Whether the request carries a token or password at all (a first visit carries none,

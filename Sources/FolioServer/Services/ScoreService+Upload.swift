@@ -80,8 +80,8 @@ extension ScoreService {
         if let refusal = CatalogPath.refusal(ofFileName: trimmed) {
             throw ServiceError(.invalidValue, "name: \(refusal)")
         }
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 200, !trimmed.hasPrefix("."),
-              !trimmed.contains(where: { $0 == "/" || $0 == "\\" }) else {
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 200, trimmed.unicodeScalars.first != ".",
+              !trimmed.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" }) else {
             throw ServiceError(.invalidValue, "name must be a file name (no folders, not hidden, at most 200 bytes)")
         }
         return trimmed
