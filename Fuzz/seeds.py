@@ -42,6 +42,20 @@ put("FuzzSetlist", "s.txt", b"1. Blue Bossa\n2. Sonatina (Clementi)\n-- break --
 record = lambda name, data: struct.pack(">QQQQ", 0, len(name), 0, len(data))
 put("FuzzForScore", "b.4sb", b"<--4SBV02-->" + struct.pack(">Q", 10) + struct.pack(">Q", 0) + b"x" * 16)
 put("FuzzForScore", "meta.plist", plistlib.dumps({"c.pdf": {"title": "Sonatina", "composer": "Clementi"}}, fmt=plistlib.FMT_BINARY))
+# A file's pages, layers and a small drawing on forScore's canvas shape (216 x 282 pixels).
+def tiny_png(width, height):
+    rows = b"".join(b"\0" + b"\0\0\0\0" * width for _ in range(height))
+    chunk = lambda kind, body: struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+put("FuzzForScore", "pages.plist", plistlib.dumps({
+    "Ζ.pdf|key": 411, "Ζ.pdf|bpm": 90, "Ζ.pdf|timeSignature": "3/4",
+    "Ζ.pdf|layers": [{"id": "L", "name": "Fingerings", "visible": False}],
+    "Ζ.pdf|1": {"rotation": 90, "half": 0.5, "rect": "{{10, 10}, {300, 200}}"},
+    "Ζ.pdf|2|zoom": 1.5, "Ζ.pdf|2|offset": "{-5, 5}",
+    "Ζ.pdf|1.png": tiny_png(216, 282), "Ζ.pdf|2|L.4se": tiny_png(216, 282),
+    "Ζ.pdf|2|textAnnotations": [{"text": "ff", "origin": "{300, 400}", "size": "{50, 20}", "layer": "L"}],
+}, fmt=plistlib.FMT_BINARY))
 for font in glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf")[:3]:
     put("FuzzFont", os.path.basename(font), open(font, "rb").read())
     # Whole fonts are longer than the inputs the fuzzer reads: small cuts of them (fontTools'

@@ -97,6 +97,33 @@ final class BookmarksCommandTests: XCTestCase {
         XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
     }
 
+    /// Copies of a bookmark (as iCloud sync makes them) removed, the first kept, one that
+    /// differs in its pages kept; read back by the Python parser; a file without copies untouched.
+    func testDedupeRemovesCopiesOnly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-dedupe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Dobrú noc.pdf").path, clean = directory.appendingPathComponent("clean.pdf").path
+        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Chopin-Prelude_Op_28_No_15.pdf"), toPath: path)
+        try FileManager.default.copyItem(atPath: path, toPath: clean)
+        for (page, end) in [(1, 2), (1, 2), (1, 2), (2, 2)] {
+            let added = try folio(["bookmarks", "add", path, "--name", "Добрый вечер", "--page", "\(page)", "--end", "\(end)"])
+            XCTAssertEqual(added.status, 0, added.err)
+        }
+        XCTAssertEqual(try folio(["bookmarks", "add", clean, "--name", "Ζ", "--page", "1"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: clean))
+        let deduped = try folio(["bookmarks", "dedupe", path, clean])
+        XCTAssertEqual(deduped.status, 0, deduped.err)
+        XCTAssertTrue(deduped.out.contains("Dobrú noc.pdf: 2 duplicate bookmarks removed"), deduped.out)
+        XCTAssertTrue(deduped.out.contains("clean.pdf: 0 duplicate bookmarks removed"), deduped.out)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: clean)), before, "nothing to remove, nothing saved")
+        let read = try TestEnvironment.runTool("python3", ["-c", parser, path])
+        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: read.stdout) as? [String: Any])
+        let nutrient = try XCTUnwrap(parsed["nutrient"] as? [[Any]])
+        XCTAssertEqual(nutrient.map { "\($0[0]) \($0[2])" }.sorted(), ["0 Добрый вечер", "1 Добрый вечер"])
+        XCTAssertEqual(try folio(["bookmarks", "dedupe", "/nonexistent/x.pdf"]).status, 1)
+    }
+
     func testCSVImportExportRoundTrip() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

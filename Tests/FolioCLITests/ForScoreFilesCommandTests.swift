@@ -36,7 +36,7 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "a dry run writes nothing")
         XCTAssertTrue(dry.contains("1 bookmarks, 1 text boxes, 1 drawing layers"), dry)
         let out = try invoke(["import-4sb", archive, target]).out
-        XCTAssertTrue(out.contains("not read: Plain.pdf|bpm"), "unknown keys are reported: \(out)")
+        XCTAssertTrue(out.contains("Plain.pdf: not written: tempo 96 bpm"), "what is not kept is reported: \(out)")
         try checkImported(target, expectations: expectations)
         XCTAssertTrue(FileManager.default.fileExists(atPath: target + "/notes.csv"))
         let shown = try invoke(["setlist", "show", "Friday", "--json", "--library", target]).out
@@ -46,6 +46,48 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         // Importing again keeps the first files and writes free names.
         try invoke(["import-4sb", archive, target])
         XCTAssertTrue(FileManager.default.fileExists(atPath: target + "/Dvořák – Humoreska 2.pdf"))
+    }
+
+    /// Drawings on forScore's canvas over pages of several sizes, cropped, turned and zoomed:
+    /// each mark where forScore showed it (Poppler, MuPDF, PDFium within 2 pt), the canvas
+    /// outside the page never shown, a named layer that hides its marks when toggled off,
+    /// keys by code, 100 copies of a bookmark imported once.
+    func testDrawingsLandWhereForScoreShowedThemAndLayersToggle() throws {
+        let archive = path("Canvas.4sb"), source = path("canvas-source.pdf"), target = path("canvas")
+        let expectations = try python(["make-canvas", archive, source])
+        let out = try invoke(["import-4sb", archive, target]).out
+        for part in ["2 bookmarks, 99 duplicate bookmarks dropped", "1 text boxes, 8 drawing layers, 1 named layers, 1 pages turned, 1 pages cropped",
+                     "approximate: page 6: cropped in forScore by zoom 1.25", "not written: time signature 3/4"] {
+            XCTAssertTrue(out.contains(part), "\(part) in \(out)")
+        }
+        let imported = target + "/Janáček – Po zarostlém chodníčku.pdf"
+        let file = root.appendingPathComponent("expect-canvas.json")
+        try Data(expectations.utf8).write(to: file)
+        let report = try python(["check-canvas", imported, file.path])
+        XCTAssertEqual(report.trimmingCharacters(in: .whitespacesAndNewlines), "{\"problems\": []}")
+        let meta = try invoke(["meta", "get", imported, "--json"]).out
+        XCTAssertTrue(meta.contains("\"name\":\"F♯ minor\""), "key 411 is F♯ minor: \(meta)")
+        let bookmarks = try invoke(["bookmarks", "list", imported, "--json"]).out
+        XCTAssertEqual(bookmarks.components(separatedBy: "Dobrú noc").count - 1, 1, bookmarks)
+    }
+
+    /// Layers of the wrong shape, past the pixel limit or past the last page are skipped with
+    /// why; metadata that refers to itself is refused and nothing is written.
+    func testHostileCanvasLayersAreSkippedWithReasons() throws {
+        let archive = path("hostile.4sb"), cyclic = path("cyclic.4sb"), target = path("hostile")
+        _ = try python(["make-canvas-hostile", archive, path("hostile-source.pdf"), cyclic])
+        let out = try invoke(["import-4sb", archive, target]).out
+        for part in ["drawing of page 1: a picture of 1000 × 1000 pixels is not forScore's canvas (valid: 2160 × 2824 or the same shape)",
+                     "drawing of page 2: not a PNG forScore draws: PNG of 20000 × 26148 pixels is out of range (valid: up to 24399360 pixels)",
+                     "drawing of page 99: past the last page (3)", "0 drawing layers"] {
+            XCTAssertTrue(out.contains(part), "\(part) in \(out)")
+        }
+        let pdfinfo = try TestEnvironment.runTool("pdfinfo", [target + "/Ζορμπάς.pdf"])
+        XCTAssertEqual(pdfinfo.status, 0, "the PDF itself was imported")
+        let refused = try invoke(["import-4sb", cyclic, path("cyclic")], status: 64)
+        XCTAssertTrue(refused.err.contains("nests deeper than 64 levels"), refused.err)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: path("cyclic"))) ?? []
+        XCTAssertEqual(left, [], "nothing written for a refused archive")
     }
 
     func testBackupMarksThePDFsAlreadyThere() throws {

@@ -123,12 +123,13 @@ final class SetlistFormatTests: XCTestCase {
         XCTAssertEqual(file.bookmarks.map { "\($0.title) \($0.first)-\($0.last)" }, ["B 2-2", "C 3-4"])
         XCTAssertEqual(file.textBoxes[2]?.first?.color, [1, 0, 0])
         XCTAssertEqual(file.textBoxes[2]?.first?.width, 0.3)
-        XCTAssertEqual(file.drawingLayers[1], [1, 2, 3])
+        XCTAssertEqual(file.drawings, [ForScoreLibraryData.Drawing(page: 1, layer: nil, png: [1, 2, 3])])
         XCTAssertEqual(data.setlists.map(\.title), ["Later", "First"])
         XCTAssertEqual(data.setlists[1].entries.map(\.kind), [.score, .placeholder])
         XCTAssertEqual(data.setlists[0].entries.first?.kind, .bookmark)
         XCTAssertEqual(data.settingsSkipped, 1)   // &SYS;setlists is read, &SYS;theme skipped
-        XCTAssertTrue(data.unread.contains { $0.contains("|bpm") })
+        XCTAssertEqual(file.tempo, 96)
+        XCTAssertFalse(data.unread.contains { $0.contains("|bpm") })
         XCTAssertTrue(data.unread.contains { $0.hasPrefix("stray") })
         XCTAssertThrowsError(try ForScoreLibraryData(plist: Array("junk".utf8), source: "junk"))
     }

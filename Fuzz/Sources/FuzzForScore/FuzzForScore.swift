@@ -1,3 +1,4 @@
+import FolioPDF
 import FolioScore
 import Foundation
 import FuzzSupport
@@ -8,15 +9,32 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data = input else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: count))
     _ = try? ForScoreContainer(bytes: bytes, limit: 16 << 20)
-    _ = try? ForScoreLibraryData(plist: bytes, source: "fuzz")
+    // What a library's metadata says is also applied to a small PDF of two page sizes:
+    // page turns, crops, layers, drawings registered on the canvas.
+    if let library = try? ForScoreLibraryData(plist: bytes, source: "fuzz"), let name = library.fileNames.first,
+       let file = library.files[name], let document = blankDocument() {
+        _ = try? ForScoreMarkings.apply(file, to: document, date: Date(timeIntervalSince1970: 0))
+    }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(getpid()).4sb").path
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return 0 }
     defer { try? FileManager.default.removeItem(atPath: path) }
     if let archive = try? ForScoreArchive(path: path) {
-        for record in archive.records.prefix(16) { _ = try? archive.payload(of: record, limit: 16 << 20) }
+        for record in archive.records.prefix(16) {
+            _ = record.drawingLayer
+            _ = try? archive.payload(of: record, limit: 16 << 20)
+        }
         _ = try? archive.metadata()
     }
     return 0
+}
+
+/// A two-page PDF (Letter and a landscape page), opened for editing.
+private func blankDocument() -> PDFDocument? {
+    var pdf = PDFNewDocument()
+    guard (try? pdf.addPage(width: 612, height: 792, content: [], resources: [:])) != nil,
+          (try? pdf.addPage(width: 842, height: 595, content: [], resources: [:])) != nil,
+          let bytes = try? pdf.bytes() else { return nil }
+    return try? PDFDocument(bytes: bytes)
 }
 
 @_cdecl("FuzzForScore_main")

@@ -43,8 +43,10 @@ public enum ForScoreImport {
         var report = Report(kind: archive.kind.rawValue)
         report.unread = data.unread
         if data.settingsSkipped > 0 { report.lines.append("\(data.settingsSkipped) forScore settings (&SYS;) ignored") }
-        var layers: [String: [Int: ForScoreArchive.Record]] = [:]
-        for record in archive.records { if let layer = record.drawingLayer { layers[layer.file, default: [:]][layer.page] = record } }
+        var layers: [String: [(page: Int, layer: String?, record: ForScoreArchive.Record)]] = [:]
+        for record in archive.records {
+            if let layer = record.drawingLayer { layers[layer.file, default: []].append((layer.page, layer.layer, record)) }
+        }
         // A dry run reads the folder (which may not exist yet) and never creates a catalog.
         let catalog = dryRun ? nil : try LibraryCatalog(folder: folder, create: true)
         if let catalog { _ = try LibraryScanner(catalog: catalog).scan() }
@@ -74,11 +76,11 @@ public enum ForScoreImport {
                 }
                 var bytes = try archive.payload(of: record)
                 if isPDF {
-                    for (page, layer) in layers[name] ?? [:] { file.drawingLayers[page] = try archive.payload(of: layer, limit: 256 << 20) }
+                    file.drawings += try drawings(layers[name] ?? [], in: archive)
                     let (marked, applied) = try mark(bytes, with: file, name: name)
                     bytes = marked
                     line += ": " + describe(applied)
-                    report.lines += applied.skipped.map { "  \(name): not written: \($0)" }
+                    report.lines += notes(applied, name: name)
                 }
                 staged.append((try staging.write(bytes, index: staged.count), final))
                 report.lines.append(line)
@@ -89,7 +91,7 @@ public enum ForScoreImport {
             let matcher = try catalog?.setlistMatcher() ?? SetlistMatcher(scores: [], bookmarks: [])
             var updates: [(file: String, target: String, size: Int)] = []
             for name in data.fileNames {
-                guard var file = data.files[name], file.hasMetadata || !file.bookmarks.isEmpty || !file.textBoxes.isEmpty
+                guard var file = data.files[name], file.hasMetadata || !file.bookmarks.isEmpty || !file.textBoxes.isEmpty || !file.pages.isEmpty
                         || layers[name] != nil else { continue }
                 guard let match = dryRun ? try dryMatch(name, in: base) : matcher.score(path: name) else {
                     report.lines.append("\(name): no such PDF in \(folder); its metadata was not applied")
@@ -102,12 +104,12 @@ public enum ForScoreImport {
                     report.files += 1
                     continue
                 }
-                for (page, layer) in layers[name] ?? [:] { file.drawingLayers[page] = try archive.payload(of: layer, limit: 256 << 20) }
+                file.drawings += try drawings(layers[name] ?? [], in: archive)
                 guard let original = FileManager.default.contents(atPath: target) else { throw LibraryError(.io, "cannot read \(target)") }
                 let (marked, applied) = try mark(Array(original), with: file, name: match.path)
                 updates.append((try staging.write(marked, index: updates.count), target, original.count))
                 report.lines.append("\(name) → \(match.path) (\(match.level.rawValue)): " + describe(applied))
-                report.lines += applied.skipped.map { "  \(name): not written: \($0)" }
+                report.lines += notes(applied, name: name)
                 report.files += 1
             }
             if !dryRun {
@@ -163,7 +165,7 @@ public enum ForScoreImport {
         file.name = final
         let (marked, applied) = try mark(container.pdf, with: file, name: final)
         var lines = ["\(container.name ?? fallback) → \(final): " + describe(applied)]
-        lines += applied.skipped.map { "  not written: \($0)" } + container.unread.map { "  not read: \($0)" }
+        lines += notes(applied, name: nil) + container.unread.map { "  not read: \($0)" }
         if !dryRun {
             do { try SafeFile.create(at: target, bytes: marked) } catch { throw LibraryError(.io, "cannot write \(target): \(error)") }
         }
@@ -202,7 +204,27 @@ public enum ForScoreImport {
     }
 
     private static func describe(_ applied: ForScoreMarkings.Applied) -> String {
-        "\(applied.fields) fields, \(applied.bookmarks) bookmarks, \(applied.textBoxes) text boxes, \(applied.drawingLayers) drawing layers"
+        var parts = ["\(applied.fields) fields", "\(applied.bookmarks) bookmarks"]
+        if applied.duplicateBookmarks > 0 { parts.append("\(applied.duplicateBookmarks) duplicate bookmarks dropped") }
+        parts += ["\(applied.textBoxes) text boxes", "\(applied.drawingLayers) drawing layers"]
+        if applied.layers > 0 { parts.append("\(applied.layers) named layers") }
+        if applied.rotatedPages > 0 { parts.append("\(applied.rotatedPages) pages turned") }
+        if applied.croppedPages > 0 { parts.append("\(applied.croppedPages) pages cropped") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The report's lines under a file: what is approximate and what was not written, with why.
+    private static func notes(_ applied: ForScoreMarkings.Applied, name: String?) -> [String] {
+        let prefix = name.map { "  \($0): " } ?? "  "
+        return applied.approximated.map { prefix + "approximate: " + $0 } + applied.skipped.map { prefix + "not written: " + $0 }
+    }
+
+    /// The drawings an archive keeps for one file, read (each bounded by the canvas's size).
+    private static func drawings(_ records: [(page: Int, layer: String?, record: ForScoreArchive.Record)],
+                                 in archive: ForScoreArchive) throws -> [ForScoreLibraryData.Drawing] {
+        try records.map { item in
+            ForScoreLibraryData.Drawing(page: item.page, layer: item.layer, png: try archive.payload(of: item.record, limit: 256 << 20))
+        }
     }
 
     private static func dryMatch(_ name: String, in folder: String) throws -> SetlistMatcher.ScoreMatch? {

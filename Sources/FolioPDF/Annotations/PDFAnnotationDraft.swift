@@ -88,6 +88,11 @@ public struct PDFAnnotationDraft: Sendable {
     public var author: String?
     /// `/NM`; a new UUID when nil.
     public var name: String?
+    /// `/OC`: the layer (optional content group) that shows or hides it, see
+    /// ``PDFDocument/optionalContentGroup(named:visible:)``.
+    public var optionalContent: PDFReference?
+    /// Hidden (`/F` bit 2): kept, but no viewer shows or prints it.
+    public var isHidden = false
 
     public init(kind: PDFAnnotationKind) {
         self.kind = kind

@@ -350,6 +350,7 @@ extension PDFDocument {
         if let width = draft.width { try PDFDocument.checkWidth(width) }
         let width = draft.width ?? (draft.kind == .freeText ? 0 : draft.kind == .ink ? 2 : 1)
         var dictionary: PDFDictionary = ["Type": .name("Annot"), "Subtype": .name(draft.kind.subtype)]
+        if let layer = draft.optionalContent { dictionary["OC"] = .reference(layer) }
         let rect: PDFRect
         // What must lie on the page: the rectangle, or the points a stroke or line passes through.
         var drawn: PDFRect?
@@ -449,7 +450,8 @@ extension PDFDocument {
         dictionary["NM"] = .string(PDFString(PDFTextString.encode(name)))
         dictionary["M"] = .string(PDFString(Array(PDFDate(date).pdfString.utf8)))
         if let author = draft.author { dictionary["T"] = .string(PDFString(PDFTextString.encode(author))) }
-        let flags: PDFAnnotationFlags = draft.kind == .note ? [.print, .noZoom, .noRotate] : .print
+        var flags: PDFAnnotationFlags = draft.kind == .note ? [.print, .noZoom, .noRotate] : .print
+        if draft.isHidden { flags = flags.subtracting(.print).union(.hidden) }
         dictionary["F"] = .integer(flags.rawValue)
         dictionary["BS"] = PDFDocument.border(width: width)
         if draft.opacity < 1 { dictionary["CA"] = .real(PDFReal(draft.opacity)) }

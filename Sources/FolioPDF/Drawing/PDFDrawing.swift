@@ -20,6 +20,8 @@ public struct PDFDrawing: Sendable, Equatable {
     public private(set) var graphicsStates: [String: PDFDictionary] = [:]
     /// Image XObjects used, by resource name.
     public private(set) var images: [String: PDFReference] = [:]
+    /// Optional content groups marked in the content, by resource name (`/Properties`).
+    public private(set) var layers: [String: PDFReference] = [:]
     /// TrueType fonts used, by resource name, with the glyphs shown: embedded as subsets
     /// when the drawing is stored (``resources(embedding:)``).
     public private(set) var trueTypeFonts: [String: EmbeddedFont] = [:]
@@ -171,9 +173,28 @@ public struct PDFDrawing: Sendable, Equatable {
         restore()
     }
 
+    /// Marks what follows, up to ``endLayer()``, as belonging to the optional content group
+    /// `group` (`/OC /name BDC`): viewers hide it with that layer, also where they ignore an
+    /// annotation's own `/OC`.
+    public mutating func beginLayer(_ group: PDFReference) {
+        let name = layers.first { $0.value == group }?.key ?? "OC\(layers.count)"
+        layers[name] = group
+        content += Array("/OC /\(name) BDC\n".utf8)
+    }
+
+    /// Ends the layer ``beginLayer(_:)`` began.
+    public mutating func endLayer() {
+        content += Array("EMC\n".utf8)
+    }
+
     /// Draws another drawing, with its fonts and graphics states, in the current state.
     public mutating func append(_ other: PDFDrawing) {
         var renamed = other.content
+        for (name, group) in other.layers.sorted(by: { $0.key < $1.key }) {
+            let newName = layers.first { $0.value == group }?.key ?? "OC\(layers.count)"
+            layers[newName] = group
+            if newName != name { renamed = PDFDrawing.replace("/OC /\(name) BDC", with: "/OC /\(newName) BDC", in: renamed) }
+        }
         for (name, state) in other.graphicsStates.sorted(by: { $0.key < $1.key }) {
             let newName = "GS\(graphicsStates.count)"
             graphicsStates[newName] = state
@@ -229,6 +250,11 @@ public struct PDFDrawing: Sendable, Equatable {
             var objects = PDFDictionary()
             for (name, image) in images.sorted(by: { $0.key < $1.key }) { objects[name] = .reference(image) }
             resources["XObject"] = .dictionary(objects)
+        }
+        if !layers.isEmpty {
+            var properties = PDFDictionary()
+            for (name, group) in layers.sorted(by: { $0.key < $1.key }) { properties[name] = .reference(group) }
+            resources["Properties"] = .dictionary(properties)
         }
         return resources
     }

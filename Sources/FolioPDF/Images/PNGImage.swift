@@ -123,6 +123,38 @@ public struct PNGImage: Sendable {
         self.alpha = alpha.allSatisfy { $0 == 255 } ? nil : alpha
     }
 
+    private init(width: Int, height: Int, components: Int, pixels: [UInt8], alpha: [UInt8]?) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.pixels = pixels
+        self.alpha = alpha
+    }
+
+    /// The part from column `x`, row `y` (from the top left), `width` × `height` pixels,
+    /// clamped to the image; nil when none of it lies inside. A part with no transparent
+    /// pixel has no alpha plane.
+    ///
+    /// ```swift
+    /// let corner = png.cropped(x: 0, y: 0, width: 100, height: 100)
+    /// ```
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> PNGImage? {
+        let left = max(0, x), top = max(0, y)
+        let right = min(self.width, x + width), bottom = min(self.height, y + height)
+        guard right > left, bottom > top else { return nil }
+        let columns = right - left
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(columns * (bottom - top) * components)
+        var alpha: [UInt8] = []
+        for row in top..<bottom {
+            let start = (row * self.width + left) * components
+            pixels += self.pixels[start..<start + columns * components]
+            if let source = self.alpha { alpha += source[row * self.width + left..<row * self.width + right] }
+        }
+        let mask = self.alpha == nil || alpha.allSatisfy({ $0 == 255 }) ? nil : alpha
+        return PNGImage(width: columns, height: bottom - top, components: components, pixels: pixels, alpha: mask)
+    }
+
     /// Adam7's passes: first column and row, then the steps between columns and rows.
     private static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 

@@ -48,6 +48,24 @@ public struct BookmarkManager: Sendable {
         return false
     }
 
+    /// Removes bookmarks that copy an earlier one — same name, action, pages and fields, only
+    /// the identifier differing — as iCloud sync multiplies them; returns how many went.
+    ///
+    /// ```swift
+    /// let dropped = manager.removeDuplicates()   // 99 of 100 copies of "Coda"
+    /// ```
+    @discardableResult
+    public mutating func removeDuplicates() -> Int {
+        var seen = Set<String>()
+        var copies: [String] = []
+        for bookmark in bookmarks {
+            let key = [bookmark.name?.precomposedStringWithCanonicalMapping ?? "", "\(bookmark.action)",
+                       bookmark.pages.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "", "\(bookmark.metadata)"].joined(separator: "\u{1F}")
+            if !seen.insert(key).inserted { copies.append(bookmark.id) }
+        }
+        return copies.reduce(0) { count, id in remove(id: id) ? count + 1 : count }
+    }
+
     /// Removes the bookmark with `id` from the first provider that holds it.
     @discardableResult
     public mutating func remove(id: String) -> Bool {

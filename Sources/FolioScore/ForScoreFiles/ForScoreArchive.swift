@@ -45,12 +45,20 @@ public final class ForScoreArchive {
 
         /// For `{%DOCUMENTS_DIR%}/<name>`: the library file's name, NFC.
         public var documentName: String? { Record.strip("{%DOCUMENTS_DIR%}/", from: name) }
-        /// For `{%AUX_DIR%}/<file>|<page>.png`: the file's name (NFC) and the 1-based page.
-        public var drawingLayer: (file: String, page: Int)? {
-            guard let rest = Record.strip("{%AUX_DIR%}/", from: name), rest.lowercased().hasSuffix(".png"),
-                  let bar = rest.lastIndex(of: "|"), let page = Int(rest[rest.index(after: bar)...].dropLast(4)), page >= 1
+        /// For `{%AUX_DIR%}/<file>|<page>.png` (the page's drawing) and
+        /// `{%AUX_DIR%}/<file>|<page>|<layer id>.4se` (one named layer's): the file's name
+        /// (NFC), the 1-based page and the layer's id.
+        public var drawingLayer: (file: String, page: Int, layer: String?)? {
+            guard let rest = Record.strip("{%AUX_DIR%}/", from: name) else { return nil }
+            let lowered = rest.lowercased()
+            guard lowered.hasSuffix(".png") || lowered.hasSuffix(".4se") else { return nil }
+            let stem = rest.dropLast(4)
+            guard let bar = stem.lastIndex(of: "|") else { return nil }
+            let tail = stem[stem.index(after: bar)...], head = stem[..<bar]
+            if let page = Int(tail) { return page >= 1 ? (String(head), page, nil) : nil }
+            guard !tail.isEmpty, let inner = head.lastIndex(of: "|"), let page = Int(head[head.index(after: inner)...]), page >= 1
             else { return nil }
-            return (String(rest[..<bar]), page)
+            return (String(head[..<inner]), page, String(tail))
         }
 
         private static func strip(_ prefix: String, from name: String) -> String? {

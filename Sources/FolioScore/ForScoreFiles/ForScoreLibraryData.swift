@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// The metadata forScore keeps about its library, as a 4SB's record 0 and a 4SC carry
@@ -31,6 +32,12 @@ public struct ForScoreLibraryData: Sendable {
         public var y: Double
         public var width: Double
         public var height: Double
+        /// Whether the geometry is in the canvas's points (``ForScoreCanvas/points``) rather
+        /// than in fractions of the page (every number at most 1).
+        public var inCanvasPoints = false
+        /// The id of the layer it belongs to (see ``Layer``).
+        public var layer: String?
+        public var isHidden = false
     }
 
     /// A bookmark forScore keeps for a file: a title and its 1-based pages.
@@ -60,8 +67,16 @@ public struct ForScoreLibraryData: Sendable {
         public var bookmarks: [BookmarkData] = []
         /// Text boxes by 1-based page.
         public var textBoxes: [Int: [TextBox]] = [:]
-        /// PNG drawing layers by 1-based page (a 4SC carries them; a 4SB in records).
-        public var drawingLayers: [Int: [UInt8]] = [:]
+        /// Drawings on forScore's canvas (a 4SC carries them; a 4SB in records).
+        public var drawings: [Drawing] = []
+        /// Page fields by 1-based page.
+        public var pages: [Int: Page] = [:]
+        /// The file's named drawing layers.
+        public var layers: [Layer] = []
+        /// Beats per minute (`bpm`), 1…999.
+        public var tempo: Int?
+        /// The time signature ("3/4", "6/8", "C").
+        public var timeSignature: String?
 
         public init(name: String) {
             self.name = name
@@ -107,12 +122,16 @@ public struct ForScoreLibraryData: Sendable {
             } else if key.hasPrefix("&SYS;") {
                 settingsSkipped += 1
             } else if let bar = key.lastIndex(of: "|") {
-                let field = String(key[key.index(after: bar)...])
+                var field = String(key[key.index(after: bar)...])
                 var file = String(key[..<bar])
                 var page: Int?
                 if let inner = file.lastIndex(of: "|"), let number = Int(file[file.index(after: inner)...]) {
                     page = number
                     file = String(file[..<inner])
+                } else if let number = Int(field), value is [String: Any] {
+                    // A page dictionary: `<file>|<page>` → its fields.
+                    page = number
+                    field = ""
                 }
                 read(file: file.precomposedStringWithCanonicalMapping, page: page, field: field, value: value, key: key)
             } else {
@@ -132,21 +151,35 @@ public struct ForScoreLibraryData: Sendable {
         }
         guard var file = files[name] else { return }
         defer { files[name] = file }
-        if page == nil, field.lowercased().hasSuffix(".png"), let number = Int(field.dropLast(4)) {
+        let lowered = field.lowercased()
+        if page == nil, lowered.hasSuffix(".png"), let number = Int(field.dropLast(4)) {
             guard number >= 1, let data = value as? Data else { unread.append("\(key): not a PNG layer"); return }
-            file.drawingLayers[number] = Array(data)
+            file.drawings.append(Drawing(page: number, layer: nil, png: Array(data)))
             return
         }
         if let page {
-            guard field == "textAnnotations" else { unread.append("\(key): page field not read"); return }
-            guard page >= 1 else { unread.append("\(key): page \(page) out of range"); return }
-            let items = (value as? [Any]) ?? [value]
-            for item in items {
-                guard let box = item as? [String: Any], let parsed = ForScoreLibraryData.textBox(box) else {
-                    unread.append("\(key): a text box without text or geometry")
-                    continue
+            guard page >= 1, page <= 100_000 else { unread.append("\(key): page \(page) out of range (valid: 1 to 100000)"); return }
+            if lowered.hasSuffix(".4se") || lowered.hasSuffix(".png") {
+                // `<file>|<page>|<layer id>.4se`: that layer's picture of the page.
+                guard let data = value as? Data else { unread.append("\(key): not a picture"); return }
+                file.drawings.append(Drawing(page: page, layer: String(field.dropLast(4)), png: Array(data)))
+                return
+            }
+            let fields: [(String, Any)] = field.isEmpty ? ((value as? [String: Any]) ?? [:]).sorted { $0.key < $1.key } : [(field, value)]
+            for (name, value) in fields {
+                let fieldKey = field.isEmpty ? "\(key)|\(name)" : key
+                if name == "textAnnotations" {
+                    let items = (value as? [Any]) ?? [value]
+                    for item in items {
+                        guard let box = item as? [String: Any], let parsed = ForScoreLibraryData.textBox(box) else {
+                            unread.append("\(fieldKey): a text box without text or geometry")
+                            continue
+                        }
+                        file.textBoxes[page, default: []].append(parsed)
+                    }
+                } else if !ForScoreLibraryData.readPageField(name, value, into: &file.pages[page, default: Page()], unread: &unread, key: fieldKey) {
+                    unread.append("\(fieldKey): page field not read")
                 }
-                file.textBoxes[page, default: []].append(parsed)
             }
             return
         }
@@ -176,8 +209,32 @@ public struct ForScoreLibraryData: Sendable {
             guard let amount = number(), amount >= 0 else { unread.append("\(key): not a number"); return }
             file.metadata.duration = (file.metadata.duration ?? 0) + (field == "minutes" ? amount * 60 : amount)
         case "key":
-            guard let name = text() else { return }
-            if let key = try? MusicalKey(parsing: name) { file.metadata.key = key } else { unread.append("\(key): key \(name) not understood") }
+            if let code = number() {
+                guard let parsed = ForScoreLibraryData.key(code: code) else {
+                    unread.append("\(key): key code \(code) not understood (valid: note 1–7 × 100 + sharp 0–1 × 10 + minor 0–1, such as 411 for F♯ minor)")
+                    return
+                }
+                file.metadata.key = parsed
+            } else {
+                guard let name = text() else { return }
+                if let key = try? MusicalKey(parsing: name) { file.metadata.key = key } else { unread.append("\(key): key \(name) not understood") }
+            }
+        case "bpm", "tempo":
+            guard let bpm = number(), (1...999).contains(bpm) else { unread.append("\(key): tempo \(value) (valid: 1 to 999 beats per minute)"); return }
+            file.tempo = bpm
+        case "timeSignature", "timesig", "time signature", "meter":
+            guard let signature = text().flatMap(ForScoreLibraryData.timeSignature) else {
+                unread.append("\(key): time signature \(value) (valid: such as 3/4, 6/8, C or ¢)")
+                return
+            }
+            file.timeSignature = signature
+        case "layers":
+            guard let items = value as? [Any] else { unread.append("\(key): not a list"); return }
+            for item in items.prefix(PDFDocument.maxOptionalContentGroups) {
+                guard let layer = ForScoreLibraryData.layer(item) else { unread.append("\(key): a layer without an id"); continue }
+                if !file.layers.contains(where: { $0.id == layer.id }) { file.layers.append(layer) }
+            }
+            return
         case "bookmarks":
             guard let items = value as? [Any] else { unread.append("\(key): not a list"); return }
             for item in items {
@@ -193,6 +250,27 @@ public struct ForScoreLibraryData: Sendable {
             return
         }
         file.hasMetadata = true
+    }
+
+    /// A key from forScore's database code as the public decodings state the rule: hundreds
+    /// the note 1–7 (C … B), tens 1 for sharp, units 1 for minor (100 C major, 411 F♯ minor).
+    /// Their example "110 = C major" contradicts the rule; the rule is followed (110 is C♯ major).
+    public static func key(code: Int) -> MusicalKey? {
+        let note = code / 100, sharp = code / 10 % 10, minor = code % 10
+        guard (1...7).contains(note), (0...1).contains(sharp), (0...1).contains(minor), code < 1000 else { return nil }
+        let letter = ["C", "D", "E", "F", "G", "A", "B"][note - 1]
+        return try? MusicalKey(parsing: letter + (sharp == 1 ? "#" : "") + (minor == 1 ? " minor" : " major"))
+    }
+
+    /// A time signature as written: "3/4" (numerator 1–99, denominator 1, 2, 4, 8, 16, 32 or
+    /// 64), "C" or "¢"; nil otherwise.
+    static func timeSignature(_ text: String) -> String? {
+        let trimmed = text.replacingOccurrences(of: " ", with: "")
+        if ["C", "¢", "c"].contains(trimmed) { return trimmed.uppercased() == "C" ? "C" : trimmed }
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let top = Int(parts[0]), let bottom = Int(parts[1]),
+              (1...99).contains(top), [1, 2, 4, 8, 16, 32, 64].contains(bottom) else { return nil }
+        return "\(top)/\(bottom)"
     }
 
     private static func bookmark(_ dictionary: [String: Any]) -> BookmarkData? {
@@ -240,7 +318,7 @@ public struct ForScoreLibraryData: Sendable {
         } else if let origin = dictionary["origin"], let size = dictionary["size"] {
             geometry = numbers(origin) + numbers(size)
         }
-        guard geometry.count == 4, geometry.allSatisfy({ $0.isFinite }),
+        guard geometry.count == 4, geometry.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }),
               geometry[2] > 0, geometry[3] > 0 else { return nil }
         let fontSize = numbers(dictionary["fontSize"] ?? 12).first ?? 12
         var color: [Double]?
@@ -250,9 +328,12 @@ public struct ForScoreLibraryData: Sendable {
             let components = numbers(value)
             if components.count >= 3, components.prefix(3).allSatisfy({ (0...1).contains($0) }) { color = Array(components.prefix(3)) }
         }
+        let layer = (dictionary["layer"] as? String) ?? (dictionary["layer"] as? Int).map(String.init)
+        let hidden = (dictionary["hidden"] as? Bool) ?? !((dictionary["visible"] as? Bool) ?? true)
         return TextBox(text: text, font: (dictionary["font"] as? String) ?? (dictionary["fontName"] as? String),
                        fontSize: fontSize, color: color,
-                       x: geometry[0], y: geometry[1], width: geometry[2], height: geometry[3])
+                       x: geometry[0], y: geometry[1], width: geometry[2], height: geometry[3],
+                       inCanvasPoints: !geometry.allSatisfy { $0 <= 1 }, layer: layer, isHidden: hidden)
     }
 
     /// Numbers in a list or in a CGPoint/CGRect-style string.

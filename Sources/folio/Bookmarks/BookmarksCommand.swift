@@ -9,7 +9,7 @@ struct BookmarksCommand: ParsableCommand {
         abstract: "Page-range bookmarks, as forScore makes them from a table of contents.",
         subcommands: [BookmarksListCommand.self, BookmarksAddCommand.self, BookmarksRemoveCommand.self,
                       BookmarksRenameCommand.self, BookmarksFromTocCommand.self, BookmarksImportCommand.self,
-                      BookmarksExportCommand.self]
+                      BookmarksExportCommand.self, BookmarksDedupeCommand.self]
     )
 
     /// Applies `change` to the bookmarks of `options.file` (and of its index with
@@ -180,6 +180,36 @@ struct BookmarksRemoveCommand: ParsableCommand {
         try BookmarksCommand.update("remove", options, store) { manager, _ in
             guard manager.remove(id: id) else { throw ValidationError("no bookmark with id \(id)") }
         }
+    }
+}
+
+/// `folio bookmarks dedupe`.
+struct BookmarksDedupeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dedupe", abstract: "Remove bookmarks that copy another (same name, pages and fields), as iCloud sync makes them.",
+        discussion: "Each FILE is saved only when it had copies. Exit codes: 0 every file done; 1 a file failed (untouched).")
+
+    @Argument(help: "PDF files.") var files: [String]
+    @OptionGroup var saving: SaveFlags
+    @Option(help: "Password of encrypted files.") var password: String?
+    @OptionGroup var store: BookmarkStoreOptions
+
+    func validate() throws {
+        try store.validate(files: files)
+    }
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let removed = try BookmarksCommand.update("dedupe", file: file, output: nil, password: password, store: store,
+                                                          saving: saving) { manager, _ in manager.removeDuplicates() }
+                print("\(file): \(removed) duplicate bookmark\(removed == 1 ? "" : "s") removed")
+            } catch {
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
     }
 }
 
