@@ -116,6 +116,11 @@ final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(unmarked.status, .noContent)
             let sneaking = try await client.execute(uri: "/api/stamps?name=x%2F%CC%81..%2F..%2Fescape", method: .post, headers: headers, body: ByteBuffer(data: bytes))
             XCTAssertEqual(sneaking.status, .badRequest)
+            // 40 characters, each with combining marks: 265 bytes, past what a file name holds.
+            let zalgo = String(repeating: "Z\u{335}\u{31B}\u{34D}", count: 40).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let tooLong = try await client.execute(uri: "/api/stamps?name=\(zalgo)", method: .post, headers: headers, body: ByteBuffer(data: bytes))
+            XCTAssertEqual(tooLong.status, .badRequest, String(buffer: tooLong.body))
+            XCTAssertTrue(String(buffer: tooLong.body).contains("at most 200 bytes"))
             let list = try ServerFixture.decode(Stamps.self, try await client.execute(uri: "/api/stamps", method: .get)).stamps
             XCTAssertEqual(list, [StampLibrary.Stamp(name: "Dirigent — дирижёр", format: "png", width: 120, height: 60)])
             let image = try await client.execute(uri: "/api/stamps/\(name)", method: .get)

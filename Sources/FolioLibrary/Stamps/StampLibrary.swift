@@ -107,15 +107,16 @@ public struct StampLibrary: Sendable {
         (directory as NSString).appendingPathComponent("\(name).\(format)")
     }
 
-    /// A stamp's name in composed form: 1 to 100 characters, no folders, not hidden, no
-    /// control characters.
+    /// A stamp's name in composed form: 1 to 100 characters and at most 200 bytes (a file
+    /// name and its temporary sibling stay within 255), no folders, not hidden, no control
+    /// characters.
     static func checked(_ name: String) throws -> String {
         let name = name.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 100, name.unicodeScalars.first != ".",
+        guard !name.isEmpty, name.count <= 100, name.utf8.count <= 200, name.unicodeScalars.first != ".",
               !name.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0 == ":" }),
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
         else {
-            throw LibraryError(.invalidArgument, "a stamp's name is 1 to 100 characters without /, \\, :, control characters or a leading dot")
+            throw LibraryError(.invalidArgument, "a stamp's name is 1 to 100 characters (at most 200 bytes) without /, \\, :, control characters or a leading dot")
         }
         return name
     }
