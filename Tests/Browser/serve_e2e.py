@@ -262,10 +262,14 @@ def main(folio, artifacts):
             page.select_option("#details [name=key]", "D♭ major")
             page.select_option("#details [name=difficulty]", "3")
             page.fill("#details [name=duration]", "5:10")
+            page.fill("#details [name=tempo]", "54")
+            page.fill("#details [name=timeSignature]", "9 / 8")
+            page.fill("#details [name=reference]", "L. 75 № 3 — Ρέκβιεμ")
             page.click("#details button[type=submit]")
             expect(page.locator("#status")).to_have_text("Details saved")
             expect(page.locator("#title")).to_have_text("Clair de lune")
             expect(page.locator(".bar .people")).to_have_text("Claude Debussy")
+            expect(page.locator("#details [name=timeSignature]")).to_have_value("9/8")
             page.screenshot(path=f"{artifacts}/8-details.png")
 
             # Contents: the TOC, bookmarks from it, a jump by an entry.
@@ -420,6 +424,8 @@ def main(folio, artifacts):
             assert part in info.get("/Keywords", ""), f"Keywords {info.get('/Keywords')} lack {part}"
         for name in ("Andante très expressif", "Un poco mosso"):
             assert name in xmp, f"no bookmark {name} in the XMP"
+        for pattern in (r'tempo(>|=")54\b', r'timeSignature(>|=")9/8', "L. 75 № 3 — Ρέκβιεμ"):
+            assert re.search(pattern, xmp), f"the details' {pattern} is not in the XMP"
         check = subprocess.run(["qpdf", "--check", score], capture_output=True, text=True)
         assert check.returncode == 0 and "No syntax or stream encoding errors found" in check.stdout, check.stdout + check.stderr
     finally:

@@ -36,7 +36,9 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "a dry run writes nothing")
         XCTAssertTrue(dry.contains("1 bookmarks, 1 text boxes, 1 drawing layers"), dry)
         let out = try invoke(["import-4sb", archive, target]).out
-        XCTAssertTrue(out.contains("Plain.pdf: not written: tempo 96 bpm"), "what is not kept is reported: \(out)")
+        XCTAssertFalse(out.contains("not written: tempo"), out)
+        let plain = try invoke(["meta", "get", target + "/Plain.pdf", "--json"]).out
+        XCTAssertTrue(plain.contains("\"tempo\":96"), "bpm is kept as the tempo: \(plain)")
         try checkImported(target, expectations: expectations)
         XCTAssertTrue(FileManager.default.fileExists(atPath: target + "/notes.csv"))
         let shown = try invoke(["setlist", "show", "Friday", "--json", "--library", target]).out
@@ -57,7 +59,7 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         let expectations = try python(["make-canvas", archive, source])
         let out = try invoke(["import-4sb", archive, target]).out
         for part in ["2 bookmarks, 99 duplicate bookmarks dropped", "1 text boxes, 8 drawing layers, 1 named layers, 1 pages turned, 1 pages cropped",
-                     "approximate: page 6: cropped in forScore by zoom 1.25", "not written: time signature 3/4"] {
+                     "approximate: page 6: cropped in forScore by zoom 1.25"] {
             XCTAssertTrue(out.contains(part), "\(part) in \(out)")
         }
         let imported = target + "/Janáček – Po zarostlém chodníčku.pdf"
@@ -67,6 +69,7 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(report.trimmingCharacters(in: .whitespacesAndNewlines), "{\"problems\": []}")
         let meta = try invoke(["meta", "get", imported, "--json"]).out
         XCTAssertTrue(meta.contains("\"name\":\"F♯ minor\""), "key 411 is F♯ minor: \(meta)")
+        XCTAssertTrue(meta.contains("\"tempo\":72") && meta.contains("\"timeSignature\":\"3/4\""), meta)
         let bookmarks = try invoke(["bookmarks", "list", imported, "--json"]).out
         XCTAssertEqual(bookmarks.components(separatedBy: "Dobrú noc").count - 1, 1, bookmarks)
     }
@@ -117,6 +120,13 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         let imported = target + "/Dvořák – Humoreska.pdf"
         let exported = root.appendingPathComponent("again.4sc").path
         try invoke(["export-4sc", imported, "-o", exported])
+        let packed = try TestEnvironment.runTool("python3", ["-c", """
+            import gzip, plistlib, sys
+            data = plistlib.loads(gzip.decompress(open(sys.argv[1], "rb").read()))
+            print(data.get("Dvořák – Humoreska.pdf|bpm"))
+            """, exported])
+        XCTAssertEqual(String(decoding: packed.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "96",
+                       "the tempo travels as forScore's bpm")
         let second = root.appendingPathComponent("second").path
         try invoke(["import-4sc", exported, second])
         let read = { (path: String) throws -> String in

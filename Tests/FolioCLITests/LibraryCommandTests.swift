@@ -39,7 +39,7 @@ final class LibraryCommandTests: XCTestCase {
         }
         XCTAssertEqual(objects.count, pdfs.count)
         let keys = ["id", "path", "title", "composers", "genres", "tags", "labels", "reference", "rating", "difficulty",
-                    "duration", "key", "pages", "bookmark"]
+                    "duration", "key", "tempo", "timeSignature", "pages", "bookmark"]
         for object in objects { XCTAssertEqual(Set(object.keys), Set(keys)) }
         XCTAssertEqual(Set(objects.compactMap { $0["path"] as? String }),
                        Set(pdfs.enumerated().map { $0.offset == 0 ? "Nested/Deeper/\($0.element)" : $0.element }))

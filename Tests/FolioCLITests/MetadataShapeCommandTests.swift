@@ -22,6 +22,39 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
         return folder
     }
 
+    /// Tempo and time signature: set, read back from the XMP by pikepdf, shown by meta get
+    /// and the catalog, cleared; out-of-range values refused with the range, the file untouched.
+    func testTempoAndTimeSignature() throws {
+        let folder = try copyScores(to: "tempo")
+        let file = folder.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        for (arguments, message) in [(["--tempo", "0"], "valid: 1 to 999"), (["--tempo", "1000"], "valid: 1 to 999"),
+                                     (["--time-signature", "5/3"], "valid: such as 3/4")] {
+            XCTAssertTrue(try run(["meta", "set", file] + arguments, status: 64).err.contains(message), "\(arguments)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
+        try run(["meta", "set", file, "--tempo", "66", "--time-signature", " 6 / 8", "--title", "Wiegenlied — Колыбельная"])
+        let xmp = try TestEnvironment.runTool("python3", ["-c", """
+            import sys, pikepdf, xml.etree.ElementTree as ET
+            N = "{http://ns.folio.dev/score/1.0/}"
+            found = {}
+            pdf = pikepdf.open(sys.argv[1])
+            for e in ET.fromstring(pdf.Root.Metadata.read_bytes()).iter():
+                found.update({k[len(N):]: v for k, v in e.attrib.items() if k.startswith(N)})
+                if e.tag.startswith(N) and (e.text or "").strip(): found[e.tag[len(N):]] = e.text.strip()
+            print(found.get("tempo"), found.get("timeSignature"))
+            """, file])
+        XCTAssertEqual(String(decoding: xmp.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "66 6/8")
+        let shown = try run(["meta", "get", file, "--json"]).out
+        XCTAssertTrue(shown.contains("\"tempo\":66") && shown.contains("\"timeSignature\":\"6/8\""), shown)
+        try run(["library", "scan", folder.path])
+        let listed = try run(["library", "list", folder.path, "--json"]).out
+        XCTAssertTrue(listed.contains("\"tempo\":66"), listed)
+        try run(["meta", "set", file, "--clear", "time-signature", "--clear", "tempo"])
+        let cleared = try run(["meta", "get", file, "--json"]).out
+        XCTAssertTrue(cleared.contains("\"tempo\":null") && cleared.contains("\"timeSignature\":null"), cleared)
+    }
+
     func testAdoptTakesLilyPondFieldsOnceAndDryRunWritesNothing() throws {
         let folder = try copyScores(to: "adopt")
         let original = try FolderOracle.metadata(folder)

@@ -11,7 +11,7 @@ final class ScoreFieldTests: XCTestCase {
     private let full = ScoreMetadata(
         title: "Má vlast — Vltava", composers: ["Bedřich Smetana"], genres: ["Симфоническая поэма"],
         tags: ["交響詩", "Ελληνικά"], labels: ["קונצרט"], rating: 4, difficulty: 2, duration: 754,
-        key: try? MusicalKey(parsing: "E minor"), reference: "JB 1:112/2 — مرجع")
+        key: try? MusicalKey(parsing: "E minor"), reference: "JB 1:112/2 — مرجع", tempo: 132, timeSignature: "6/8")
 
     func testEveryFieldIsReachedThroughTheTable() throws {
         XCTAssertEqual(full.setFields, ScoreField.allCases, "the fixture sets every field")
@@ -106,8 +106,9 @@ final class ScoreFieldTests: XCTestCase {
         }
     }
 
-    /// Open In carries every field but the reference: exported and read back, the score
-    /// comes back whole, from JSON and from a property list.
+    /// Open In carries every field but the reference, tempo and time signature (forScore's
+    /// dictionary has no keys for them): exported and read back, the rest comes back whole,
+    /// from JSON and from a property list.
     func testTheOpenInDictionaryFollowsTheTable() throws {
         let data = try OpenInDictionary.export(full, as: .json)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -118,6 +119,8 @@ final class ScoreFieldTests: XCTestCase {
         XCTAssertEqual(warnings, [])
         var expected = full
         expected.reference = nil
+        expected.tempo = nil
+        expected.timeSignature = nil
         XCTAssertEqual(edit.applied(to: ScoreMetadata()), expected)
         let plist = try OpenInDictionary.export(full, as: .plist)
         XCTAssertEqual(try OpenInDictionary.edit(from: plist).0, edit)

@@ -128,7 +128,7 @@ final class SetlistFormatTests: XCTestCase {
         XCTAssertEqual(data.setlists[1].entries.map(\.kind), [.score, .placeholder])
         XCTAssertEqual(data.setlists[0].entries.first?.kind, .bookmark)
         XCTAssertEqual(data.settingsSkipped, 1)   // &SYS;setlists is read, &SYS;theme skipped
-        XCTAssertEqual(file.tempo, 96)
+        XCTAssertEqual(file.metadata.tempo, 96)
         XCTAssertFalse(data.unread.contains { $0.contains("|bpm") })
         XCTAssertTrue(data.unread.contains { $0.hasPrefix("stray") })
         XCTAssertThrowsError(try ForScoreLibraryData(plist: Array("junk".utf8), source: "junk"))

@@ -52,16 +52,31 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             let uri = "/api/scores/\(id)/metadata"
             headers[.ifMatch] = try await client.execute(uri: uri, method: .get).headers[.eTag]
             let saved = try await client.execute(uri: uri, method: .put, headers: headers,
-                                                 body: ByteBuffer(string: #"{"title":"Wiegenlied","reference":"Op. 49 № 4 – Ⅳ"}"#))
+                                                 body: ByteBuffer(string: #"{"title":"Wiegenlied","reference":"Op. 49 № 4 – Ⅳ","tempo":72,"timeSignature":"6 / 8"}"#))
             XCTAssertEqual(saved.status, .ok, String(buffer: saved.body))
             let shown = try await client.execute(uri: "/api/scores/\(id)", method: .get)
             let score = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: shown.body)) as? [String: Any])
             XCTAssertEqual(score["reference"] as? String, "Op. 49 № 4 – Ⅳ")
+            XCTAssertEqual(score["tempo"] as? Int, 72)
+            XCTAssertEqual(score["timeSignature"] as? String, "6/8", "kept as written the usual way")
             let found = try await client.execute(uri: "/api/scores?q=wiegenlied", method: .get)
             XCTAssertTrue(String(buffer: found.body).contains(#""reference":"Op. 49 № 4 – Ⅳ""#), String(buffer: found.body))
         }
         let xmp = try ServerFixture.python("import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\nprint(pdf.Root.Metadata.read_bytes().decode())", path)
         XCTAssertTrue(xmp.contains("Op. 49 № 4 – Ⅳ"), "the reference is in the PDF's XMP, as pikepdf reads it")
+        let fields = try ServerFixture.python("""
+            import sys, pikepdf, xml.etree.ElementTree as ET
+            N = "{http://ns.folio.dev/score/1.0/}"
+            pdf = pikepdf.open(sys.argv[1])
+            root = ET.fromstring(pdf.Root.Metadata.read_bytes())
+            found = {}
+            for element in root.iter():
+                for name, value in element.attrib.items():
+                    if name.startswith(N): found[name[len(N):]] = value
+                if element.tag.startswith(N) and element.text and element.text.strip(): found[element.tag[len(N):]] = element.text.strip()
+            print(found.get("tempo"), found.get("timeSignature"))
+            """, path)
+        XCTAssertEqual(fields.trimmingCharacters(in: .whitespacesAndNewlines), "72 6/8", "tempo and time signature in Folio's XMP")
     }
 
     func testMetadataIsSavedIntoThePDFWithTheCurrentVersionOnly() async throws {
@@ -85,7 +100,8 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(stale.status, .conflict)
             headers[.ifMatch] = version
             for (bad, message) in [(#"{"title":"x","rating":9}"#, "valid: 0 to 5"), (#"{"title":"x","key":"H minor"}"#, "unknown key"),
-                                   (#"{"title":"x","composers":["Brahms, Johannes"]}"#, "comma"), (#"{"title":7}"#, "not metadata")] {
+                                   (#"{"title":"x","composers":["Brahms, Johannes"]}"#, "comma"), (#"{"title":7}"#, "not metadata"),
+                                   (#"{"title":"x","tempo":0}"#, "valid: 1 to 999"), (#"{"title":"x","timeSignature":"7/5"}"#, "is not one (valid: such as 3")] {
                 let refused = try await client.execute(uri: uri, method: .put, headers: headers, body: ByteBuffer(string: bad))
                 XCTAssertEqual(refused.status, .badRequest, bad)
                 XCTAssertTrue(String(buffer: refused.body).contains(message), String(buffer: refused.body))

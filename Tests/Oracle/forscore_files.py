@@ -288,6 +288,20 @@ def make_canvas_hostile(out, pdf_out, cyclic_out):
     open(cyclic_out, "wb").write(b"<--4SBV03-->" + record("Archive.4sb", cyclic) + record("{%DOCUMENTS_DIR%}/" + name, open(pdf_out, "rb").read()))
 
 
+def folio_fields(pdf):
+    """Folio's own XMP properties (http://ns.folio.dev/score/1.0/), simple ones, by name."""
+    import xml.etree.ElementTree as ET
+    namespace = "{http://ns.folio.dev/score/1.0/}"
+    found = {}
+    for element in ET.fromstring(bytes(pdf.Root.Metadata.read_bytes())).iter():
+        for name, value in element.attrib.items():
+            if name.startswith(namespace):
+                found[name[len(namespace):]] = value
+        if element.tag.startswith(namespace) and element.text and element.text.strip():
+            found[element.tag[len(namespace):]] = element.text.strip()
+    return found
+
+
 def find(image, colour):
     """The centre of the pixels near `colour` in an RGB image, or None."""
     import numpy
@@ -383,6 +397,9 @@ def check_canvas(path, expect):
             problems.append("the half-page-turn split of page 7 is not in the XMP")
         if xmp.count("Dobrú noc") < 1:
             problems.append("the bookmark is missing")
+        folio = folio_fields(pdf)
+        if (folio.get("tempo"), folio.get("timeSignature")) != ("72", "3/4"):
+            problems.append(f"tempo and time signature in Folio's XMP: {folio}")
     qpdf = subprocess.run(["qpdf", "--check", path], capture_output=True, text=True)
     if qpdf.returncode not in (0, 3):
         problems.append(f"qpdf --check: {qpdf.stdout[-300:]}")

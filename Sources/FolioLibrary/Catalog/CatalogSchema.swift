@@ -126,6 +126,14 @@ enum CatalogSchema {
             // catalogued files are read again on the next scan.
             try db.execute(sql: "UPDATE score SET size = -1")
         }
+        migrator.registerMigration("v6") { db in
+            // Tempo and time signature; catalogued files are read again on the next scan.
+            try db.execute(sql: """
+                ALTER TABLE entry ADD COLUMN tempo INTEGER;
+                ALTER TABLE entry ADD COLUMN timeSignature TEXT;
+                UPDATE score SET size = -1;
+                """)
+        }
         return migrator
     }
 }

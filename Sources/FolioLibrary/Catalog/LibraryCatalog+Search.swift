@@ -165,7 +165,8 @@ extension LibraryCatalog {
         let metadata = ScoreMetadata(
             title: title.isEmpty ? ScoreMetadata.title(forFile: path) : title, composers: list("composers"),
             genres: list("genres"), tags: list("tags"), labels: list("labels"), rating: row["rating"],
-            difficulty: row["difficulty"], duration: row["duration"], key: key, reference: row["reference"])
+            difficulty: row["difficulty"], duration: row["duration"], key: key, reference: row["reference"],
+            tempo: row["tempo"], timeSignature: row["timeSignature"])
         return LibraryEntry(
             id: row["scoreId"], path: path, title: title, metadata: metadata, pages: row["pages"],
             bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row["startPage"],

@@ -140,13 +140,13 @@ public final class LibraryCatalog: Sendable {
         let title = title.replacingOccurrences(of: "\0", with: "")
         try db.execute(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
-                reference, rating, difficulty, duration, keysf, keymi, own)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
-                json(own),
+                json(own), metadata.tempo, metadata.timeSignature,
             ])
         let entryID = db.lastInsertedRowID
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),

@@ -55,6 +55,8 @@ public struct ForScoreContainer: Sendable {
             dictionary[prefix + "seconds"] = duration % 60
         }
         if let key = metadata.key { dictionary[prefix + "key"] = key.name }
+        if let tempo = metadata.tempo { dictionary[prefix + "bpm"] = tempo }
+        if let signature = metadata.timeSignature { dictionary[prefix + "timeSignature"] = signature }
         let marks: [[String: Any]] = bookmarks.compactMap { bookmark in
             guard let title = bookmark.name, let pages = bookmark.pages else { return nil }
             var item: [String: Any] = ["Title": title, "First Page": pages.lowerBound,

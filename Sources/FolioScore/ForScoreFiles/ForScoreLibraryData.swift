@@ -7,9 +7,11 @@ import Foundation
 /// (`&SET;<name>`) or a setting (`&SYS;…`, ignored). File names are read in NFC.
 ///
 /// Fields read per file: title, composer, genre, keywords (tags), labels, reference,
-/// rating, difficulty, minutes and seconds (duration), key (a key name such as "G minor"),
-/// bookmarks (Title, First Page, Last Page — 0 meaning a single page —, Composer, Genre,
-/// Key, Keyword). Everything else is listed in ``unread`` with why, never guessed.
+/// rating, difficulty, minutes and seconds (duration), key (a name such as "G minor" or
+/// forScore's code, see ``key(code:)``), bpm (tempo), timeSignature, layers, bookmarks
+/// (Title, First Page, Last Page — 0 meaning a single page —, Composer, Genre, Key,
+/// Keyword); per page its fields (``Page``) and text boxes. Everything else is listed in
+/// ``unread`` with why, never guessed.
 ///
 /// ```swift
 /// let data = try ForScoreLibraryData(plist: bytes, source: "record 0")
@@ -73,10 +75,6 @@ public struct ForScoreLibraryData: Sendable {
         public var pages: [Int: Page] = [:]
         /// The file's named drawing layers.
         public var layers: [Layer] = []
-        /// Beats per minute (`bpm`), 1…999.
-        public var tempo: Int?
-        /// The time signature ("3/4", "6/8", "C").
-        public var timeSignature: String?
 
         public init(name: String) {
             self.name = name
@@ -221,13 +219,13 @@ public struct ForScoreLibraryData: Sendable {
             }
         case "bpm", "tempo":
             guard let bpm = number(), (1...999).contains(bpm) else { unread.append("\(key): tempo \(value) (valid: 1 to 999 beats per minute)"); return }
-            file.tempo = bpm
+            file.metadata.tempo = bpm
         case "timeSignature", "timesig", "time signature", "meter":
-            guard let signature = text().flatMap(ForScoreLibraryData.timeSignature) else {
+            guard let signature = text().flatMap(ScoreField.timeSignature) else {
                 unread.append("\(key): time signature \(value) (valid: such as 3/4, 6/8, C or ¢)")
                 return
             }
-            file.timeSignature = signature
+            file.metadata.timeSignature = signature
         case "layers":
             guard let items = value as? [Any] else { unread.append("\(key): not a list"); return }
             for item in items.prefix(PDFDocument.maxOptionalContentGroups) {
@@ -260,17 +258,6 @@ public struct ForScoreLibraryData: Sendable {
         guard (1...7).contains(note), (0...1).contains(sharp), (0...1).contains(minor), code < 1000 else { return nil }
         let letter = ["C", "D", "E", "F", "G", "A", "B"][note - 1]
         return try? MusicalKey(parsing: letter + (sharp == 1 ? "#" : "") + (minor == 1 ? " minor" : " major"))
-    }
-
-    /// A time signature as written: "3/4" (numerator 1–99, denominator 1, 2, 4, 8, 16, 32 or
-    /// 64), "C" or "¢"; nil otherwise.
-    static func timeSignature(_ text: String) -> String? {
-        let trimmed = text.replacingOccurrences(of: " ", with: "")
-        if ["C", "¢", "c"].contains(trimmed) { return trimmed.uppercased() == "C" ? "C" : trimmed }
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let top = Int(parts[0]), let bottom = Int(parts[1]),
-              (1...99).contains(top), [1, 2, 4, 8, 16, 32, 64].contains(bottom) else { return nil }
-        return "\(top)/\(bottom)"
     }
 
     private static func bookmark(_ dictionary: [String: Any]) -> BookmarkData? {

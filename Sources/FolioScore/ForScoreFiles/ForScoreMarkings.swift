@@ -58,8 +58,6 @@ public enum ForScoreMarkings {
             applied.fields = edit.setFields.count
             try ScoreWriter.write(edit, to: document, options: ScoreWriter.Options(allowComma: true, date: date))
         }
-        if let tempo = file.tempo { applied.skipped.append("tempo \(tempo) bpm: Folio keeps no tempo yet") }
-        if let signature = file.timeSignature { applied.skipped.append("time signature \(signature): Folio keeps no time signature yet") }
         let pageCount = document.pageCount
         if !file.bookmarks.isEmpty {
             var provider = XMPBookmarkProvider(document: document)

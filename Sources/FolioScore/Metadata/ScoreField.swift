@@ -12,6 +12,10 @@
 /// ```
 public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
     case title, composers, genres, tags, labels, rating, difficulty, duration, key, reference
+    /// Beats per minute, 1–999 (forScore's `bpm`); Folio's XMP.
+    case tempo
+    /// "3/4", "6/8", "C" or "¢"; Folio's XMP.
+    case timeSignature
 
     /// What a field holds.
     ///
@@ -29,10 +33,12 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
         case key
     }
 
-    /// Parses a field name, singular or plural, case-insensitively.
+    /// Parses a field name, singular or plural, case-insensitively ("time-signature",
+    /// "time_signature" and "bpm" too).
     public init(parsing text: String) throws {
-        let lower = text.lowercased()
-        if let field = ScoreField(rawValue: lower) ?? ScoreField(rawValue: lower + "s") {
+        let lower = text.lowercased().replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
+        let byName = ScoreField.allCases.first { $0.rawValue.lowercased() == lower || $0.rawValue.lowercased() == lower + "s" }
+        if let field = byName ?? (lower == "bpm" ? .tempo : nil) {
             self = field
         } else {
             throw ScoreError(.invalidValue, "unknown field '\(text)' (valid: "
@@ -42,9 +48,9 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
 
     public var kind: Kind {
         switch self {
-        case .title, .reference: .text
+        case .title, .reference, .timeSignature: .text
         case .composers, .genres, .tags, .labels: .list
-        case .rating, .difficulty, .duration: .number
+        case .rating, .difficulty, .duration, .tempo: .number
         case .key: .key
         }
     }
@@ -56,12 +62,15 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
         case .rating: 0...5
         case .difficulty: 0...3
         case .duration: 0...(366 * 24 * 3600)
+        case .tempo: 1...999
         default: nil
         }
     }
 
-    /// The field's name as a label ("Composers").
-    public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    /// The field's name as a label ("Composers", "Time signature").
+    public var label: String {
+        self == .timeSignature ? "Time signature" : rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    }
 
     /// Where ``ScoreMetadata`` keeps the field: the one link between this table and the
     /// stored properties.
@@ -77,6 +86,8 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
         case .duration: \.duration
         case .key: \.key
         case .reference: \.reference
+        case .tempo: \.tempo
+        case .timeSignature: \.timeSignature
         }
     }
 
@@ -88,13 +99,29 @@ public enum ScoreField: String, Sendable, CaseIterable, Hashable, CodingKey {
         case .composers: "Author"
         case .genres: "Subject"
         case .tags, .rating, .difficulty, .duration, .key: "Keywords"
-        case .labels, .reference: nil
+        case .labels, .reference, .tempo, .timeSignature: nil
         }
     }
 
     /// Whether forScore's Open In dictionary carries the field (a key as `keysf` and
-    /// `keymi`); forScore's reference has no key there.
-    public var isInOpenIn: Bool { self != .reference }
+    /// `keymi`); forScore's reference, tempo and time signature have no key there.
+    public var isInOpenIn: Bool { ![.reference, .tempo, .timeSignature].contains(self) }
+
+    /// A time signature as written: "3/4" (numerator 1–99, denominator 1, 2, 4, 8, 16, 32 or
+    /// 64), "C" or "¢"; nil otherwise.
+    ///
+    /// ```swift
+    /// ScoreField.timeSignature(" 6 / 8 ")   // "6/8"
+    /// ```
+    public static func timeSignature(_ text: String) -> String? {
+        let trimmed = text.replacingOccurrences(of: " ", with: "")
+        if trimmed == "C" || trimmed == "c" { return "C" }
+        if trimmed == "¢" { return "¢" }
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 2 }), let top = Int(parts[0]), let bottom = Int(parts[1]),
+              (1...99).contains(top), [1, 2, 4, 8, 16, 32, 64].contains(bottom) else { return nil }
+        return "\(top)/\(bottom)"
+    }
 
     /// Throws when `value` is out of the field's range, naming the valid one.
     func check(_ value: Int) throws {

@@ -25,10 +25,14 @@ public struct ScoreMetadata: Sendable, Equatable {
     /// forScore's free-text "Reference" (a catalogue or book number); the Info dictionary
     /// has no place for it, so it lives in Folio's XMP namespace.
     public var reference: String?
+    /// Beats per minute, 1–999 (forScore's `bpm`), in Folio's XMP namespace.
+    public var tempo: Int?
+    /// "3/4", "6/8", "C" or "¢", in Folio's XMP namespace.
+    public var timeSignature: String?
 
     public init(title: String? = nil, composers: [String] = [], genres: [String] = [], tags: [String] = [],
                 labels: [String] = [], rating: Int? = nil, difficulty: Int? = nil, duration: Int? = nil,
-                key: MusicalKey? = nil, reference: String? = nil) {
+                key: MusicalKey? = nil, reference: String? = nil, tempo: Int? = nil, timeSignature: String? = nil) {
         self.title = title
         self.composers = composers
         self.genres = genres
@@ -39,6 +43,8 @@ public struct ScoreMetadata: Sendable, Equatable {
         self.duration = duration
         self.key = key
         self.reference = reference
+        self.tempo = tempo
+        self.timeSignature = timeSignature
     }
 
     public static let ratingRange = ScoreField.rating.range ?? 0...5
@@ -48,6 +54,9 @@ public struct ScoreMetadata: Sendable, Equatable {
     public func validate() throws {
         for field in ScoreField.allCases {
             if case .number(let number) = self[field] { try field.check(number) }
+        }
+        if let signature = timeSignature, ScoreField.timeSignature(signature) == nil {
+            throw ScoreError(.outOfRange, "time signature \(signature) is not one (valid: such as 3/4, 6/8, C or ¢)")
         }
     }
 }
@@ -99,11 +108,11 @@ extension ScoreMetadata {
     }
 
     /// The fields a bookmark never inherits from its score.
-    static let ownFields: Set<ScoreField> = [.title, .rating, .difficulty, .duration]
+    static let ownFields: Set<ScoreField> = [.title, .rating, .difficulty, .duration, .tempo, .timeSignature]
 
     /// A bookmark's own fields, else its score's — what a musician means by "this piece":
     /// composers, genres, tags, labels, key and reference come from `score` where these are
-    /// empty. Title, rating, difficulty and duration stay the piece's own.
+    /// empty. Title, rating, difficulty, duration, tempo and time signature stay the piece's own.
     ///
     /// ```swift
     /// let piece = bookmark.metadata.inheriting(from: book)   // the book's composer when the piece names none

@@ -24,6 +24,8 @@ extension ScoreMetadata {
         var (score, warnings) = ForScoreInfo.read(stored.fields)
         score.labels = stored.labels
         score.reference = stored.reference
+        score.tempo = stored.tempo
+        score.timeSignature = stored.timeSignature
         return (score, stored.warnings + warnings)
     }
 }
@@ -47,6 +49,10 @@ struct StoredScore {
     let xmpIsBroken: Bool
     let labels: [String]
     let reference: String?
+    /// `folioscore:tempo`, when a whole number 1–999.
+    let tempo: Int?
+    /// `folioscore:timeSignature`, when one.
+    let timeSignature: String?
     let warnings: [String]
 
     init(_ document: PDFDocument) {
@@ -77,6 +83,9 @@ struct StoredScore {
         self.xmpIsBroken = broken
         self.labels = packet?.array(StoredScore.namespace, "labels") ?? []
         self.reference = packet?.text(StoredScore.namespace, "reference")
+        self.tempo = packet?.text(StoredScore.namespace, "tempo").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { ScoreField.tempo.range?.contains($0) == true ? $0 : nil }
+        self.timeSignature = packet?.text(StoredScore.namespace, "timeSignature").flatMap(ScoreField.timeSignature)
         self.warnings = warnings
     }
 }

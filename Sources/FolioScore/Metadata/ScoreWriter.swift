@@ -7,7 +7,7 @@ import FolioPDF
 /// Info gets Title, Author (composers), Subject (genres), Keywords (tags, then rating,
 /// difficulty, duration, keysf, keymi) and ModDate. XMP gets dc:title (rdf:Alt),
 /// dc:creator (rdf:Seq), dc:description (rdf:Alt), pdf:Keywords, dc:subject (rdf:Bag of
-/// the tags), Folio's labels and reference, xmp:ModifyDate and xmp:MetadataDate; every other property of
+/// the tags), Folio's labels, reference, tempo and time signature, xmp:ModifyDate and xmp:MetadataDate; every other property of
 /// an existing packet is kept. The caller saves the document.
 ///
 /// ```swift
@@ -55,6 +55,8 @@ public enum ScoreWriter {
         var before = current
         before.labels = stored.labels
         before.reference = stored.reference
+        before.tempo = stored.tempo
+        before.timeSignature = stored.timeSignature
         let score = edit.applied(to: before)
         let fresh = try ForScoreInfo.fields(for: score, allowComma: true)
 
@@ -99,6 +101,8 @@ public enum ScoreWriter {
             want(XMPPacket.pdf, "pdf", "Keywords", final.keywords.map { .text($0) })
             want(StoredScore.namespace, StoredScore.prefix, "labels", .unordered(score.labels))
             want(StoredScore.namespace, StoredScore.prefix, "reference", score.reference.map { .text($0) })
+            want(StoredScore.namespace, StoredScore.prefix, "tempo", score.tempo.map { .text(String($0)) })
+            want(StoredScore.namespace, StoredScore.prefix, "timeSignature", score.timeSignature.map { .text(ScoreField.timeSignature($0) ?? $0) })
             for local in ["ModifyDate", "MetadataDate"] {
                 edits.append(XMPPacket.Edit(XMPPacket.Name(namespace: XMPPacket.xmp, local: local), prefix: "xmp",
                                             .text(date.iso8601)))

@@ -26,6 +26,9 @@ function fill(metadata) {
   form.elements.difficulty.value = metadata.difficulty ? String(metadata.difficulty) : '';
   form.elements.key.value = metadata.key ?? '';
   form.elements.duration.value = clock(metadata.duration);
+  form.elements.tempo.value = metadata.tempo ?? '';
+  form.elements.timeSignature.value = metadata.timeSignature ?? '';
+  form.elements.reference.value = metadata.reference ?? '';
 }
 
 function read() {
@@ -36,6 +39,11 @@ function read() {
   body.difficulty = number(form.elements.difficulty.value);
   body.key = form.elements.key.value || null;
   body.duration = seconds(form.elements.duration.value);
+  const tempo = form.elements.tempo.value.trim();
+  if (tempo !== '' && !/^\d+$/.test(tempo)) throw new Error('tempo: beats per minute, 1 to 999');
+  body.tempo = number(tempo);
+  body.timeSignature = form.elements.timeSignature.value.trim() || null;
+  body.reference = form.elements.reference.value.trim() || null;
   return body;
 }
 

@@ -203,6 +203,9 @@ enum HTMLPage {
                   <option value="2">Medium</option><option value="3">Difficult</option></select></label>
                 <label>Key <select name="key"><option value="">—</option>\(keys)</select></label>
                 <label>Duration <input name="duration" placeholder="m:ss" inputmode="numeric"></label>
+                <label>Tempo <input name="tempo" placeholder="bpm" inputmode="numeric"></label>
+                <label>Time signature <input name="timeSignature" placeholder="3/4"></label>
+                <label>Reference <input name="reference"></label>
                 <button type="submit">Save details</button>
               </form>
         """

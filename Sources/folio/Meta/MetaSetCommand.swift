@@ -28,7 +28,9 @@ struct MetaSetCommand: ParsableCommand {
     @Option(help: "Duration in seconds (72) or as m:ss (1:12).") var duration: String?
     @Option(help: "Key, e.g. \"F# minor\", \"Bb\", \"f#m\", \"E♭ major\".") var key: String?
     @Option(help: "forScore's free-text reference (stored in XMP).") var reference: String?
-    @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key, reference.")
+    @Option(help: "Tempo in beats per minute, 1 to 999 (stored in XMP).") var tempo: Int?
+    @Option(help: "Time signature: 3/4, 6/8, C or ¢ (stored in XMP).") var timeSignature: String?
+    @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key, reference, tempo, time-signature.")
     var cleared: [String] = []
     @Flag(help: "Keep values containing commas (forScore reads them as several values).") var allowComma = false
     @Option(help: "Write to this file instead of updating FILE in place (one FILE only).") var output: String?
@@ -59,6 +61,8 @@ struct MetaSetCommand: ParsableCommand {
             edit.duration = try duration.map(ScoreDuration.parse)
             edit.key = try key.map { try MusicalKey(parsing: $0) }
             edit.reference = reference.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            edit.tempo = tempo
+            edit.timeSignature = timeSignature.map { ScoreField.timeSignature($0) ?? $0 }
             edit.cleared = Set(try cleared.map { try ScoreField(parsing: $0) })
             try edit.validate()
             if !allowComma, let (field, value) = edit.valuesWithCommas.first {
