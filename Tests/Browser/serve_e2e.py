@@ -395,6 +395,33 @@ def main(folio, artifacts):
             expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
             page.wait_for_selector("#stage[data-rendered='1']")
             page.screenshot(path=f"{artifacts}/16-own-stamp.png")
+            # A forScore archive's named layer: listed under Layers, its marks hidden by pdf.js
+            # when it is unchecked, the page's own drawing kept.
+            archive = os.path.join(folder, "layers.4sb")
+            subprocess.run([sys.executable, os.path.join(ROOT, "Tests/Oracle/forscore_files.py"), "make-canvas", archive,
+                            os.path.join(folder, "layers-source.pdf")], check=True, capture_output=True)
+            subprocess.run([folio, "import-4sb", archive, library], check=True, capture_output=True)
+            page.goto(base + "/")
+            page.click("#scores li a:has-text('Po zarostlém chodníčku')", timeout=15000)
+            page.wait_for_selector("#stage[data-rendered='1']")
+            expect(page.locator("#layers")).to_be_visible()
+            page.click("#layers summary")
+            layer = page.locator("#layers label", has_text="Fingerings — Prstoklad")
+            expect(layer).to_have_count(1)
+            count = """([r, g, b]) => { let n = 0;
+                for (const c of document.querySelectorAll('#stage canvas')) {
+                  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                  for (let i = 0; i < d.length; i += 4)
+                    if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 90) n++;
+                }
+                return n; }"""
+            assert page.evaluate(count, [0, 0, 255]) > 20, "the layer's blue mark shows"
+            assert page.evaluate(count, [255, 0, 0]) > 20, "the page's red mark shows"
+            page.screenshot(path=f"{artifacts}/17-layers.png")
+            layer.locator("input").uncheck()
+            # Drawn again without the layer: no blue, the red (not on the layer) still there.
+            page.wait_for_function(f"() => ({count})([0, 0, 255]) === 0 && ({count})([255, 0, 0]) > 20", timeout=10000)
+            page.screenshot(path=f"{artifacts}/18-layer-hidden.png")
             assert not errors, f"browser errors: {errors}"
             browser.close()
 

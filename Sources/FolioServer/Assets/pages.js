@@ -29,10 +29,16 @@ export function size(canvas, { viewport, ratio }) {
   canvas.style.height = `${Math.floor(viewport.height)}px`;
 }
 
+// The layers (optional content) as the reader set them, for every page drawn after; null
+// draws each layer as the file says.
+let layers = null;
+export function showLayers(config) { layers = config; }
+
 // Starts drawing `page` on `canvas`; returns pdf.js's render task (cancel, promise).
 export function draw(page, canvas, { viewport, ratio }) {
   return page.render({ canvasContext: canvas.getContext('2d'), viewport,
-    transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0] });
+    transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0],
+    optionalContentConfigPromise: layers ? Promise.resolve(layers) : undefined });
 }
 
 // `page` drawn on a canvas of its own, fitted to `room`.

@@ -6,7 +6,7 @@ import { getJSON, change, uploadStamp } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
-import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes } from './pages.js';
+import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes, showLayers } from './pages.js';
 import { pageTools } from './pagetools.js';
 
 const stage = document.getElementById('stage');
@@ -92,6 +92,35 @@ async function loadDocument() {
   state.document = loaded;
   state.pages = loaded.numPages;
   state.page = Math.min(state.page, state.pages);  // a page tool may have deleted the page shown
+  await listLayers(loaded);
+}
+
+// The file's layers (such as forScore's "Fingerings"), each shown or hidden by a checkbox;
+// the menu stays hidden when there are none. A choice lasts while the score is open.
+const layerMenu = document.getElementById('layers');
+const chosenLayers = new Map();
+async function listLayers(loaded) {
+  const config = await loaded.getOptionalContentConfig();
+  const groups = Object.entries(config.getGroups() ?? {});
+  const list = layerMenu.querySelector('div');
+  list.replaceChildren();
+  for (const [id, group] of groups) {
+    const key = group.name ?? id;
+    if (chosenLayers.has(key)) config.setVisibility(id, chosenLayers.get(key));
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = config.getGroup(id)?.visible ?? true;
+    box.addEventListener('change', () => {
+      config.setVisibility(id, box.checked);
+      chosenLayers.set(key, box.checked);
+      render();
+    });
+    label.append(box, document.createTextNode(` ${group.name || 'Unnamed layer'}`));
+    list.append(label);
+  }
+  layerMenu.hidden = groups.length === 0;
+  showLayers(groups.length ? config : null);
 }
 
 async function render() {

@@ -123,6 +123,7 @@ enum HTMLPage {
             <label class="button" title="Keep a PNG or JPEG in the library as a stamp of your own">Add a stamp…<input id="stamp-file"
               type="file" accept=".png,.jpg,.jpeg,image/png,image/jpeg" class="visually-hidden"></label>
             <button id="undo" disabled title="Nothing to undo">Undo</button>
+            <details id="layers" class="layers" hidden><summary title="Show or hide the file's layers">Layers</summary><div></div></details>
           </nav>
           <span class="pager"><button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
