@@ -59,7 +59,8 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         let expectations = try python(["make-canvas", archive, source])
         let out = try invoke(["import-4sb", archive, target]).out
         for part in ["2 bookmarks, 99 duplicate bookmarks dropped", "1 text boxes, 8 drawing layers, 1 named layers, 1 pages turned, 1 pages cropped",
-                     "approximate: page 6: cropped in forScore by zoom 1.25"] {
+                     "approximate: page 6: cropped in forScore by zoom 1.25", "1 audio tracks kept",
+                     "not written: the track ../escape.mp3 leads out of the score's folder"] {
             XCTAssertTrue(out.contains(part), "\(part) in \(out)")
         }
         let imported = target + "/Janáček – Po zarostlém chodníčku.pdf"

@@ -76,6 +76,19 @@ final class ForScoreCanvasTests: XCTestCase {
         XCTAssertEqual(box.layer, "L-1")
     }
 
+    func testTracksFromForScoreAndTheirRefusals() throws {
+        let track = try XCTUnwrap(AudioTrackLink.forScore(["Path": "Audio/Vltava.m4a", "Title": "Česká filharmonie", "LoopStart": 12, "LoopEnd": "48.5"]))
+        XCTAssertEqual(track, AudioTrackLink(file: "Audio/Vltava.m4a", title: "Česká filharmonie", loopStart: 12, loopEnd: 48.5))
+        XCTAssertNil(track.refusal)
+        XCTAssertEqual(AudioTrackLink.forScore("Ария.mp3"), AudioTrackLink(file: "Ария.mp3"))
+        XCTAssertNil(AudioTrackLink.forScore(["title": "no file"]))
+        for bad in [AudioTrackLink(file: "../x.mp3"), AudioTrackLink(file: "/etc/x.mp3"), AudioTrackLink(file: "a\\..\\\u{301}x.mp3"),
+                    AudioTrackLink(file: "x.mp3", loopStart: 5, loopEnd: 4), AudioTrackLink(file: "x.mp3", offset: -1),
+                    AudioTrackLink(file: "x.mp3", loopStart: .nan), AudioTrackLink(file: "")] {
+            XCTAssertNotNil(bad.refusal, "\(bad)")
+        }
+    }
+
     func testDrawingRecordNames() throws {
         let archive = try ForScoreArchive.encode(kind: .backup, records: [
             ("Backup", Array("x".utf8)), ("{%AUX_DIR%}/Dvořák.pdf|3.png", [1]), ("{%AUX_DIR%}/Dvořák.pdf|3|F-1.4se", [2]),

@@ -19,6 +19,24 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         return try XCTUnwrap(try ServerFixture.decode(Scores.self, found).scores.first).id
     }
 
+    /// Half-page-turn splits kept in the file (as a forScore import writes them) reach the
+    /// contents panel, for the viewer's half turns; pikepdf finds them in the XMP.
+    func testHalfTurnSplitsReachTheContents() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try ScoreFile(path).update { document in try HalfTurns.write([2: 0.4, 3: 0.65], to: document) }
+        XCTAssertThrowsError(try ScoreFile(path).update { document in try HalfTurns.write([2: 1.5], to: document) }) {
+            XCTAssertTrue("\($0)".contains("valid: between 0 and 1"), "\($0)")
+        }
+        let xmp = try ServerFixture.python("import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\nprint(pdf.Root.Metadata.read_bytes().decode())", path)
+        XCTAssertTrue(xmp.contains("2=0.4") && xmp.contains("3=0.65"), xmp)
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let id = try await self.scoreID(client, query: "clair")
+            let contents = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: contents.body)) as? [String: Any])
+            XCTAssertEqual(object["halfTurns"] as? [String: Double], ["2": 0.4, "3": 0.65])
+        }
+    }
+
     /// Every save through the server brings the catalog up to date itself: an annotation
     /// added is counted at once (read with Python's sqlite3 from the catalog's database).
     func testEverySaveRefreshesTheCatalog() async throws {

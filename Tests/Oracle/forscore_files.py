@@ -217,6 +217,8 @@ def make_canvas(out, pdf_out):
     data[name + "|bpm"] = 72
     data[name + "|timeSignature"] = "3/4"
     data[name + "|layers"] = [{"id": LAYER, "name": "Fingerings — Prstoklad", "visible": True}]
+    data[name + "|Tracks"] = [{"path": "Audio/Janáček – Dobrú noc.m4a", "title": "Rudolf Firkušný", "loopStart": 12.5, "loopEnd": 48},
+                              {"path": "../escape.mp3"}]
     data[name + "|bookmarks"] = [{"Title": "Dobrú noc", "First Page": 2, "Last Page": 3}] * 100 + [{"Title": "Frýdecká panna Maria", "First Page": 4, "Last Page": 0}]
     body = b""
     expect = {"name": unicodedata.normalize("NFC", name), "pages": [], "layer": "Fingerings — Prstoklad"}
@@ -397,6 +399,12 @@ def check_canvas(path, expect):
             problems.append("the half-page-turn split of page 7 is not in the XMP")
         if xmp.count("Dobrú noc") < 1:
             problems.append("the bookmark is missing")
+        import xml.etree.ElementTree as ET
+        tracks = [json.loads(li.text) for element in ET.fromstring(bytes(pdf.Root.Metadata.read_bytes())).iter()
+                  if element.tag == "{http://ns.folio.dev/score/1.0/}tracks"
+                  for li in element.iter("{http://www.w3.org/1999/02/22-rdf-syntax-ns#}li")]
+        if tracks != [{"file": "Audio/Janáček – Dobrú noc.m4a", "title": "Rudolf Firkušný", "loopStart": 12.5, "loopEnd": 48}]:
+            problems.append(f"audio tracks in Folio's XMP: {tracks}")
         folio = folio_fields(pdf)
         if (folio.get("tempo"), folio.get("timeSignature")) != ("72", "3/4"):
             problems.append(f"tempo and time signature in Folio's XMP: {folio}")

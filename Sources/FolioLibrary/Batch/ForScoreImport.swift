@@ -92,6 +92,7 @@ public enum ForScoreImport {
             var updates: [(file: String, target: String, size: Int)] = []
             for name in data.fileNames {
                 guard var file = data.files[name], file.hasMetadata || !file.bookmarks.isEmpty || !file.textBoxes.isEmpty || !file.pages.isEmpty
+                        || !file.tracks.isEmpty
                         || layers[name] != nil else { continue }
                 guard let match = dryRun ? try dryMatch(name, in: base) : matcher.score(path: name) else {
                     report.lines.append("\(name): no such PDF in \(folder); its metadata was not applied")
@@ -210,6 +211,7 @@ public enum ForScoreImport {
         if applied.layers > 0 { parts.append("\(applied.layers) named layers") }
         if applied.rotatedPages > 0 { parts.append("\(applied.rotatedPages) pages turned") }
         if applied.croppedPages > 0 { parts.append("\(applied.croppedPages) pages cropped") }
+        if applied.tracks > 0 { parts.append("\(applied.tracks) audio tracks kept") }
         return parts.joined(separator: ", ")
     }
 

@@ -75,6 +75,8 @@ public struct ForScoreLibraryData: Sendable {
         public var pages: [Int: Page] = [:]
         /// The file's named drawing layers.
         public var layers: [Layer] = []
+        /// Audio tracks linked to the file (`Tracks`), with their loop points.
+        public var tracks: [AudioTrackLink] = []
 
         public init(name: String) {
             self.name = name
@@ -226,6 +228,13 @@ public struct ForScoreLibraryData: Sendable {
                 return
             }
             file.metadata.timeSignature = signature
+        case "Tracks", "tracks":
+            let items = (value as? [Any]) ?? [value]
+            for item in items.prefix(AudioTrackLink.maxTracks) {
+                guard let track = AudioTrackLink.forScore(item) else { unread.append("\(key): a track without a file"); continue }
+                file.tracks.append(track)
+            }
+            return
         case "layers":
             guard let items = value as? [Any] else { unread.append("\(key): not a list"); return }
             for item in items.prefix(PDFDocument.maxOptionalContentGroups) {

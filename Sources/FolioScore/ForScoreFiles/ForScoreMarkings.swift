@@ -30,6 +30,8 @@ public enum ForScoreMarkings {
         /// Named layers made (optional content groups).
         public var layers: Int = 0
         public var rotatedPages: Int = 0
+        /// Audio tracks kept (``AudioTrackLink``).
+        public var tracks: Int = 0
         public var croppedPages: Int = 0
         /// Markings that could not be written, each with why.
         public var skipped: [String] = []
@@ -37,9 +39,6 @@ public enum ForScoreMarkings {
         /// each with why.
         public var approximated: [String] = []
     }
-
-    /// Folio's XMP property for half-page-turn splits: an rdf:Seq of `page=fraction`.
-    public static let halfTurnProperty = XMPPacket.Name(namespace: StoredScore.namespace, local: "halfTurns")
 
     public static func apply(_ file: ForScoreLibraryData.File, to document: PDFDocument, date: Date = Date()) throws -> Applied {
         var applied = Applied()
@@ -78,6 +77,15 @@ public enum ForScoreMarkings {
                 }
             }
             _ = try provider.write(to: document, date: date)
+        }
+        if !file.tracks.isEmpty {
+            var kept = AudioTrackLink.links(of: document)
+            for track in file.tracks {
+                if let refusal = track.refusal { applied.skipped.append(refusal); continue }
+                if !kept.contains(track) { kept.append(track) }
+            }
+            try AudioTrackLink.write(Array(kept.prefix(AudioTrackLink.maxTracks)), to: document)
+            applied.tracks = file.tracks.count - file.tracks.filter { $0.refusal != nil }.count
         }
         let approximate = try applyPages(file, to: document, applied: &applied)
         var layers = Layers(file: file, document: document)
@@ -147,7 +155,7 @@ public enum ForScoreMarkings {
     private static func applyPages(_ file: ForScoreLibraryData.File, to document: PDFDocument, applied: inout Applied) throws -> Set<Int> {
         let pageCount = document.pageCount
         var approximate = Set<Int>()
-        var halves: [String] = []
+        var halves = HalfTurns.splits(of: document)
         for (number, page) in file.pages.sorted(by: { $0.key < $1.key }) {
             guard number <= pageCount else {
                 applied.skipped.append("page \(number)'s settings: past the last page (\(pageCount))")
@@ -178,11 +186,9 @@ public enum ForScoreMarkings {
                 break
             }
             if page.croppedLandscape { applied.skipped.append("page \(number): forScore's landscape crop is not applied") }
-            if let half = page.half { halves.append("\(number)=\((half * 1000).rounded() / 1000)") }
+            if let half = page.half { halves[number] = half }
         }
-        if !halves.isEmpty {
-            _ = try MetadataPacket.update(document) { _ in [XMPPacket.Edit(halfTurnProperty, prefix: StoredScore.prefix, .ordered(halves))] }
-        }
+        if file.pages.values.contains(where: { $0.half != nil }) { try HalfTurns.write(halves, to: document) }
         return approximate
     }
 

@@ -44,6 +44,7 @@ export function contents(app) {
       return item;
     }));
     if (!data.bookmarks.length) marks.append(emptyItem('No bookmarks.'));
+    app.splits?.(data.halfTurns);
     fromTOC.disabled = data.fromTOC === 0;
     fromTOC.textContent = data.fromTOC ? `Bookmarks from TOC (${data.fromTOC})` : 'Bookmarks from TOC';
   }

@@ -72,13 +72,13 @@ export async function drawSideBySide(pages, canvas, room) {
   return shown(canvas, ratio);
 }
 
-// forScore's half-page turn: the top half of `next` above the bottom half of `current` (the
-// page being finished), each fitted to `room`, on `canvas`, with a rule between. Returns the
-// canvas's size in CSS pixels.
-export async function drawHalves(current, next, canvas, room) {
+// forScore's half-page turn: the top of `next` above the rest of `current` (the page being
+// finished), split at `split` of the height (the middle unless the file says otherwise),
+// each fitted to `room`, on `canvas`, with a rule between. Returns the canvas's size in CSS pixels.
+export async function drawHalves(current, next, canvas, room, split = 0.5) {
   const [lower, upper] = await Promise.all([current, next].map((page) => sheet(page, room)));
   const ratio = window.devicePixelRatio || 1;
-  const top = Math.floor(upper.height / 2), bottom = lower.height - Math.floor(lower.height / 2);
+  const top = Math.floor(upper.height * split), bottom = lower.height - Math.floor(lower.height * split);
   canvas.width = Math.max(lower.width, upper.width);
   canvas.height = top + bottom;
   const context = canvas.getContext('2d');

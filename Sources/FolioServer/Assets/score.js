@@ -18,7 +18,7 @@ const pageLabel = document.getElementById('pageno');
 const scoreID = stage.dataset.score;
 
 const state = { document: null, page: 1, pages: 0, scale: 1, version: null, tool: 'view', annotations: [], rendering: null,
-  half: false, halfway: false, two: false };
+  half: false, halfway: false, two: false, splits: {} };
 
 const undoButton = document.getElementById('undo');
 
@@ -33,6 +33,8 @@ const app = {
   saved(version, message) { state.version = version; say(message); refreshUndo(); },
   failed(error) { say(`Not saved: ${error.message}`); },
   goTo(page) { Object.assign(state, { page: Math.min(state.pages, Math.max(1, page)), halfway: false }); render(); },
+  // Where half-page turns split pages, as the file keeps it (the contents panel reads it).
+  splits(splits) { state.splits = splits ?? {}; },
 };
 const panels = { details: details(app), contents: contents(app) };
 pageTools({ scoreID, page: () => state.page, version: () => state.version, run });
@@ -149,7 +151,8 @@ async function renderComposed() {
   if (state.rendering) state.rendering.cancel();
   const pages = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
   const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room) : await drawSideBySide(pages, canvas, room);
+  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room, state.splits[state.page] ?? 0.5)
+    : await drawSideBySide(pages, canvas, room);
   overlay.width = canvas.width;
   overlay.height = canvas.height;
   overlay.style.width = `${shown.width}px`;

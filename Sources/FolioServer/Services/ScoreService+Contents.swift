@@ -39,6 +39,9 @@ extension ScoreService {
         public var bookmarks: [Bookmark]
         /// The bookmarks "bookmarks from TOC" would add (forScore's reading of the TOC).
         public var fromTOC: Int
+        /// Where half-page turns split pages other than in the middle: page (1-based, as
+        /// text) → fraction of its height from the top (`HalfTurns` in FolioScore).
+        public var halfTurns: [String: Double] = [:]
     }
 
     /// The table of contents and the bookmarks where they are kept (`BookmarkChain`: a
@@ -59,7 +62,9 @@ extension ScoreService {
                               start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
                               end: bookmark.pages?.upperBound ?? bookmark.pageIndex.map { $0 + 1 })
         }
-        return Contents(toc: toc, bookmarks: bookmarks, fromTOC: TableOfContents.missingBookmarks(of: document, existing: stored).count)
+        let halves = Dictionary(uniqueKeysWithValues: HalfTurns.splits(of: document).map { (String($0.key), $0.value) })
+        return Contents(toc: toc, bookmarks: bookmarks, fromTOC: TableOfContents.missingBookmarks(of: document, existing: stored).count,
+                        halfTurns: halves)
     }
 
     /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
