@@ -49,10 +49,43 @@ final class MergeAndImageTests: XCTestCase {
             import sys, json
             from PIL import Image
             out = sys.argv[1]; result = {}
-            for mode in ["L", "LA", "RGB", "RGBA", "P", "I;16"]:
+            import random, zlib
+            random.seed(7)
+            for mode in ["L", "LA", "RGB", "RGBA", "P", "I;16", "noisy"]:
                 base = Image.new("RGBA", (7, 5))
                 base.putdata([((x * 37) % 256, (y * 51) % 256, (x * y * 13) % 256, (x * 40 + y * 9) % 256)
                               for y in range(5) for x in range(7)])
+                if mode == "noisy":
+                    # Rows written by hand with each of PNG's five filter types in turn (Pillow
+                    # picks its own), then read by Pillow as the reference.
+                    import struct
+                    width, height, bpp = 96, 64, 4
+                    pixels = [[(x * 3 + random.randint(0, 9)) % 256 if c == 0 else (y * 4 + c * 40) % 256 if c < 3 else (255 - x) % 256
+                               for x in range(width) for c in range(bpp)] for y in range(height)]
+                    def paeth(a, b, c):
+                        p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                        return a if pa <= pb and pa <= pc else b if pb <= pc else c
+                    raw = b""
+                    for y, row in enumerate(pixels):
+                        kind = y % 5
+                        up = pixels[y - 1] if y else [0] * len(row)
+                        filtered = []
+                        for i, value in enumerate(row):
+                            a = row[i - bpp] if i >= bpp else 0
+                            b = up[i]
+                            c = up[i - bpp] if i >= bpp else 0
+                            predicted = [0, a, b, (a + b) // 2, paeth(a, b, c)][kind]
+                            filtered.append((value - predicted) % 256)
+                        raw += bytes([kind]) + bytes(filtered)
+                    chunk = lambda kind, body: struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+                    path = f"{out}/noisy.png"
+                    open(path, "wb").write(bytes.fromhex("89504e470d0a1a0a") + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+                                           + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+                    result["filters"] = sorted({raw[y * (width * bpp + 1)] for y in range(height)})
+                    back = Image.open(path)
+                    result[path] = {"pixels": [list(p) for p in back.convert("RGB").getdata()],
+                                    "alpha": list(back.getchannel("A").getdata())}
+                    continue
                 image = base.convert("RGB").convert("P", palette=Image.ADAPTIVE) if mode == "P" else (
                     base.convert("L").convert("I;16") if mode == "I;16" else base.convert(mode))
                 path = f"{out}/{mode.replace(';', '')}.png"
@@ -64,12 +97,14 @@ final class MergeAndImageTests: XCTestCase {
                 result[path] = {"pixels": pixels, "alpha": alpha}
             print(json.dumps(result))
             """
-        let expected = try JSONSerialization.jsonObject(with: Data(try python(script, [root.path]).utf8)) as? [String: [String: Any]]
-        XCTAssertEqual(expected?.count, 6)
-        for (path, values) in expected ?? [:] {
+        var expected = try JSONSerialization.jsonObject(with: Data(try python(script, [root.path]).utf8)) as? [String: Any]
+        let filters = expected?.removeValue(forKey: "filters") as? [Int]
+        XCTAssertEqual(filters, [0, 1, 2, 3, 4], "the hand-filtered image uses every PNG filter type")
+        XCTAssertEqual(expected?.count, 7)
+        for (path, values) in (expected ?? [:]).compactMapValues({ $0 as? [String: Any] }) {
             let png = try PNGImage(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-            XCTAssertEqual(png.width, 7, path)
-            XCTAssertEqual(png.height, 5, path)
+            XCTAssertEqual(png.width, path.hasSuffix("noisy.png") ? 96 : 7, path)
+            XCTAssertEqual(png.height, path.hasSuffix("noisy.png") ? 64 : 5, path)
             if let pixels = values["pixels"] as? [[Int]] {
                 XCTAssertEqual(png.pixels.map(Int.init), pixels.flatMap { $0 }, path)
             } else {

@@ -86,7 +86,25 @@ public struct PNGImage: Sendable {
         var pixels = [UInt8](repeating: 0, count: count * colour)
         var alpha = [UInt8](repeating: 255, count: count)
         let sampleBytes = header.depth == 16 ? 2 : 1
-        for y in 0..<header.height {
+        // 8-bit RGB and RGBA (what drawings and most stamps are): rows hold the samples in
+        // order with no padding, copied over raw buffers.
+        let direct = header.depth == 8 && (header.colorType == 2 || header.colorType == 6) && rows.count >= count * channels
+        if direct {
+            rows.withUnsafeBufferPointer { source in
+                pixels.withUnsafeMutableBufferPointer { rgb in
+                    alpha.withUnsafeMutableBufferPointer { mask in
+                        for index in 0..<count {
+                            let base = index * channels
+                            rgb[index * 3] = source[base]
+                            rgb[index * 3 + 1] = source[base + 1]
+                            rgb[index * 3 + 2] = source[base + 2]
+                            if channels == 4 { mask[index] = source[base + 3] }
+                        }
+                    }
+                }
+            }
+        }
+        for y in 0..<(direct ? 0 : header.height) {
             let row = y * stride
             for x in 0..<header.width {
                 let index = y * header.width + x
@@ -159,31 +177,48 @@ public struct PNGImage: Sendable {
     private static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
     /// Undoes PNG's per-row filters (None, Sub, Up, Average, Paeth).
-    private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel: Int) throws -> [UInt8] {
+    private static func unfilter(_ raw: [UInt8], stride: Int, height: Int, bytesPerPixel bpp: Int) throws -> [UInt8] {
+        guard raw.count >= (stride + 1) * height else { throw PDFError(.damaged, "PNG image data is cut short") }
         var out = [UInt8](repeating: 0, count: stride * height)
-        for y in 0..<height {
-            let filter = raw[y * (stride + 1)]
-            let source = y * (stride + 1) + 1
-            let row = y * stride
-            for i in 0..<stride {
-                let x = raw[source + i]
-                let a = i >= bytesPerPixel ? Int(out[row + i - bytesPerPixel]) : 0
-                let b = y > 0 ? Int(out[row - stride + i]) : 0
-                let c = y > 0 && i >= bytesPerPixel ? Int(out[row - stride + i - bytesPerPixel]) : 0
-                let predicted: Int
-                switch filter {
-                case 0: predicted = 0
-                case 1: predicted = a
-                case 2: predicted = b
-                case 3: predicted = (a + b) / 2
-                case 4:
-                    let p = a + b - c
-                    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                    predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                default:
-                    throw PDFError(.damaged, "PNG row \(y) has unknown filter type \(filter)")
+        // Row by row, one loop per filter type, over raw buffers (the sizes were checked above):
+        // a full page of pixels is tens of millions of bytes.
+        try raw.withUnsafeBufferPointer { source in
+            try out.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let filter = source[y * (stride + 1)]
+                    let input = y * (stride + 1) + 1, row = y * stride, above = row - stride
+                    switch filter {
+                    case 0:
+                        for i in 0..<stride { target[row + i] = source[input + i] }
+                    case 1:
+                        for i in 0..<min(bpp, stride) { target[row + i] = source[input + i] }
+                        if stride > bpp { for i in bpp..<stride { target[row + i] = source[input + i] &+ target[row + i - bpp] } }
+                    case 2:
+                        if y == 0 {
+                            for i in 0..<stride { target[row + i] = source[input + i] }
+                        } else {
+                            for i in 0..<stride { target[row + i] = source[input + i] &+ target[above + i] }
+                        }
+                    case 3:
+                        for i in 0..<stride {
+                            let a = i >= bpp ? Int(target[row + i - bpp]) : 0
+                            let b = y > 0 ? Int(target[above + i]) : 0
+                            target[row + i] = source[input + i] &+ UInt8(truncatingIfNeeded: (a + b) / 2)
+                        }
+                    case 4:
+                        for i in 0..<stride {
+                            let a = i >= bpp ? Int(target[row + i - bpp]) : 0
+                            let b = y > 0 ? Int(target[above + i]) : 0
+                            let c = y > 0 && i >= bpp ? Int(target[above + i - bpp]) : 0
+                            let p = a + b - c
+                            let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                            let predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                            target[row + i] = source[input + i] &+ UInt8(truncatingIfNeeded: predicted)
+                        }
+                    default:
+                        throw PDFError(.damaged, "PNG row \(y) has unknown filter type \(filter)")
+                    }
                 }
-                out[row + i] = UInt8(truncatingIfNeeded: Int(x) + predicted)
             }
         }
         return out
