@@ -295,18 +295,20 @@ def main(folio, artifacts):
 
             # Library: add a file with the picker, filter by composer.
             page.goto(base + "/")
-            song = os.path.join(tempfile.mkdtemp(prefix="folio-e2e-upload-"), "Scarborough Fair.txt")
-            with open(song, "w") as out:
-                out.write("Scarborough Fair\n\nAre you going to Scarborough Fair?\nParsley, sage, rosemary and thyme\n")
-            page.set_input_files("#upload", song)
+            folder = tempfile.mkdtemp(prefix="folio-e2e-upload-")
+
+            def drop(name, text):
+                """Writes `text` to a file `name` and gives it to the library page's picker."""
+                path = os.path.join(folder, name)
+                with open(path, "w") as out:
+                    out.write(text)
+                page.set_input_files("#upload", path)
+
+            drop("Scarborough Fair.txt", "Scarborough Fair\n\nAre you going to Scarborough Fair?\nParsley, sage, rosemary and thyme\n")
             expect(page.locator("#uploads li[data-kind=text]")).to_have_text("Scarborough Fair.txt: text → score Scarborough Fair.pdf")
             expect(page.locator("#scores li")).to_have_count(4)
             # A library CSV is shown as a plan first, written when applied.
-            folder = os.path.dirname(song)
-            sheet_csv = os.path.join(folder, "metadata.csv")
-            with open(sheet_csv, "w") as out:
-                out.write("Filename,Title,Composers\nScarborough Fair.pdf,Scarborough Fair,Tradiční (Anglie)\n")
-            page.set_input_files("#upload", sheet_csv)
+            drop("metadata.csv", "Filename,Title,Composers\nScarborough Fair.pdf,Scarborough Fair,Tradiční (Anglie)\n")
             plan = page.locator("#uploads li[data-kind=csv]")
             expect(plan).to_contain_text("would change 1 score(s)")
             expect(plan).to_contain_text("composers: (none) → Tradiční (Anglie)")
@@ -314,10 +316,7 @@ def main(folio, artifacts):
             plan.locator("button", has_text="Apply these changes").click()
             expect(plan).to_contain_text("changed 1 score(s)")
             # A CSV index named after no score: a choice of score, then its bookmarks.
-            index_csv = os.path.join(folder, "Rejstřík.csv")
-            with open(index_csv, "w") as out:
-                out.write("Title,Page\nSloka,1\n")
-            page.set_input_files("#upload", index_csv)
+            drop("Rejstřík.csv", "Title,Page\nSloka,1\n")
             refused = page.locator("#uploads li.error")
             expect(refused).to_contain_text("no score is named Rejstřík.pdf")
             # The two 404s (tried, then tried again after the rest) are the answer the page acts on, no fault.

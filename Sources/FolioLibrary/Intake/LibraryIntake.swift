@@ -92,11 +92,12 @@ public enum LibraryIntake {
 
     /// Takes in `received`, a file written whole into the library's filesystem (the server's
     /// upload spool), which becomes the new score when it is one (moved in, never copied) and
-    /// is otherwise left for the caller to discard.
-    public static func take(received: String, name: String, catalog: LibraryCatalog, options: Options = Options()) throws -> Result {
-        guard let kind = try IntakeKind.of(file: received) else {
-            throw ScoreError(.invalidValue, "\(name) is none of the kinds Folio takes in: PDF, JPEG, PNG, text or ChordPro, RTF, "
-                + "Word (DOC, DOCX), OpenDocument text, forScore's 4SS, 4SB and 4SC, CSV, Open In dictionaries")
+    /// is otherwise left for the caller to discard. `kind` is the file's kind when the caller
+    /// has told it already (`IntakeKind.of(file:)`), else it is told here.
+    public static func take(received: String, name: String, kind known: IntakeKind? = nil, catalog: LibraryCatalog,
+                            options: Options = Options()) throws -> Result {
+        guard let kind = try known ?? IntakeKind.of(file: received) else {
+            throw ScoreError(.invalidValue, IntakeKind.refusal(of: name))
         }
         var result = Result(name: name, kind: kind, applied: !options.dryRun, summary: "")
         let what = describe(kind)

@@ -49,7 +49,8 @@ public struct StampLibrary: Sendable {
     public func add(name: String, bytes: [UInt8]) throws -> Stamp {
         let name = try Self.checked(name)
         let image = try ImageStamp.prepared(bytes)
-        let existing = try list()
+        // Counted by their files: the images themselves need not be opened to count them.
+        let existing = kept()
         guard existing.count < Self.maxStamps || existing.contains(where: { $0.name == name }) else {
             throw LibraryError(.invalidArgument, "the library keeps \(Self.maxStamps) stamps (valid: up to \(Self.maxStamps)); remove one first")
         }
@@ -66,13 +67,19 @@ public struct StampLibrary: Sendable {
 
     /// The kept stamps, by name.
     public func list() throws -> [Stamp] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.sorted().compactMap { file in
-            let format = (file as NSString).pathExtension, name = (file as NSString).deletingPathExtension
-            guard ["png", "jpeg"].contains(format), name.unicodeScalars.first != ".",
-                  let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(file)),
+        kept().compactMap { stamp in
+            guard let data = FileManager.default.contents(atPath: file(stamp.name, stamp.format)),
                   let image = try? ImageStamp.prepared(Array(data)) else { return nil }
-            return Stamp(name: name, format: format, width: image.width, height: image.height)
+            return Stamp(name: stamp.name, format: stamp.format, width: image.width, height: image.height)
+        }
+    }
+
+    /// The stamps' files in the folder, by name: not hidden, ending in .png or .jpeg.
+    private func kept() -> [(name: String, format: String)] {
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return files.sorted().compactMap { file in
+            let format = (file as NSString).pathExtension, name = (file as NSString).deletingPathExtension
+            return ["png", "jpeg"].contains(format) && name.unicodeScalars.first != "." ? (name, format) : nil
         }
     }
 

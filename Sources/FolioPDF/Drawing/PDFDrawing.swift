@@ -165,7 +165,7 @@ public struct PDFDrawing: Sendable, Equatable {
 
     /// Paints the image XObject `image` (see `PDFDocument.addImage(_:)`) into `rect`.
     public mutating func image(_ image: PDFReference, in rect: PDFRect) {
-        let name = images.first { $0.value == image }?.key ?? "Im\(images.count)"
+        let name = PDFDrawing.resourceName(of: image, in: images, prefix: "Im")
         images[name] = image
         save()
         emit([rect.width, 0, 0, rect.height, rect.x1, rect.y1], "cm")
@@ -177,7 +177,7 @@ public struct PDFDrawing: Sendable, Equatable {
     /// `group` (`/OC /name BDC`): viewers hide it with that layer, also where they ignore an
     /// annotation's own `/OC`.
     public mutating func beginLayer(_ group: PDFReference) {
-        let name = layers.first { $0.value == group }?.key ?? "OC\(layers.count)"
+        let name = PDFDrawing.resourceName(of: group, in: layers, prefix: "OC")
         layers[name] = group
         content += Array("/OC /\(name) BDC\n".utf8)
     }
@@ -191,7 +191,7 @@ public struct PDFDrawing: Sendable, Equatable {
     public mutating func append(_ other: PDFDrawing) {
         var renamed = other.content
         for (name, group) in other.layers.sorted(by: { $0.key < $1.key }) {
-            let newName = layers.first { $0.value == group }?.key ?? "OC\(layers.count)"
+            let newName = PDFDrawing.resourceName(of: group, in: layers, prefix: "OC")
             layers[newName] = group
             if newName != name { renamed = PDFDrawing.replace("/OC /\(name) BDC", with: "/OC /\(newName) BDC", in: renamed) }
         }
@@ -201,7 +201,7 @@ public struct PDFDrawing: Sendable, Equatable {
             if newName != name { renamed = PDFDrawing.replace("/\(name) gs", with: "/\(newName) gs", in: renamed) }
         }
         for (name, image) in other.images.sorted(by: { $0.key < $1.key }) {
-            let newName = images.first { $0.value == image }?.key ?? "Im\(images.count)"
+            let newName = PDFDrawing.resourceName(of: image, in: images, prefix: "Im")
             images[newName] = image
             if newName != name { renamed = PDFDrawing.replace("/\(name) Do", with: "/\(newName) Do", in: renamed) }
         }
@@ -210,6 +210,11 @@ public struct PDFDrawing: Sendable, Equatable {
             trueTypeFonts[name, default: EmbeddedFont(font: used.font, glyphs: [:])].glyphs.merge(used.glyphs) { current, _ in current }
         }
         content += renamed
+    }
+
+    /// The resource name `object` already has in `table`, else the next free one (`Im0`, `Im1`…).
+    private static func resourceName(of object: PDFReference, in table: [String: PDFReference], prefix: String) -> String {
+        table.first { $0.value == object }?.key ?? "\(prefix)\(table.count)"
     }
 
     private static func replace(_ target: String, with replacement: String, in bytes: [UInt8]) -> [UInt8] {

@@ -47,6 +47,13 @@ public struct Bookmark: Sendable, Equatable, Identifiable {
         self.metadata = metadata
     }
 
+    /// What makes two bookmarks copies of one another: name (NFC), action, pages and fields
+    /// alike, only the identifier (and custom order) differing — as iCloud sync multiplies them.
+    var contentKey: String {
+        [name?.precomposedStringWithCanonicalMapping ?? "", "\(action)", pages.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "",
+         "\(metadata)"].joined(separator: "\u{1F}")
+    }
+
     /// The page the action goes to, 0-based.
     // Not inlined: inlined into closures over borrowed bookmarks, the switch on `action`
     // crashed Swift 6.3.1's optimizer (CopyPropagation ownership error) in -O builds.

@@ -58,11 +58,7 @@ public struct BookmarkManager: Sendable {
     public mutating func removeDuplicates() -> Int {
         var seen = Set<String>()
         var copies: [String] = []
-        for bookmark in bookmarks {
-            let key = [bookmark.name?.precomposedStringWithCanonicalMapping ?? "", "\(bookmark.action)",
-                       bookmark.pages.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "", "\(bookmark.metadata)"].joined(separator: "\u{1F}")
-            if !seen.insert(key).inserted { copies.append(bookmark.id) }
-        }
+        for bookmark in bookmarks where !seen.insert(bookmark.contentKey).inserted { copies.append(bookmark.id) }
         return copies.reduce(0) { count, id in remove(id: id) ? count + 1 : count }
     }
 

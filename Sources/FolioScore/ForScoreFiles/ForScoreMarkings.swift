@@ -66,13 +66,13 @@ public enum ForScoreMarkings {
                     applied.skipped.append("bookmark \(bookmark.title): page \(bookmark.first) is past the last page (\(pageCount))")
                     continue
                 }
-                guard seen.insert(duplicateKey(bookmark)).inserted else {
+                let made = Bookmark(name: bookmark.title, action: .page(index: bookmark.first - 1),
+                                    pages: bookmark.first...min(bookmark.last, pageCount), metadata: bookmark.metadata)
+                guard seen.insert(made.contentKey).inserted else {
                     applied.duplicateBookmarks += 1
                     continue
                 }
-                let last = min(bookmark.last, pageCount)
-                if provider.add(Bookmark(name: bookmark.title, action: .page(index: bookmark.first - 1),
-                                         pages: bookmark.first...last, metadata: bookmark.metadata)) {
+                if provider.add(made) {
                     applied.bookmarks += 1
                 }
             }
@@ -82,10 +82,10 @@ public enum ForScoreMarkings {
             var kept = AudioTrackLink.links(of: document)
             for track in file.tracks {
                 if let refusal = track.refusal { applied.skipped.append(refusal); continue }
+                applied.tracks += 1
                 if !kept.contains(track) { kept.append(track) }
             }
             try AudioTrackLink.write(Array(kept.prefix(AudioTrackLink.maxTracks)), to: document)
-            applied.tracks = file.tracks.count - file.tracks.filter { $0.refusal != nil }.count
         }
         let approximate = try applyPages(file, to: document, applied: &applied)
         var layers = Layers(file: file, document: document)
@@ -216,11 +216,6 @@ public enum ForScoreMarkings {
             made[id] = group
             return group
         }
-    }
-
-    /// What makes two of forScore's bookmarks the same: title, pages and fields.
-    static func duplicateKey(_ bookmark: ForScoreLibraryData.BookmarkData) -> String {
-        "\(bookmark.title.precomposedStringWithCanonicalMapping)\u{1F}\(bookmark.first)\u{1F}\(bookmark.last)\u{1F}\(bookmark.metadata)"
     }
 
     /// Places the part of the canvas picture `png` that page `page` (0-based) covers over

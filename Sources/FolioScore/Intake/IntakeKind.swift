@@ -46,6 +46,16 @@ public enum IntakeKind: String, Sendable, CaseIterable, Codable {
         [.pdf, .jpeg, .png, .text, .rtf, .doc, .docx, .odt, .forScoreContainer].contains(self)
     }
 
+    /// What a refusal says of a file `name` whose kind Folio does not take.
+    ///
+    /// ```swift
+    /// IntakeKind.refusal(of: "Píseň.xlsx")   // "Píseň.xlsx is none of the kinds Folio takes in: …"
+    /// ```
+    public static func refusal(of name: String) -> String {
+        "\(name) is none of the kinds Folio takes in: PDF, JPEG, PNG, text or ChordPro, RTF, Word (DOC, DOCX), "
+            + "OpenDocument text, forScore's 4SS, 4SB and 4SC, CSV, Open In dictionaries"
+    }
+
     static let compoundSignature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
     /// How many bytes from the start ``of(bytes:tail:)`` needs to tell a kind (a ZIP also needs its end).

@@ -54,8 +54,7 @@ public struct AudioTrackLink: Sendable, Equatable, Codable {
 
     /// The links the document keeps (unreadable entries left out).
     public static func links(of document: PDFDocument) -> [AudioTrackLink] {
-        guard let bytes = document.xmpPacket, let packet = try? XMPPacket(bytes: bytes) else { return [] }
-        return packet.array(StoredScore.namespace, "tracks").prefix(maxTracks).compactMap { item in
+        StoredScore.list(property, of: document).prefix(maxTracks).compactMap { item in
             guard let link = try? JSONDecoder().decode(AudioTrackLink.self, from: Data(item.utf8)), link.refusal == nil else { return nil }
             return link
         }
@@ -71,7 +70,7 @@ public struct AudioTrackLink: Sendable, Equatable, Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let items = try links.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-        _ = try MetadataPacket.update(document) { _ in [XMPPacket.Edit(property, prefix: StoredScore.prefix, items.isEmpty ? nil : .ordered(items))] }
+        try StoredScore.setList(property, to: items, in: document)
     }
 
     /// A link from one of forScore's `Tracks` entries: the file under `path`, `file`,

@@ -39,6 +39,18 @@ struct StoredScore {
     static let namespace = "http://ns.folio.dev/score/1.0/"
     static let prefix = "folioscore"
 
+    /// The items of Folio's ordered XMP property `name` in `document` (none when it has no
+    /// readable packet).
+    static func list(_ name: XMPPacket.Name, of document: PDFDocument) -> [String] {
+        guard let bytes = document.xmpPacket, let packet = try? XMPPacket(bytes: bytes) else { return [] }
+        return packet.array(name.namespace, name.local)
+    }
+
+    /// Sets Folio's ordered XMP property `name` in `document` to `items` (none removes it), unsaved.
+    static func setList(_ name: XMPPacket.Name, to items: [String], in document: PDFDocument) throws {
+        _ = try MetadataPacket.update(document) { _ in [XMPPacket.Edit(name, prefix: prefix, items.isEmpty ? nil : .ordered(items))] }
+    }
+
     /// The Info dictionary's four fields, without fallback.
     let info: InfoFields
     /// The fields with the XMP fallback applied.

@@ -16,9 +16,8 @@ public enum HalfTurns {
     /// The splits the document keeps, by 1-based page; entries that are not `page=fraction`
     /// with a page of the document and a fraction strictly between 0 and 1 are left out.
     public static func splits(of document: PDFDocument) -> [Int: Double] {
-        guard let bytes = document.xmpPacket, let packet = try? XMPPacket(bytes: bytes) else { return [:] }
         var splits: [Int: Double] = [:]
-        for item in packet.array(StoredScore.namespace, "halfTurns").prefix(100_000) {
+        for item in StoredScore.list(property, of: document).prefix(100_000) {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let page = Int(parts[0].trimmingCharacters(in: .whitespaces)),
                   let fraction = Double(parts[1].trimmingCharacters(in: .whitespaces)),
@@ -38,6 +37,6 @@ public enum HalfTurns {
             }
         }
         let items = splits.sorted { $0.key < $1.key }.map { "\($0.key)=\(($0.value * 1000).rounded() / 1000)" }
-        _ = try MetadataPacket.update(document) { _ in [XMPPacket.Edit(property, prefix: StoredScore.prefix, items.isEmpty ? nil : .ordered(items))] }
+        try StoredScore.setList(property, to: items, in: document)
     }
 }

@@ -13,13 +13,23 @@ export async function change(method, url, version, body) {
   if (version) headers['If-Match'] = version;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) {
-    const error = new Error(await message(response));
-    error.status = response.status;
-    throw error;
-  }
+  if (!response.ok) throw await failure(response);
   const text = await response.text();
   return { data: text ? JSON.parse(text) : null, version: response.headers.get('ETag') };
+}
+
+// A refused request as an error: the server's message, and the HTTP status.
+async function failure(response) {
+  return Object.assign(new Error(await message(response)), { status: response.status });
+}
+
+// POSTs a file's bytes to `url`; returns the JSON answer.
+async function sendBytes(url, file) {
+  const response = await fetch(url, {
+    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
+  });
+  if (!response.ok) throw await failure(response);
+  return response.json();
 }
 
 async function message(response) {
@@ -45,18 +55,10 @@ export async function upload(file, dictionary, { apply = false, score = null } =
     for (const byte of dictionary) binary += String.fromCharCode(byte);
     query += `&openin=${btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')}`;
   }
-  const response = await fetch(`/api/uploads?${query}`, {
-    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
-  });
-  if (!response.ok) throw Object.assign(new Error(await message(response)), { status: response.status });
-  return response.json();
+  return sendBytes(`/api/uploads?${query}`, file);
 }
 
 // Keeps an image (PNG or JPEG) in the library as the stamp `name`; returns the stamp.
 export async function uploadStamp(file, name) {
-  const response = await fetch(`/api/stamps?name=${encodeURIComponent(name)}`, {
-    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
-  });
-  if (!response.ok) throw Object.assign(new Error(await message(response)), { status: response.status });
-  return response.json();
+  return sendBytes(`/api/stamps?name=${encodeURIComponent(name)}`, file);
 }

@@ -107,12 +107,16 @@ function show(line, file, result) {
   }
   if (!result.applied) {
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Apply these changes' });
-    button.addEventListener('click', async () => {
-      button.disabled = true;
-      try { show(line, file, await upload(file, null, { apply: true })); refresh(0); } catch (error) { fail(line, file, error); }
-    });
+    button.addEventListener('click', () => resend(line, file, button, { apply: true }));
     line.append(button);
   }
+}
+
+// Sends `file` again with `options` (apply the plan, or the score it belongs to) and shows
+// what became of it.
+async function resend(line, file, button, options) {
+  button.disabled = true;
+  try { show(line, file, await upload(file, null, options)); refresh(0); } catch (error) { fail(line, file, error); }
 }
 
 // A refused file: the server's message; for a CSV or dictionary without its score, a choice of score.
@@ -126,11 +130,7 @@ function fail(line, file, error) {
     value: score.id, textContent: `${score.title || score.path} (${score.path})`,
   })));
   const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Add to this score' });
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    line.className = '';
-    try { show(line, file, await upload(file, null, { score: select.value })); refresh(0); } catch (error) { fail(line, file, error); }
-  });
+  button.addEventListener('click', () => { line.className = ''; resend(line, file, button, { score: select.value }); });
   line.append(' ', select, ' ', button);
 }
 

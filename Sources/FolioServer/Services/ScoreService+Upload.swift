@@ -38,8 +38,7 @@ extension ScoreService {
     public func upload(name: String, file: String, openIn: Data?, apply: Bool = true, target: Int64? = nil) throws -> Intake {
         let name = try Self.receivedName(name)
         guard let kind = (try? IntakeKind.of(file: file)) ?? nil else {
-            throw ServiceError(.unsupportedKind, "\(name) is none of the kinds Folio takes in: PDF, JPEG, PNG, text or ChordPro, "
-                + "RTF, Word, OpenDocument text, forScore's 4SS, 4SB and 4SC, CSV, Open In dictionaries")
+            throw ServiceError(.unsupportedKind, IntakeKind.refusal(of: name))
         }
         var options = LibraryIntake.Options()
         options.openIn = openIn
@@ -49,7 +48,7 @@ extension ScoreService {
         if let target { options.score = try score(target).0.path }
         let result = try Self.mapped {
             do {
-                return try LibraryIntake.take(received: file, name: name, catalog: catalog, options: options)
+                return try LibraryIntake.take(received: file, name: name, kind: kind, catalog: catalog, options: options)
             } catch let error as ScoreError where error.code == .malformed && kind.makesScore {
                 // A score that is not what its first bytes claim; a malformed setlist or CSV is a bad request.
                 throw ServiceError(.unreadable, error.message)

@@ -55,10 +55,11 @@ struct MakeCommand: ParsableCommand {
     func run() throws {
         try PageCommands.run("make") {
             guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files given") }
-            let office = try files.filter { try IntakeKind.of(file: $0)?.officeFormat != nil }
-            if !office.isEmpty {
-                guard office.count == files.count else { throw LibraryError(.invalidArgument, "give either documents or images and text files, not both") }
-                return try makeOffice()
+            let formats = try files.map { try IntakeKind.of(file: $0)?.officeFormat }
+            if formats.contains(where: { $0 != nil }) {
+                let documents = zip(files, formats).compactMap { file, format in format.map { (file, $0) } }
+                guard documents.count == files.count else { throw LibraryError(.invalidArgument, "give either documents or images and text files, not both") }
+                return try makeOffice(documents)
             }
             let images = files.filter { MakeCommand.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
             if images.isEmpty {
@@ -86,14 +87,14 @@ struct MakeCommand: ParsableCommand {
         print("wrote \(output): \(files.count) page(s)")
     }
 
-    /// RTF, Word and OpenDocument text through LibreOffice, each into its own PDF.
-    private func makeOffice() throws {
-        guard output == nil || files.count == 1 else { throw LibraryError(.invalidArgument, "documents are converted one PDF each; --output takes one") }
+    /// RTF, Word and OpenDocument text (each file with its format) through LibreOffice, each
+    /// into its own PDF.
+    private func makeOffice(_ documents: [(file: String, format: OfficeConverter.Format)]) throws {
+        guard output == nil || documents.count == 1 else { throw LibraryError(.invalidArgument, "documents are converted one PDF each; --output takes one") }
         let converter = OfficeConverter()
-        let jobs = files.map { ($0, output ?? ($0 as NSString).deletingPathExtension + ".pdf") }
-        for job in jobs { try PageCommands.checkFree(job.1) }
-        for (file, target) in jobs {
-            guard let format = try IntakeKind.of(file: file)?.officeFormat else { continue }
+        let jobs = documents.map { ($0.file, $0.format, output ?? ($0.file as NSString).deletingPathExtension + ".pdf") }
+        for job in jobs { try PageCommands.checkFree(job.2) }
+        for (file, format, target) in jobs {
             let made = try ScoreIntake.office(name: (file as NSString).lastPathComponent, bytes: try read(file), format: format, converter: converter)
             var bytes = made.bytes
             if let title { bytes = try ScoreIntake.retitled(bytes, title: title) }

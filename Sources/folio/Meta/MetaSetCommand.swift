@@ -62,7 +62,7 @@ struct MetaSetCommand: ParsableCommand {
             edit.key = try key.map { try MusicalKey(parsing: $0) }
             edit.reference = reference.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
             edit.tempo = tempo
-            edit.timeSignature = timeSignature.map { ScoreField.timeSignature($0) ?? $0 }
+            edit.timeSignature = timeSignature
             edit.cleared = Set(try cleared.map { try ScoreField(parsing: $0) })
             try edit.validate()
             if !allowComma, let (field, value) = edit.valuesWithCommas.first {
