@@ -21,7 +21,7 @@ public enum HalfTurns {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let page = Int(parts[0].trimmingCharacters(in: .whitespaces)),
                   let fraction = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-                  (1...document.pageCount).contains(page), fraction > 0, fraction < 1 else { continue }
+                  page >= 1, page <= document.pageCount, fraction > 0, fraction < 1 else { continue }
             splits[page] = fraction
         }
         return splits
@@ -31,7 +31,7 @@ public enum HalfTurns {
     /// page the document does not have or a fraction not strictly between 0 and 1.
     public static func write(_ splits: [Int: Double], to document: PDFDocument) throws {
         for (page, fraction) in splits {
-            guard (1...max(1, document.pageCount)).contains(page) else { throw PDFError.pageOutOfRange(page, count: document.pageCount) }
+            guard page >= 1, page <= document.pageCount else { throw PDFError.pageOutOfRange(page, count: document.pageCount) }
             guard fraction > 0, fraction < 1 else {
                 throw ScoreError(.outOfRange, "a half-turn split of \(fraction) on page \(page) (valid: between 0 and 1 of the page's height)")
             }

@@ -222,7 +222,8 @@ public enum ScorePages {
     private static func check(_ pages: [Int], in document: PDFDocument) throws {
         let count = document.pageCount
         guard !pages.isEmpty else { throw ScoreError(.invalidValue, "no pages given") }
-        if let bad = pages.first(where: { !(1...count).contains($0) }) {
+        // Compared, not `(1...count).contains`: a range to 0 traps, and a damaged file may have no pages.
+        if let bad = pages.first(where: { $0 < 1 || $0 > count }) {
             throw ScoreError(.outOfRange, "page \(bad) is out of range (valid: 1 to \(count))")
         }
     }
