@@ -12,6 +12,7 @@ metadata and bookmarks, and qpdf --check is clean.
 Usage: python3 Tests/Browser/serve_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots of every step go to ARTIFACTS_DIR (default .build/e2e-artifacts).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
+import contextlib
 import os
 import re
 import shutil
@@ -35,6 +36,45 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(folio, library):
+    """`folio serve LIBRARY` on a free port while the block runs, its base URL given; then the
+    server is stopped and the library folder removed."""
+    port = free_port()
+    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/api/scores", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(library, ignore_errors=True)
+
+
+def run(main, artifacts):
+    """Runs `main(FOLIO, ARTIFACTS_DIR)` from the command line's arguments (default: the release
+    binary and `artifacts` under .build); prints '1 passed, 0 failed' or the failure and exits."""
+    folio = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
+    folder = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build", artifacts)
+    try:
+        main(folio, folder)
+    except Exception:
+        traceback.print_exc()
+        print("0 passed, 1 failed")
+        sys.exit(1)
+    print("1 passed, 0 failed")
 
 
 def drag(page, start, end, steps=5):
@@ -66,17 +106,7 @@ def main(folio, artifacts):
     subprocess.run([folio, "toc", "set", "--from", toc, score], check=True, capture_output=True)
     os.remove(toc)
     original = open(score, "rb").read()
-    port = free_port()
-    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/api/scores", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with serving(folio, library) as base:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1024, "height": 768})
@@ -168,7 +198,7 @@ def main(folio, artifacts):
             page.mouse.click(x + 300, y + 420)
             expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
             # Move: drag the stamp 40 px right and 40 px up; the API reports its new place.
-            api = page.url.replace("/scores/", "/api/scores/") + "/annotations?page=2"
+            api = page.url.split("?")[0].replace("/scores/", "/api/scores/") + "/annotations?page=2"
             marks = "(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)"
             before = next(a for a in page.evaluate(marks, api) if a["subtype"] == "Stamp")
             page.keyboard.press("m")
@@ -182,10 +212,9 @@ def main(folio, artifacts):
             page.click("#annotations li:has-text('Square') button")
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/5-deleted.png")
-            # Reload: the rest is still there (saved in the PDF).
+            # Reload: still on page 2 (the address keeps it), and the rest is there (saved in the PDF).
+            assert page.url.endswith("?page=2"), page.url
             page.reload()
-            page.wait_for_selector("#stage[data-rendered='1']")
-            page.keyboard.press("ArrowRight")
             page.wait_for_selector("#stage[data-rendered='2']")
             expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Dvořák — ゆっくり")).to_have_count(1)
@@ -224,7 +253,7 @@ def main(folio, artifacts):
             page.keyboard.press("Enter")
             expect(page.locator("#status")).to_have_text("Rectangle saved")
             expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
-            api3 = page.url.replace("/scores/", "/api/scores/") + "/annotations?page=3"
+            api3 = page.url.split("?")[0].replace("/scores/", "/api/scores/") + "/annotations?page=3"
             square = page.evaluate("(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)", api3)
             assert [a["subtype"] for a in square] == ["Square"], square
             assert abs(square[0]["rect"][2] - 200) < 3 and abs(square[0]["rect"][3] - 100) < 3, square
@@ -454,22 +483,7 @@ def main(folio, artifacts):
             assert re.search(pattern, xmp), f"the details' {pattern} is not in the XMP"
         check = subprocess.run(["qpdf", "--check", score], capture_output=True, text=True)
         assert check.returncode == 0 and "No syntax or stream encoding errors found" in check.stdout, check.stdout + check.stderr
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(library, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    folio = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
-    artifacts = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build/e2e-artifacts")
-    try:
-        main(folio, artifacts)
-    except Exception:
-        traceback.print_exc()
-        print("0 passed, 1 failed")
-        sys.exit(1)
-    print("1 passed, 0 failed")
+    run(main, "e2e-artifacts")

@@ -86,7 +86,7 @@ final class BookmarksCommandTests: XCTestCase {
         XCTAssertEqual(try folio(["bookmarks", "remove", path, "--id", id]).status, 0)
         let missing = try folio(["bookmarks", "remove", path, "--id", id])
         XCTAssertEqual(missing.status, 64)
-        XCTAssertTrue(missing.err.contains("no bookmark with id"), missing.err)
+        XCTAssertTrue(missing.err.contains("no bookmark has the id"), missing.err)
         let outOfRange = try folio(["bookmarks", "add", path, "--name", "X", "--page", "999"])
         XCTAssertEqual(outOfRange.status, 64)
         XCTAssertTrue(outOfRange.err.contains("valid: 1 to"), outOfRange.err)

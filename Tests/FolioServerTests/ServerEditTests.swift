@@ -14,11 +14,6 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
 
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
 
-    private func scoreID(_ client: some TestClientProtocol, query: String) async throws -> Int64 {
-        let found = try await client.execute(uri: "/api/scores?q=\(query)", method: .get)
-        return try XCTUnwrap(try ServerFixture.decode(Scores.self, found).scores.first).id
-    }
-
     /// Half-page-turn splits kept in the file (as a forScore import writes them) reach the
     /// contents panel, for the viewer's half turns; pikepdf finds them in the XMP.
     func testHalfTurnSplitsReachTheContents() async throws {
@@ -30,7 +25,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let xmp = try ServerFixture.python("import sys, pikepdf\npdf = pikepdf.open(sys.argv[1])\nprint(pdf.Root.Metadata.read_bytes().decode())", path)
         XCTAssertTrue(xmp.contains("2=0.4") && xmp.contains("3=0.65"), xmp)
         try await Application(router: try fixture.server().router()).test(.router) { client in
-            let id = try await self.scoreID(client, query: "clair")
+            let id = try await ServerFixture.scoreID(client, query: "clair")
             let contents = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: contents.body)) as? [String: Any])
             XCTAssertEqual(object["halfTurns"] as? [String: Double], ["2": 0.4, "3": 0.65])
@@ -50,7 +45,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         }
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "cuna")
+            let id = try await ServerFixture.scoreID(client, query: "cuna")
             let before = try Int(count()) ?? -1
             headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .get).headers[.eTag]
             let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
@@ -66,7 +61,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "cuna")
+            let id = try await ServerFixture.scoreID(client, query: "cuna")
             let uri = "/api/scores/\(id)/metadata"
             headers[.ifMatch] = try await client.execute(uri: uri, method: .get).headers[.eTag]
             let saved = try await client.execute(uri: uri, method: .put, headers: headers,
@@ -101,7 +96,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "cuna")
+            let id = try await ServerFixture.scoreID(client, query: "cuna")
             let uri = "/api/scores/\(id)/metadata"
             let current = try await client.execute(uri: uri, method: .get)
             XCTAssertEqual(try ServerFixture.decode(ScoreMetadata.self, current).title, "Canción de cuna")
@@ -153,7 +148,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(read[4], "Wiegenlied Op. 49 № 4")
 
             // The catalog follows at once; clearing a field removes it.
-            let renamed = try await self.scoreID(client, query: "wiegenlied")
+            let renamed = try await ServerFixture.scoreID(client, query: "wiegenlied")
             XCTAssertEqual(renamed, id)
             // Every field reaches the library listing, the reference too (openapi.yaml's Score).
             let listed = try await client.execute(uri: "/api/scores?q=wiegenlied", method: .get)
@@ -184,7 +179,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "bergamasque")
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let listed = try await client.execute(uri: "/api/scores/\(id)/contents", method: .get)
             let contents = try ServerFixture.decode(ScoreService.Contents.self, listed)
             XCTAssertEqual(contents.toc.map(\.title), ["Clair de lune", "Un poco mosso", "Debussy online"])
@@ -241,7 +236,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "bergamasque")
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let page = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get)
             headers[.ifMatch] = page.headers[.eTag]
             let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
@@ -262,7 +257,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "bergamasque")
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let uri = "/api/scores/\(id)/annotations"
             headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=2", method: .get).headers[.eTag]
             let refused = try await client.execute(uri: uri, method: .post, headers: headers,
@@ -285,7 +280,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "bergamasque")
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let uri = "/api/scores/\(id)/annotations"
             headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=1", method: .get).headers[.eTag]
             let added = try await client.execute(uri: uri, method: .post, headers: headers,
@@ -324,7 +319,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "bergamasque")
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let uri = "/api/scores/\(id)/pages"
             headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get).headers[.eTag]
             func apply(_ body: String) async throws -> ScoreService.PageToolResult {
@@ -414,7 +409,7 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         let server = try fixture.server { $0.textFont = serif }
         try await Application(router: try server.router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
-            let id = try await self.scoreID(client, query: "cuna")
+            let id = try await ServerFixture.scoreID(client, query: "cuna")
             let uri = "/api/scores/\(id)/annotations"
             headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=1", method: .get).headers[.eTag]
             for text in ["a tempo", "Dvořák — ゆっくり"] {

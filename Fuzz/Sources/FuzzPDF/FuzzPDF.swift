@@ -3,7 +3,7 @@ import FolioScore
 import FuzzSupport
 
 /// Opens a PDF from the input and calls every read API: info, pages with inherited
-/// attributes, outline and destinations, annotations, XMP and score metadata, bookmarks,
+/// attributes, outline and destinations, annotations and links' targets, XMP and score metadata, bookmarks,
 /// page labels, content bounds, the structure check.
 func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data = input else { return 0 }
@@ -21,7 +21,11 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = document.outline()
     _ = TableOfContents.bookmarks(from: document.outline(), pageCount: count)
-    for index in 0..<min(pages.count, 64) { _ = try? document.annotations(onPage: index) }
+    for index in 0..<min(pages.count, 64) {
+        _ = try? document.annotations(onPage: index)
+        // Links and where they lead (destinations, named ones, actions), point-and-click sources.
+        _ = (try? ScoreLink.list(document, page: index + 1))?.map(\.sourcePath)
+    }
     _ = ScoreMetadata.read(from: document)
     _ = XMPBookmarkProvider(document: document).bookmarks
     _ = document.pageLabels()

@@ -2,7 +2,7 @@ import FolioPDF
 import FolioScore
 import FuzzSupport
 
-/// Text and ChordPro files to PDF: encoding detection, chord charts, ChordPro parsing, layout
+/// Text and ChordPro files to PDF (and a link's place, PAGE:x,y,w,h): encoding detection, chord charts, ChordPro parsing, layout
 /// (right-to-left lines in visual order, Arabic joining, line breaks between CJK characters).
 func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data = input else { return 0 }
@@ -17,6 +17,8 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = BidiText.visualOrder(shaped, direction: BidiText.direction(of: line) ?? .rightToLeft)
         _ = PDFTypeface.standard(.helvetica).wrap(line, size: 12, maxWidth: 60)
     }
+    // A place as `folio links add --from` takes it.
+    _ = try? ScoreLink.place(String(text.prefix(200)))
     _ = try? TextScore.pdf([(bytes.first.map { $0 & 1 == 0 } ?? true ? "f.txt" : "f.cho", bytes)])
     return 0
 }

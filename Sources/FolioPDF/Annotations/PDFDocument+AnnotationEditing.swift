@@ -189,6 +189,20 @@ extension PDFDocument {
         return try remove(targets)
     }
 
+    /// Removes annotations as listed (by ``annotations(onPage:)`` or ``annotations()``), each
+    /// with its popup and replies, in one pass per page however many there are (hundreds of
+    /// links a page). Returns the ids removed.
+    ///
+    /// ```swift
+    /// let links = document.annotations().filter { $0.subtype == "Link" }
+    /// try document.removeAnnotations(links)
+    /// ```
+    @discardableResult
+    public func removeAnnotations(_ annotations: [PDFAnnotation]) throws -> [String] {
+        try checkMayAnnotate()
+        return try remove(Dictionary(grouping: annotations, by: \.pageIndex))
+    }
+
     /// Removes every markup annotation of the given subtypes (all markup subtypes when
     /// empty) on one page or all. Links and Widgets go only when named in `subtypes`.
     @discardableResult

@@ -104,7 +104,8 @@ struct DestinationResolver {
         case "GoTo":
             return action["D"].flatMap { target(destination: $0) }
         case "URI":
-            return .uri(document.resolve(action["URI"]).stringValue.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "")
+            // URIs are 7-bit ASCII; producers write UTF-8 or PDFDocEncoding beyond it.
+            return .uri(document.resolve(action["URI"]).stringValue.map { String(validating: $0.bytes, as: UTF8.self) ?? $0.text } ?? "")
         case "GoToR":
             let page = document.resolve(document.resolve(action["D"]).arrayValue?.first).intValue
             return .remote(file: fileName(action["F"]) ?? "", page: page)

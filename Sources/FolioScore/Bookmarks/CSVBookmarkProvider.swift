@@ -31,7 +31,7 @@ public struct CSVBookmarkProvider: BookmarkProvider {
             return
         }
         let contents = try CSVIndex.read(text, pageCount: pageCount)
-        bookmarks = contents.bookmarks
+        bookmarks = contents.bookmarks   // sort keys: the rows' order
         score = contents.score ?? ScoreMetadata()
         problems = contents.problems
         isNew = false
@@ -60,8 +60,8 @@ public struct CSVBookmarkProvider: BookmarkProvider {
         bookmarks.remove(id: id)
     }
 
-    /// The file's new contents, comma- or (`tabs`) tab-separated.
+    /// The file's new contents, comma- or (`tabs`) tab-separated, rows in the custom order.
     public func text(fileName: String, tabs: Bool = false) -> String {
-        CSVIndex.export(fileName: fileName, score: score, bookmarks: bookmarks, tabs: tabs)
+        CSVIndex.export(fileName: fileName, score: score, bookmarks: bookmarks, tabs: tabs, order: .custom)
     }
 }

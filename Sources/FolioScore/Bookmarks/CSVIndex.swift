@@ -198,9 +198,10 @@ public enum CSVIndex {
             }
         }
         // Ends not given: the next entry's start − 1, in page order (outline order on ties).
-        let ordered = entries.enumerated().sorted {
+        let sorted = entries.enumerated().sorted {
             ($0.element.bookmark.pages?.lowerBound ?? 0, $0.offset) < ($1.element.bookmark.pages?.lowerBound ?? 0, $1.offset)
-        }.map(\.element)
+        }
+        let ordered = sorted.map(\.element)
         var bookmarks: [Bookmark] = []
         var occurrences: [String: Int] = [:]
         for (position, entry) in ordered.enumerated() {
@@ -217,8 +218,10 @@ public enum CSVIndex {
             let key = "\(name)|\(pages)"
             let occurrence = occurrences[key, default: 0]
             occurrences[key] = occurrence + 1
+            // The row's place in the file is the index's custom order (a CSV has no sort keys).
             bookmarks.append(Bookmark(id: BookmarkIdentifier.derived(title: name, pages: pages, occurrence: occurrence),
-                                      name: bookmark.name, action: bookmark.action, pages: pages, metadata: bookmark.metadata))
+                                      name: bookmark.name, action: bookmark.action, sortKey: sorted[position].offset, pages: pages,
+                                      metadata: bookmark.metadata))
         }
         return Contents(bookmarks: bookmarks, score: score, problems: problems)
     }
@@ -315,12 +318,13 @@ public enum CSVIndex {
     // MARK: Writing
 
     /// The index in forScore's library-metadata layout: the header, a row for the score
-    /// (no pages), one per page-range bookmark in page order. Lists are joined with ", "
+    /// (no pages), one per page-range bookmark in `order` (page order by default). Lists are joined with ", "
     /// and quoted; text cells a spreadsheet would run as a formula are guarded with "'".
-    public static func export(fileName: String, score: ScoreMetadata, bookmarks: [Bookmark], tabs: Bool = false) -> String {
+    public static func export(fileName: String, score: ScoreMetadata, bookmarks: [Bookmark], tabs: Bool = false,
+                              order: BookmarkOrder = .pageBased) -> String {
         let delimiter: Character = tabs ? "\t" : ","
         var rows = [forScoreHeader, row(fileName: fileName, title: score.title, pages: nil, score)]
-        for bookmark in BookmarkOrder.pageBased.sorted(bookmarks) {
+        for bookmark in order.sorted(bookmarks) {
             var pages = bookmark.pages
             if pages == nil, let index = bookmark.pageIndex { pages = (index + 1)...(index + 1) }
             guard let pages else { continue }

@@ -101,6 +101,8 @@ public struct XMPBookmarkProvider: BookmarkProvider {
     /// property. Returns warnings.
     @discardableResult
     public func write(to document: PDFDocument, date: Date = Date()) throws -> [String] {
+        // In the custom order, so readers that keep the list's order (Preview) show it too.
+        let bookmarks = BookmarkOrder.custom.sorted(bookmarks)
         var preview: [[(String, String)]] = []
         for bookmark in bookmarks {
             if let index = bookmark.pageIndex { preview.append([("PageIndex", String(index)), ("UUID", bookmark.id)]) }
@@ -110,7 +112,7 @@ public struct XMPBookmarkProvider: BookmarkProvider {
             XMPPacket.Edit(XMPPacket.Name(namespace: XMPBookmarkProvider.previewNamespace, local: "Bookmarks"),
                            prefix: "apple-preview", preview.isEmpty ? nil : .structures(preview)),
             XMPPacket.Edit(XMPPacket.Name(namespace: XMPBookmarkProvider.nutrientNamespace, local: "Bookmarks"),
-                           prefix: "pspdf", bookmarks.isEmpty ? nil : .text(try nutrientJSON())),
+                           prefix: "pspdf", bookmarks.isEmpty ? nil : .text(try nutrientJSON(bookmarks))),
             XMPPacket.Edit(XMPPacket.Name(namespace: StoredScore.namespace, local: "Bookmarks"),
                            prefix: StoredScore.prefix, folio.isEmpty ? nil : .structures(folio)),
             XMPPacket.Edit(XMPPacket.Name(namespace: XMPPacket.xmp, local: "MetadataDate"), prefix: "xmp",
@@ -148,7 +150,7 @@ public struct XMPBookmarkProvider: BookmarkProvider {
     }
 
     /// Nutrient's JSON list: each entry as read, with the keys Folio knows set anew.
-    private func nutrientJSON() throws -> String {
+    private func nutrientJSON(_ bookmarks: [Bookmark]) throws -> String {
         var list: [[String: Any]] = []
         for bookmark in bookmarks {
             var entry = nutrientEntries[bookmark.id]

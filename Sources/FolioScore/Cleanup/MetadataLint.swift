@@ -62,6 +62,8 @@ public struct LintFinding: Sendable, Equatable {
 ///   (or instead of) `rating`/`difficulty`: rewritten as the current keywords.
 /// - `info-xmp-mismatch` (warning): the Info dictionary and the XMP packet disagree on a
 ///   field; Info (what forScore reads) is written to both.
+/// - `point-and-click` (warning): an engraver's `textedit:` links (``PointAndClickLinks``),
+///   which leak the paths of its source files: removed.
 ///
 /// ```swift
 /// let report = MetadataLint.check(try PDFDocument(path: "scan.pdf"), fileName: "scan.pdf")
@@ -92,7 +94,13 @@ public enum MetadataLint {
         var current = ForScoreInfo.read(stored.fields).0
         current.labels = stored.labels
         current.reference = stored.reference
-        return check(fields: stored.fields, info: stored.info, xmp: xmp, current: current, fileName: fileName)
+        var report = check(fields: stored.fields, info: stored.info, xmp: xmp, current: current, fileName: fileName)
+        // The engraver's point-and-click links: junk of the same making, fixed in the same save.
+        if let links = try? PointAndClickLinks.find(in: document), let finding = PointAndClickLinks.finding(links) {
+            report.findings.append(finding)
+            report.change.removedLinks = links.ids
+        }
+        return report
     }
 
     /// The same from text: `fields` as forScore reads them (Info, XMP where Info lacks a

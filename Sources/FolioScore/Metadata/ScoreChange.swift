@@ -36,10 +36,12 @@ public struct ScoreChange: Sendable, Equatable {
     public var bookmarks: [Bookmark] = []
     /// Why each field changes, by field (shown in the table).
     public var reasons: [ScoreField: String] = [:]
+    /// Link annotations to remove, by id (an engraver's point-and-click links).
+    public var removedLinks: Set<String> = []
 
     public init() {}
 
-    public var isEmpty: Bool { edit.isEmpty && bookmarks.isEmpty }
+    public var isEmpty: Bool { edit.isEmpty && bookmarks.isEmpty && removedLinks.isEmpty }
 
     /// The table of what changes, fields in forScore's order, then bookmarks.
     public func describe(current: ScoreMetadata) -> [FieldChange] {
@@ -54,6 +56,9 @@ public struct ScoreChange: Sendable, Equatable {
             var fields = Self.summary(bookmark.metadata)
             if !fields.isEmpty { fields = " (" + fields + ")" }
             rows.append(FieldChange(field: "bookmark", before: "", after: "\(bookmark.name ?? "") p. \(pages)\(fields)"))
+        }
+        if !removedLinks.isEmpty {
+            rows.append(FieldChange(field: "links", before: "\(removedLinks.count) point-and-click", after: "", reason: "point-and-click"))
         }
         return rows
     }
@@ -70,6 +75,7 @@ public struct ScoreChange: Sendable, Equatable {
             for bookmark in bookmarks { _ = store.add(bookmark) }
             warnings += try store.write(to: document, date: date)
         }
+        try PointAndClickLinks.remove(removedLinks, from: document)
         return warnings
     }
 

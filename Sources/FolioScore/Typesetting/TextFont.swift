@@ -41,4 +41,32 @@ public struct TextFont: Sendable, Equatable {
         }
         return try TextFont(bytes: Array(data), fileName: (path as NSString).lastPathComponent)
     }
+
+    /// The installed faces a musician picks text in by name (Debian's DejaVu fonts): sans
+    /// (the default chain), serif, serif italic (how "dolce" is printed), monospaced.
+    ///
+    /// ```swift
+    /// let italic = try TextFont.installed(.serifItalic)   // DejaVu Serif Italic
+    /// ```
+    public enum Family: String, Sendable, CaseIterable {
+        case sans, serif
+        case serifItalic = "serif-italic"
+        case mono
+    }
+
+    /// The font file of `family` as installed; nil for ``Family/sans`` (the default chain
+    /// draws it). A family whose file is missing is `ScoreErrorCode.unavailable`, naming the package.
+    public static func installed(_ family: Family) throws -> TextFont? {
+        let style: SystemFonts.Style
+        switch family {
+        case .sans: return nil
+        case .serif: style = .serif
+        case .serifItalic: style = .serifItalic
+        case .mono: style = .monospaced
+        }
+        guard let path = SystemFonts.candidates(style).first, FileManager.default.fileExists(atPath: path) else {
+            throw ScoreError(.unavailable, "the \(family.rawValue) font is not installed (sudo apt-get install fonts-dejavu-extra fonts-dejavu-core)")
+        }
+        return try read(path)
+    }
 }

@@ -1,11 +1,16 @@
-// The Contents panel: the table of contents and the bookmarks, each a jump to its page,
-// and "Bookmarks from TOC" (forScore's page ranges, stored in the PDF's XMP).
+// The Contents panel: the table of contents and the bookmarks, each a jump to its page;
+// bookmarks made by hand (the page shown, or a range), renamed, deleted, and moved by drag
+// (or the ↑ button) in the custom order Nutrient keeps; "By page" is a view of the same.
+// "Bookmarks from TOC" makes forScore's page ranges. All are stored in the PDF's XMP.
 import { getJSON, change } from './api.js';
 import { emptyItem, button } from './dom.js';
 
 const toc = document.getElementById('toc');
 const marks = document.getElementById('bookmarks');
 const fromTOC = document.getElementById('from-toc');
+const order = document.getElementById('bookmark-order');
+const form = document.getElementById('add-bookmark');
+const field = (name) => form.elements.namedItem(name);
 
 function pages(start, end) {
   if (start == null) return '';
@@ -13,7 +18,10 @@ function pages(start, end) {
 }
 
 export function contents(app) {
-  function show(data) {
+  const url = (path = '') => `/api/scores/${app.scoreID}/bookmarks${path}?order=${order.value}`;
+  let dragged = null;
+
+  function showTOC(data) {
     toc.replaceChildren(...data.toc.map((entry) => {
       const item = document.createElement('li');
       item.style.paddingLeft = `${Math.min(entry.level, 6) * 12}px`;
@@ -31,16 +39,41 @@ export function contents(app) {
       return item;
     }));
     if (!data.toc.length) toc.append(emptyItem('This score has no table of contents.'));
-    marks.replaceChildren(...data.bookmarks.map((bookmark) => {
+  }
+
+  function show(data) {
+    showTOC(data);
+    const custom = order.value === 'custom';
+    marks.replaceChildren(...data.bookmarks.map((bookmark, index) => {
       const item = document.createElement('li');
+      item.dataset.id = bookmark.id;
       const jump = document.createElement('button');
       jump.className = 'jump';
       jump.textContent = `${bookmark.name || '(untitled)'}  ${pages(bookmark.start, bookmark.end)}`;
       jump.disabled = bookmark.start == null;
       jump.addEventListener('click', () => app.goTo(bookmark.start));
+      const rename = button('Rename', `Rename bookmark ${bookmark.name}`, () => renameIn(item, jump, bookmark));
       const remove = button('Delete', `Delete bookmark ${bookmark.name}`,
-        () => save('DELETE', `/api/scores/${app.scoreID}/bookmarks/${encodeURIComponent(bookmark.id)}`, 'Bookmark deleted'));
-      item.append(jump, remove);
+        () => save('DELETE', url(`/${encodeURIComponent(bookmark.id)}`), undefined, 'Bookmark deleted'));
+      item.append(jump, rename);
+      if (custom) {
+        const up = button('↑', `Move bookmark ${bookmark.name} up`, () => save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`),
+          { before: data.bookmarks[index - 1].id }, 'Bookmark moved'), index === 0);
+        item.append(up);
+        item.draggable = true;
+        item.addEventListener('dragstart', (event) => { dragged = bookmark.id; event.dataTransfer.effectAllowed = 'move'; });
+        item.addEventListener('dragover', (event) => { event.preventDefault(); item.classList.add('over'); });
+        item.addEventListener('dragleave', () => item.classList.remove('over'));
+        item.addEventListener('drop', (event) => {
+          event.preventDefault();
+          item.classList.remove('over');
+          if (dragged && dragged !== bookmark.id) {
+            save('PATCH', url(`/${encodeURIComponent(dragged)}`), { before: bookmark.id }, 'Bookmark moved');
+          }
+          dragged = null;
+        });
+      }
+      item.append(remove);
       return item;
     }));
     if (!data.bookmarks.length) marks.append(emptyItem('No bookmarks.'));
@@ -48,21 +81,51 @@ export function contents(app) {
     fromTOC.disabled = data.fromTOC === 0;
     fromTOC.textContent = data.fromTOC ? `Bookmarks from TOC (${data.fromTOC})` : 'Bookmarks from TOC';
   }
+
+  // A bookmark's name, changed in place: Enter saves, Escape keeps it.
+  function renameIn(item, jump, bookmark) {
+    const input = document.createElement('input');
+    input.value = bookmark.name ?? '';
+    input.maxLength = 1000;
+    input.setAttribute('aria-label', 'New name; Enter saves, Escape cancels');
+    jump.replaceWith(input);
+    input.focus();
+    input.select();
+    input.addEventListener('keydown', (event) => {
+      event.stopPropagation();
+      if (event.key === 'Escape') { input.replaceWith(jump); return; }
+      if (event.key !== 'Enter' || !input.value.trim()) return;
+      save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`), { name: input.value.trim() }, 'Bookmark renamed');
+    });
+  }
+
   async function load() {
-    const { data, version } = await getJSON(`/api/scores/${app.scoreID}/contents`);
+    const { data, version } = await getJSON(`/api/scores/${app.scoreID}/contents?order=${order.value}`);
     app.seen(version);
     show(data);
   }
-  async function save(method, url, message) {
+  async function save(method, address, body, message) {
     try {
-      const { data, version } = await change(method, url, app.version());
+      const { data, version } = await change(method, address, app.version(), body);
       show(data);
       app.saved(version, message);
+      return true;
     } catch (error) {
       app.failed(error);
       await load();
+      return false;
     }
   }
-  fromTOC.addEventListener('click', () => save('POST', `/api/scores/${app.scoreID}/bookmarks/from-toc`, 'Bookmarks made from the TOC'));
+
+  fromTOC.addEventListener('click', () => save('POST', url('/from-toc'), undefined, 'Bookmarks made from the TOC'));
+  order.addEventListener('change', () => load());
+  // The form starts at the page shown; "to" left empty marks one page.
+  form.addEventListener('focusin', () => { if (!field('start').value) field('start').value = String(app.page()); });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { name: field('name').value.trim(), start: Number(field('start').value || app.page()) };
+    if (field('end').value) body.end = Number(field('end').value);
+    if (await save('POST', url(), body, `Bookmark ${body.name} added`)) form.reset();
+  });
   return { load };
 }

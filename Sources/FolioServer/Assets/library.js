@@ -3,6 +3,7 @@
 // by drag and drop or the file picker.
 import { getJSON, upload } from './api.js';
 import { latest } from './dom.js';
+import { place, keepPlace } from './place.js';
 
 const input = document.getElementById('search');
 const list = document.getElementById('scores');
@@ -54,6 +55,7 @@ function queryString() {
 }
 
 const refresh = latest(async (current) => {
+  keepPlace(Object.fromEntries([['q', input.value.trim()], ...filters.map((select) => [select.dataset.filter, select.value])]));
   try {
     const { data } = await getJSON(`/api/scores?${queryString()}`);
     if (current()) { lastScores = data.scores; render(data.scores); }
@@ -64,6 +66,23 @@ const refresh = latest(async (current) => {
 
 input.addEventListener('input', () => refresh());
 for (const select of filters) select.addEventListener('change', () => refresh(0));
+
+// The search and filters the address holds (a reload, a shared link, back and forward);
+// a value the menus do not offer yet (a facet past the first hundred) is added to its menu.
+function restore() {
+  const query = place();
+  input.value = query.get('q') ?? '';
+  for (const select of filters) {
+    const value = query.get(select.dataset.filter) ?? '';
+    if (value && ![...select.options].some((option) => option.value === value)) {
+      select.append(Object.assign(document.createElement('option'), { value, textContent: value }));
+    }
+    select.value = value;
+  }
+  return [...query.keys()].length > 0;
+}
+window.addEventListener('popstate', () => { restore(); refresh(0); });
+if (restore()) refresh(0);
 input.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowDown') { list.querySelector('a')?.focus(); event.preventDefault(); }
 });

@@ -14,10 +14,11 @@ export function openDocument(url) {
   });
 }
 
-// The viewport that fits `page` into `room` ({width, height}), at least `least` times its size.
-export function fit(page, room, least = 0) {
+// The viewport that fits `page` into `room` ({width, height}; a height of Infinity fits
+// the width), at least `least` times its size, then zoomed by `zoom`.
+export function fit(page, room, least = 0, zoom = 1) {
   const base = page.getViewport({ scale: 1 });
-  const scale = Math.max(least, Math.min(room.width / base.width, room.height / base.height));
+  const scale = Math.max(least, Math.min(room.width / base.width, room.height / base.height)) * zoom;
   return { scale, viewport: page.getViewport({ scale }), ratio: window.devicePixelRatio || 1 };
 }
 

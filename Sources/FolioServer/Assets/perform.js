@@ -1,9 +1,11 @@
 // Performance mode: the setlist's pieces as one run of pages (the server merges them, each
 // piece an outline entry), turned by keys, pedals (arrows, PageDown), click zones and
 // swipes; one page or two side by side, or half-page turns (forScore's: the next page's top
-// half shows above the bottom half of the page being finished). The current piece's title is shown.
+// half shows above the bottom half of the page being finished). The current piece's title is shown;
+// the piece and its page stay in the address (?piece=3&page=5), for a reload or a shared link.
 import { pageTurn, tapOrSwipe } from './dom.js';
 import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
+import { placeNumber, keepPlace } from './place.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -31,6 +33,20 @@ function pieceAt(page) {
   return current;
 }
 
+// The address's place as a page of the whole run; the first page when it names none.
+function placed() {
+  const piece = state.pieces[(placeNumber('piece') ?? 1) - 1];
+  const page = (piece?.page ?? 1) + (placeNumber('page') ?? 1) - 1;
+  return Math.min(Math.max(1, page), Math.max(1, state.pages));
+}
+
+// Keeps the piece shown (1-based) and its page in the address.
+function keep() {
+  const piece = pieceAt(state.page);
+  const number = piece ? state.pieces.indexOf(piece) + 1 : null;
+  keepPlace({ piece: number, page: piece ? state.page - piece.page + 1 : state.page });
+}
+
 async function pageSheet(number, room) {
   const canvas = await sheet(await state.document.getPage(number), room);
   canvas.className = 'sheet';
@@ -38,6 +54,7 @@ async function pageSheet(number, room) {
 }
 
 async function render() {
+  keep();
   if (state.halfway) {
     const canvas = document.createElement('canvas');
     canvas.className = 'sheet';
@@ -93,6 +110,7 @@ window.addEventListener('resize', () => { if (state.document) render(); });
 (async () => {
   try {
     await load();
+    state.page = placed();
     await render();
     stage.focus();
   } catch (error) {

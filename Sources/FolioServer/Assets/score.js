@@ -1,5 +1,8 @@
 // The score view: pdf.js draws the page with its annotations; the overlay takes the tools
-// (text, square, highlight, pen, stamp, move) and page turns (keys, pedals, click zones, swipes).
+// (text, square, highlight, pen, stamp, move, link) and page turns (keys, pedals, click
+// zones, swipes); a tap on a link follows it and Back returns. On touch, a long press places
+// a text, or, dragged on, draws a rectangle; two fingers zoom. New marks take the Style
+// menu's settings. The page shown stays in the address (?page=5).
 // Coordinates sent to the API are points from the top-left of the page as displayed.
 // The panels (page annotations, contents, details) and undo share the file's version.
 import { getJSON, change, uploadStamp } from './api.js';
@@ -8,6 +11,8 @@ import { contents } from './contents.js';
 import { emptyItem, button, pageTurn, tapOrSwipe } from './dom.js';
 import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes, showLayers } from './pages.js';
 import { pageTools } from './pagetools.js';
+import { markSettings } from './settings.js';
+import { placeNumber, keepPlace } from './place.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -17,8 +22,16 @@ const status = document.getElementById('status');
 const pageLabel = document.getElementById('pageno');
 const scoreID = stage.dataset.score;
 
-const state = { document: null, page: 1, pages: 0, scale: 1, version: null, tool: 'view', annotations: [], rendering: null,
-  half: false, halfway: false, two: false, splits: {} };
+const others = document.getElementById('others');
+const othersToggle = document.getElementById('show-others');
+const backButton = document.getElementById('link-back');
+const widthButton = document.getElementById('fit-width');
+const settings = markSettings(document.getElementById('mark-settings'));
+
+// `annotations`: the musician's marks on the page; `links`: the links a tap follows.
+// `zoom` scales the fitted page (pinch); `back` holds the pages links were followed from.
+const state = { document: null, page: placeNumber('page', 1), pages: 0, scale: 1, version: null, tool: 'view', annotations: [],
+  links: [], rendering: null, half: false, halfway: false, two: false, splits: {}, fitWidth: false, zoom: 1, back: [] };
 
 const undoButton = document.getElementById('undo');
 
@@ -33,6 +46,7 @@ const app = {
   saved(version, message) { state.version = version; say(message); refreshUndo(); },
   failed(error) { say(`Not saved: ${error.message}`); },
   goTo(page) { Object.assign(state, { page: Math.min(state.pages, Math.max(1, page)), halfway: false }); render(); },
+  page: () => state.page,
   // Where half-page turns split pages, as the file keeps it (the contents panel reads it).
   splits(splits) { state.splits = splits ?? {}; },
 };
@@ -93,7 +107,7 @@ async function loadDocument() {
   if (state.document) state.document.destroy();
   state.document = loaded;
   state.pages = loaded.numPages;
-  state.page = Math.min(state.page, state.pages);  // a page tool may have deleted the page shown
+  state.page = Math.max(1, Math.min(state.page, state.pages));  // a page tool may have deleted the page shown
   await listLayers(loaded);
 }
 
@@ -126,9 +140,11 @@ async function listLayers(loaded) {
 }
 
 async function render() {
+  keepPlace({ page: state.page > 1 ? state.page : null });
   if (composed()) return renderComposed();
   const page = await state.document.getPage(state.page);
-  const fitted = fit(page, { width: stage.clientWidth - 20, height: stage.clientHeight - 20 }, 0.2);
+  const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };
+  const fitted = fit(page, room, 0.2, state.zoom);
   state.scale = fitted.scale;
   size(canvas, fitted);
   size(overlay, fitted);
@@ -177,24 +193,112 @@ function marking() {
   return !composed();
 }
 
+// The page's marks in the list (each with Delete; a swipe left deletes too), and behind a
+// toggle the links and form fields an engraver or a form left, counted; point-and-click
+// links are not followed.
 async function loadAnnotations() {
   const { data, version } = await getJSON(`/api/scores/${scoreID}/annotations?page=${state.page}`);
   state.version = version;
-  state.annotations = data.annotations;
-  list.replaceChildren(...data.annotations.map((annotation) => {
+  const isMark = (annotation) => !['Link', 'Widget'].includes(annotation.subtype);
+  state.annotations = data.annotations.filter(isMark);
+  state.links = data.annotations.filter((annotation) => annotation.subtype === 'Link' && !annotation.pointAndClick
+    && (annotation.target || /^(https?|mailto):/i.test(annotation.uri ?? '')));
+  list.replaceChildren(...state.annotations.map((annotation) => {
     const item = document.createElement('li');
     const label = document.createElement('span');
     label.textContent = `${annotation.subtype}${annotation.contents ? ': ' + annotation.contents : ''}`;
     label.title = label.textContent;
-    const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(),
-      () => run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
-        state.version), 'Deleted'));
+    const deleteMark = () => run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
+      state.version), `Deleted ${annotation.subtype}: Undo brings it back`);
+    const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(), deleteMark);
     if (annotation.subtype === 'FreeText') item.append(label, button('Edit', `Edit the text ${annotation.contents ?? ''}`.trim(),
       () => editText(item, label, annotation)), remove);
     else item.append(label, remove);
+    swipeToDelete(item, deleteMark);
     return item;
   }));
-  if (!data.annotations.length) list.append(emptyItem('No annotations on this page.'));
+  if (!state.annotations.length) list.append(emptyItem('No marks on this page.'));
+  const hidden = data.annotations.filter((annotation) => !isMark(annotation));
+  const clicks = hidden.filter((annotation) => annotation.pointAndClick).length;
+  othersToggle.parentElement.hidden = hidden.length === 0;
+  document.getElementById('others-count').textContent = `Links and form fields (${hidden.length}`
+    + `${clicks ? `, ${clicks} point-and-click` : ''})`;
+  showOthers(hidden);
+}
+
+// The links and form fields, listed only while the toggle is on (an engraved page has hundreds).
+function showOthers(hidden) {
+  others.hidden = !othersToggle.checked;
+  if (others.hidden) { others.replaceChildren(); return; }
+  const shown = hidden.slice(0, 200).map((annotation) => {
+    const item = document.createElement('li');
+    const label = document.createElement('span');
+    label.textContent = annotation.target ? `Link → p. ${annotation.target}`
+      : annotation.uri ? `${annotation.pointAndClick ? 'Point-and-click' : 'Link'}: ${annotation.uri}` : annotation.subtype;
+    label.title = label.textContent;
+    item.append(label);
+    if (annotation.target) item.append(button('Go', `Follow the link to page ${annotation.target}`, () => follow(annotation)));
+    if (annotation.subtype === 'Link') {
+      item.append(button('Delete', `Delete the link ${label.textContent}`, () => run(() => change('DELETE',
+        `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), 'Link deleted')));
+    }
+    return item;
+  });
+  if (hidden.length > shown.length) shown.push(emptyItem(`and ${hidden.length - shown.length} more`));
+  others.replaceChildren(...shown);
+}
+othersToggle.addEventListener('change', () => loadAnnotations());
+
+// A swipe left (pointer or finger) over a list item runs `remove`; the item follows the finger.
+function swipeToDelete(item, remove) {
+  let start = null;
+  item.addEventListener('pointerdown', (event) => {
+    if (event.target.closest('button, input')) return;
+    start = { x: event.clientX };
+    item.setPointerCapture(event.pointerId);
+  });
+  item.addEventListener('pointermove', (event) => {
+    if (start) item.style.transform = `translateX(${Math.min(0, event.clientX - start.x)}px)`;
+  });
+  item.addEventListener('pointerup', (event) => {
+    if (!start) return;
+    const moved = event.clientX - start.x;
+    start = null;
+    item.style.transform = '';
+    if (moved < -80) remove();
+  });
+  item.addEventListener('pointercancel', () => { start = null; item.style.transform = ''; });
+}
+
+// Follows a link: its page (Back returns to this one, as does the browser's back), or its
+// web address in a new tab.
+function follow(link) {
+  if (link.target) {
+    state.back.push(state.page);
+    keepPlace({ page: link.target }, { push: true });
+    showBack();
+    app.goTo(link.target);
+  } else if (link.uri) {
+    window.open(link.uri, '_blank', 'noopener');
+  }
+}
+function showBack() {
+  const last = state.back.at(-1);
+  backButton.hidden = last === undefined;
+  if (last !== undefined) backButton.textContent = `↩ Back to p. ${last}`;
+}
+backButton.addEventListener('click', () => {
+  const page = state.back.pop();
+  showBack();
+  if (page !== undefined) app.goTo(page);
+});
+window.addEventListener('popstate', () => {
+  const page = placeNumber('page', 1);
+  if (state.back.at(-1) === page) { state.back.pop(); showBack(); }
+  if (page !== state.page) app.goTo(page);
+});
+function linkAt(at) {
+  return state.links.findLast(({ rect: [x, y, w, h] }) => at.x >= x && at.x <= x + w && at.y >= y && at.y <= y + h);
 }
 
 // A FreeText's words, changed in place in the list: Enter saves, Escape keeps them.
@@ -243,7 +347,7 @@ document.addEventListener('keydown', (event) => {
   else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
   else if (direction === 'last') { Object.assign(state, { page: state.pages, halfway: false }); render(); }
   else {
-    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp', m: 'move' };
+    const tools = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp', m: 'move', l: 'link' };
     if (tools[event.key] && !event.ctrlKey && !event.metaKey) choose(tools[event.key]);
   }
 });
@@ -258,11 +362,13 @@ const hints = {
   ink: 'Pen: draw, or arrows and Enter to start, arrows along the stroke, Enter to end.',
   stamp: 'Stamp: click, or arrows and Enter where the mark goes.',
   move: 'Move: drag a mark, or arrows onto it, Enter, arrows to its new place, Enter.',
+  link: 'Link: drag over the sign (D.S., coda, repeat), then give the page it jumps to.',
 };
 function choose(tool) {
   if (tool !== state.tool) { gesture.cancel(); if (state.document) say(hints[tool]); }
   state.tool = tool;
   stage.classList.toggle('view', tool === 'view');
+  stage.classList.toggle('wide', state.fitWidth);
   stage.classList.toggle('move', tool === 'move');
   for (const button of document.querySelectorAll('[data-tool]')) {
     button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
@@ -289,11 +395,13 @@ function drawPreview(shape) {
   clearOverlay();
   context.save();
   context.scale(state.scale * ratio, state.scale * ratio);
-  context.lineWidth = 2 / state.scale;
-  context.strokeStyle = '#d62828';
+  const style = settings.current();
+  context.lineWidth = state.tool === 'link' ? 1.5 / state.scale : style.width;
+  context.strokeStyle = state.tool === 'link' ? '#3874d8' : style.color;
+  context.globalAlpha = style.opacity;
   if (shape.rect) {
     const [x, y, w, h] = shape.rect;
-    if (state.tool === 'highlight') { context.fillStyle = 'rgba(255, 233, 77, .45)'; context.fillRect(x, y, w, h); }
+    if (state.tool === 'highlight') { context.globalAlpha = 0.45; context.fillStyle = style.color; context.fillRect(x, y, w, h); }
     else context.strokeRect(x, y, w, h);
   }
   for (const stroke of shape.strokes ?? []) {
@@ -349,16 +457,18 @@ function stamp(at) {
     const image = symbol.slice(6);
     const [w, h] = stampSizes.get(image) ?? [1, 1];
     const [width, height] = w >= h ? [60, round(60 * h / w)] : [round(60 * w / h), 60];
-    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-      { type: 'stamp', image, page: state.page, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }),
-    'Stamp saved');
+    addMark('stamp', { image, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }, 'Stamp saved');
     return;
   }
   const text = ['pp', 'p', 'mp', 'mf', 'f', 'ff', 'sfz', 'cresc-text', 'dim-text', 'vs'].includes(symbol);
   const [width, height] = text ? [Math.max(24, symbol.length * 11), 22] : symbol === 'cresc' || symbol === 'dim' ? [60, 16] : [22, 22];
+  addMark('stamp', { symbol, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }, 'Stamp saved');
+}
+
+// Saves a new mark of `type` on the page shown, in the Style menu's settings.
+function addMark(type, fields, message) {
   run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-    { type: 'stamp', symbol, page: state.page, rect: [round(at.x - width / 2), round(at.y - height / 2), width, height] }),
-  'Stamp saved');
+    { type, page: state.page, ...settings.forMark(type), ...fields }), message);
 }
 // The Move tool: the topmost mark under the pointer, and where a drag by (dx, dy) puts it,
 // kept on the page.
@@ -407,33 +517,111 @@ const gesture = {
     if (state.tool === 'ink') {
       if (made.points.length < 2) { clearOverlay(); return; }
       const stroke = made.points.flatMap((p) => [round(p.x), round(p.y)]);
-      run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-        { type: 'ink', page: state.page, strokes: [stroke] }), 'Pen stroke saved');
+      addMark('ink', { strokes: [stroke] }, 'Pen stroke saved');
       return;
     }
     const rect = rectangle(made.start, at);
     if (rect[2] < 3 || rect[3] < 3) { clearOverlay(); return; }
-    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-      { type: state.tool, page: state.page, rect }), state.tool === 'square' ? 'Rectangle saved' : 'Highlight saved');
+    if (state.tool === 'link') { askPage(rect); return; }
+    addMark(state.tool, { rect }, state.tool === 'square' ? 'Rectangle saved' : 'Highlight saved');
   },
 };
 
+// View: a tap on a link follows it, elsewhere a tap or a swipe turns the page; on touch a
+// long press places a text where it is, or, dragged on, draws a rectangle; two fingers
+// zoom the page (pinch). The other tools: a pointer makes the mark.
 let swipe = null;
+let pinch = null;
+const pointers = new Map();
 overlay.addEventListener('pointerdown', (event) => {
+  pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+  if (pointers.size === 2) { beginPinch(); return; }
   const at = point(event);
-  if (state.tool === 'view') { swipe = { x: event.clientX, time: Date.now() }; return; }
+  if (state.tool === 'view') {
+    swipe = { x: event.clientX, y: event.clientY, time: Date.now(), at };
+    if (event.pointerType === 'touch' && !composed()) {
+      const pressing = swipe;
+      pressing.timer = setTimeout(() => { pressing.pressed = true; overlay.setPointerCapture(event.pointerId); say('Lift for a text, or drag for a rectangle.'); }, 500);
+    }
+    return;
+  }
   if (state.tool === 'freetext' || state.tool === 'stamp' || !marking()) return;  // on click
   if (gesture.begin(at)) overlay.setPointerCapture(event.pointerId);
 });
 overlay.addEventListener('pointermove', (event) => {
-  if (state.tool !== 'view') gesture.extend(point(event));
+  if (pointers.has(event.pointerId)) pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+  if (pinch) { movePinch(); return; }
+  if (state.tool !== 'view') { gesture.extend(point(event)); return; }
+  if (!swipe) return;
+  const moved = Math.hypot(event.clientX - swipe.x, event.clientY - swipe.y);
+  if (swipe.pressed) {
+    swipe.rect = rectangle(swipe.at, point(event));
+    if (moved > 8) drawPreview({ rect: swipe.rect });
+  } else if (moved > 8) clearTimeout(swipe.timer);
 });
 overlay.addEventListener('pointerup', (event) => {
+  pointers.delete(event.pointerId);
+  if (pinch) { if (pointers.size < 2) endPinch(); return; }
   if (state.tool !== 'view') { gesture.end(point(event)); return; }
   if (!swipe) return;
   const started = swipe;
   swipe = null;
-  turn(tapOrSwipe(started, event, overlay));
+  clearTimeout(started.timer);
+  if (started.pressed) {
+    const rect = started.rect;
+    if (rect && rect[2] >= 3 && rect[3] >= 3) addMark('square', { rect }, 'Rectangle saved');
+    else { clearOverlay(); askText(started.at); }
+    return;
+  }
+  const moved = Math.hypot(event.clientX - started.x, event.clientY - started.y);
+  const link = moved < 10 && !composed() ? linkAt(point(event)) : null;
+  if (link) follow(link);
+  else turn(tapOrSwipe(started, event, overlay));
+});
+overlay.addEventListener('pointercancel', (event) => {
+  pointers.delete(event.pointerId);
+  if (swipe) clearTimeout(swipe.timer);
+  swipe = null;
+  if (pinch && pointers.size < 2) endPinch();
+});
+
+// Pinch: the page follows the fingers at once (a CSS scale), and is drawn again sharp at
+// its new zoom when they lift (half to four times the fitted size).
+function spread() {
+  const [a, b] = [...pointers.values()];
+  return Math.hypot(a.x - b.x, a.y - b.y) || 1;
+}
+function beginPinch() {
+  if (swipe) clearTimeout(swipe.timer);
+  swipe = null;
+  gesture.cancel();
+  pinch = { start: spread(), factor: 1 };
+}
+function movePinch() {
+  if (pointers.size < 2) return;
+  pinch.factor = Math.min(4, Math.max(0.5, state.zoom * spread() / pinch.start)) / state.zoom;
+  for (const element of [canvas, overlay]) { element.style.transformOrigin = '50% 0'; element.style.transform = `scale(${pinch.factor})`; }
+}
+function endPinch() {
+  const factor = pinch.factor;
+  pinch = null;
+  for (const element of [canvas, overlay]) element.style.transform = '';
+  setZoom(state.zoom * factor);
+}
+async function setZoom(zoom) {
+  state.zoom = Math.min(4, Math.max(0.5, zoom));
+  await render();
+  stage.scrollLeft = (stage.scrollWidth - stage.clientWidth) / 2;
+  stage.dataset.zoom = state.zoom.toFixed(2);
+}
+
+// Fit the whole page (the default) or its width, to read it scrolling down.
+widthButton.addEventListener('click', () => {
+  state.fitWidth = !state.fitWidth;
+  state.zoom = 1;
+  widthButton.setAttribute('aria-pressed', String(state.fitWidth));
+  stage.classList.toggle('wide', state.fitWidth);
+  render();
 });
 
 // Marking by keyboard alone: with a tool other than View and the page focused, the arrows
@@ -498,9 +686,9 @@ function askText(at) {
     input.remove();
     overlay.focus();
     if (!save || !text) return;
-    const width = Math.min(Math.max(40, text.length * 7 + 12), 400);
-    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-      { type: 'freetext', page: state.page, rect: [round(at.x), round(at.y), width, 22], text, size: 12 }), 'Text saved');
+    const size = settings.current().size;
+    const width = Math.min(Math.max(40, text.length * size * 0.6 + 12), 500);
+    addMark('freetext', { rect: [round(at.x), round(at.y), round(width), round(size * 1.8)], text }, 'Text saved');
   };
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') finish(true);
@@ -508,6 +696,30 @@ function askText(at) {
     event.stopPropagation();
   });
   input.addEventListener('blur', () => finish(true));
+}
+
+// The Link tool's second step: the page the link over `rect` jumps to (Enter saves,
+// Escape drops it).
+function askPage(rect) {
+  const input = document.createElement('input');
+  Object.assign(input, { className: 'textentry', type: 'number', min: '1', max: String(state.pages), placeholder: 'page' });
+  input.setAttribute('aria-label', `The page the link jumps to (1 to ${state.pages}); Enter saves, Escape cancels`);
+  const box = overlay.getBoundingClientRect();
+  const parent = stage.getBoundingClientRect();
+  input.style.left = `${box.left - parent.left + stage.scrollLeft + (rect[0] + rect[2]) * state.scale}px`;
+  input.style.top = `${box.top - parent.top + stage.scrollTop + rect[1] * state.scale}px`;
+  stage.append(input);
+  input.focus();
+  say(`Link: the page it jumps to, 1 to ${state.pages}, then Enter.`);
+  input.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Escape') { input.remove(); clearOverlay(); overlay.focus(); return; }
+    if (event.key !== 'Enter' || !input.value) return;
+    const to = Number(input.value);
+    input.remove();
+    overlay.focus();
+    run(() => change('POST', `/api/scores/${scoreID}/links`, state.version, { page: state.page, rect, to }), `Link to page ${to} saved`);
+  });
 }
 
 window.addEventListener('resize', () => { if (state.document) render(); });

@@ -3,7 +3,8 @@ import FolioScore
 import Foundation
 import Hummingbird
 
-/// `/api/scores/{id}/annotations`: listing a page's marks, adding, changing and removing one.
+/// `/api/scores/{id}/annotations`: listing a page's marks (and links, with where they lead),
+/// adding, changing and removing one; `/links`: adding a jump link.
 ///
 /// ```swift
 /// AnnotationController(service: server.service, maxBody: 1 << 20).addRoutes(to: router)
@@ -21,6 +22,11 @@ struct AnnotationController {
         router.post("/api/scores/:id/annotations") { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewAnnotation.self, request, limit: maxBody, what: "an annotation")
             let added = try service.addAnnotation(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
+            return try LibraryServer.json(["id": added.id], status: .created, tag: added.tag)
+        }
+        router.post("/api/scores/:id/links") { request, context -> Response in
+            let input = try await LibraryServer.decode(ScoreService.NewLink.self, request, limit: maxBody, what: "a link")
+            let added = try service.addLink(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(["id": added.id], status: .created, tag: added.tag)
         }
         router.patch("/api/scores/:id/annotations/:annotation") { request, context -> Response in

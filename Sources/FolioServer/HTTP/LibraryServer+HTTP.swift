@@ -100,16 +100,12 @@ extension LibraryServer {
         }
     }
 
-    /// A file of Folio's own (Assets/), by a name from a fixed list.
+    /// A file of Folio's own (Assets/): a plain name with a stylesheet, script or YAML extension.
     static func asset(_ name: String) throws -> Response {
-        let types = ["folio.css": "text/css; charset=utf-8", "library.js": "text/javascript; charset=utf-8",
-                     "score.js": "text/javascript; charset=utf-8", "api.js": "text/javascript; charset=utf-8",
-                     "details.js": "text/javascript; charset=utf-8", "contents.js": "text/javascript; charset=utf-8",
-                     "setlists.js": "text/javascript; charset=utf-8", "perform.js": "text/javascript; charset=utf-8",
-                     "dom.js": "text/javascript; charset=utf-8", "pages.js": "text/javascript; charset=utf-8",
-                     "pdf-worker.js": "text/javascript; charset=utf-8", "pagetools.js": "text/javascript; charset=utf-8",
-                     "openapi.yaml": "application/yaml; charset=utf-8"]
-        guard let type = types[name], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
+        // The UI's own files, by extension (Bundle.module holds nothing else under Assets/).
+        let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "yaml": "application/yaml; charset=utf-8"]
+        let suffix = name.split(separator: ".").last.map(String.init) ?? ""
+        guard isPlainName(name), let type = types[suffix], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {
             throw HTTPError(.notFound)
         }

@@ -118,6 +118,18 @@ enum HTMLPage {
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
             <button data-tool="stamp" title="Stamp: choose a mark, click to place it (S)">Stamp</button>
             <button data-tool="move" title="Move: drag a mark to where it belongs (M)">Move</button>
+            <button data-tool="link" title="Link: drag over a D.S., coda or repeat sign, then give the page it jumps to (L)">Link</button>
+            <details id="mark-settings" class="menu"><summary title="Colour, line width, text size and font, opacity of new marks">Style <span class="swatch" aria-hidden="true"></span></summary>
+              <div>
+                <fieldset><legend>Colour</legend><div class="palette"></div>
+                  <label>Custom <input type="color" id="setting-color"></label></fieldset>
+                <label>Line width <input type="range" id="setting-width" min="0.5" max="12" step="0.5"> <output for="setting-width"></output></label>
+                <label>Text size <input type="number" id="setting-size" min="6" max="96" step="1" required> pt</label>
+                <label>Font <select id="setting-font"><option value="sans">Sans</option><option value="serif">Serif</option>
+                  <option value="serif-italic">Serif italic</option><option value="mono">Monospaced</option></select></label>
+                <label>Opacity <input type="range" id="setting-opacity" min="0.1" max="1" step="0.05"> <output for="setting-opacity"></output></label>
+              </div>
+            </details>
             <label class="visually-hidden" for="symbol">Stamp mark</label>
             <select id="symbol" title="The mark the Stamp tool places">\(stampOptions())</select>
             <label class="button" title="Keep a PNG or JPEG in the library as a stamp of your own">Add a stamp…<input id="stamp-file"
@@ -125,7 +137,9 @@ enum HTMLPage {
             <button id="undo" disabled title="Nothing to undo">Undo</button>
             <details id="layers" class="layers" hidden><summary title="Show or hide the file's layers">Layers</summary><div></div></details>
           </nav>
-          <span class="pager"><button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
+          <span class="pager"><button id="link-back" hidden title="Back to where the link was followed from">↩ Back</button>
+            <button id="fit-width" aria-pressed="false" title="Fit the page's width (scroll down the page); off: the whole page">↔ Width</button>
+            <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
             <button id="prev" aria-label="Previous page">‹</button>
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
@@ -143,7 +157,9 @@ enum HTMLPage {
             </div>
             <section id="panel-page" role="tabpanel" aria-labelledby="tab-page">
               <h2>On this page</h2>
-              <ul id="annotations" class="annotations"></ul>
+              <ul id="annotations" class="annotations" aria-label="Your marks; swipe one left to delete it"></ul>
+              <label class="others-toggle" hidden><input type="checkbox" id="show-others"> <span id="others-count"></span></label>
+              <ul id="others" class="annotations" hidden></ul>
               <h2>Page tools</h2>
               <div class="pagetools">
                 <button data-page-tool="rotate-left" title="Turn this page a quarter to the left">↺ Rotate</button>
@@ -160,7 +176,15 @@ enum HTMLPage {
               <h2>Table of contents</h2>
               <ul id="toc" class="toc"></ul>
               <h2>Bookmarks</h2>
+              <label class="order">Order <select id="bookmark-order"><option value="custom">Custom (drag to move)</option>
+                <option value="page">By page</option></select></label>
               <ul id="bookmarks" class="annotations"></ul>
+              <form id="add-bookmark" class="add-bookmark" autocomplete="off">
+                <label>Name <input name="name" required maxlength="1000" placeholder="Bookmark name"></label>
+                <span class="range"><label>From <input name="start" type="number" min="1" required></label>
+                  <label>to <input name="end" type="number" min="1" placeholder="—"></label></span>
+                <button type="submit">Add bookmark</button>
+              </form>
               <button id="from-toc" disabled>Bookmarks from TOC</button>
             </section>
             <section id="panel-details" role="tabpanel" aria-labelledby="tab-details" hidden>

@@ -99,7 +99,7 @@ public struct LibraryServer: Sendable {
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
         ScoreController(service: service, covers: covers, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
-        BookmarkController(service: service).addRoutes(to: router)
+        BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router)
         UploadController(service: service, spool: spool, maxUpload: options.maxUpload).addRoutes(to: router)
         SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)

@@ -47,16 +47,16 @@ extension ScoreService {
     /// The table of contents and the bookmarks where they are kept (`BookmarkChain`: a
     /// CSV index beside the PDF, then the PDF's XMP — Preview's, Nutrient's and Folio's),
     /// bookmarks in page order, with the file's version.
-    public func contents(score id: Int64) throws -> (tag: String, contents: Contents) {
-        let read = try read(score: id) { document, path in try Self.contents(of: document, pdf: path) }
+    public func contents(score id: Int64, order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
+        let read = try read(score: id) { document, path in try Self.contents(of: document, pdf: path, order: order) }
         return (read.tag, read.value)
     }
 
-    static func contents(of document: PDFDocument, pdf: String) throws -> Contents {
+    static func contents(of document: PDFDocument, pdf: String, order: BookmarkOrder = .pageBased) throws -> Contents {
         let toc = TableOfContents.entries(of: document).map { entry in
             Contents.Entry(title: entry.title, level: entry.level, page: entry.page.flatMap { $0 <= document.pageCount ? $0 : nil })
         }
-        let stored = try Self.mapped { try BookmarkChain.discovered(document: document, pdf: pdf) }.manager.bookmarks(in: .pageBased)
+        let stored = try Self.mapped { try BookmarkChain.discovered(document: document, pdf: pdf) }.manager.bookmarks(in: order)
         let bookmarks = stored.map { bookmark in
             Contents.Bookmark(id: bookmark.id, name: bookmark.name ?? "",
                               start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
@@ -85,14 +85,80 @@ extension ScoreService {
 
     /// Removes one bookmark where it is kept (the PDF's XMP, or the CSV index beside it) when
     /// the file is still at `expected`. Only a removal from the PDF can be undone.
-    public func removeBookmark(score id: Int64, bookmark: String, expected: String?) throws -> (tag: String, contents: Contents) {
+    public func removeBookmark(score id: Int64, bookmark: String, expected: String?,
+                               order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
+        try editBookmarks(score: id, expected: expected, change: "Deleted a bookmark", order: order) { manager, _ in
+            guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
+                throw ServiceError(.notFound, "no bookmark \(bookmark) in this score")
+            }
+            try BookmarkEdit.remove(id: bookmark, from: &manager)
+        }
+    }
+
+    /// A bookmark made by hand: a name and its pages (1-based; `end` nil: one page).
+    ///
+    /// ```swift
+    /// let new = try JSONDecoder().decode(ScoreService.NewBookmark.self, from: Data(#"{"name":"Vltava","start":5,"end":9}"#.utf8))
+    /// ```
+    public struct NewBookmark: Codable, Sendable {
+        public var name: String
+        public var start: Int
+        public var end: Int?
+    }
+
+    /// Adds a bookmark (`BookmarkEdit` in FolioScore) where the chain keeps it, last in the
+    /// custom order, when the file is still at `expected`.
+    public func addBookmark(score id: Int64, expected: String?, _ input: NewBookmark,
+                            order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
+        try editBookmarks(score: id, expected: expected, change: "Added a bookmark", order: order) { manager, document in
+            let pages = try BookmarkEdit.pages(first: input.start, last: input.end, pageCount: document.pageCount)
+            try BookmarkEdit.add(name: input.name, pages: pages, to: &manager, pageCount: document.pageCount)
+        }
+    }
+
+    /// A change to a bookmark: a new `name`, and/or a new place in the custom order —
+    /// just before the bookmark `before`, or `last`.
+    ///
+    /// ```swift
+    /// let change = try JSONDecoder().decode(ScoreService.BookmarkChange.self, from: Data(#"{"before":"5E0C…"}"#.utf8))
+    /// ```
+    public struct BookmarkChange: Codable, Sendable {
+        public var name: String?
+        public var before: String?
+        public var last: Bool?
+    }
+
+    /// Renames and/or moves a bookmark when the file is still at `expected`.
+    public func changeBookmark(score id: Int64, bookmark: String, expected: String?, _ input: BookmarkChange,
+                               order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
+        guard input.name != nil || input.before != nil || input.last == true else {
+            throw ServiceError(.invalidValue, "send a name, a bookmark to go before, or last: true")
+        }
+        guard input.before == nil || input.last != true else { throw ServiceError(.invalidValue, "send before or last, not both") }
+        let change = input.name == nil ? "Moved a bookmark" : "Renamed a bookmark"
+        return try editBookmarks(score: id, expected: expected, change: change, order: order) { manager, _ in
+            guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
+                throw ServiceError(.notFound, "no bookmark \(bookmark) in this score")
+            }
+            if input.before != nil || input.last == true {
+                try BookmarkEdit.move(id: bookmark, before: input.before, in: &manager)
+            }
+            // Renamed last: a CSV index derives the id from the name.
+            if let name = input.name { try BookmarkEdit.rename(id: bookmark, to: name, in: &manager) }
+        }
+    }
+
+    /// One edit of a score's bookmarks through its chain, saved when the file is still at
+    /// `expected`; returns the contents after, bookmarks in `order`.
+    func editBookmarks(score id: Int64, expected: String?, change: String, order: BookmarkOrder,
+                       _ body: (inout BookmarkManager, PDFDocument) throws -> Void) throws -> (tag: String, contents: Contents) {
         let found = try score(id), path = found.1
-        let saved = try edit(found, expected: expected, change: "Deleted a bookmark") { document in
+        let saved = try edit(found, expected: expected, change: change) { document in
             let chain = try BookmarkChain.discovered(document: document, pdf: path)
             var manager = chain.manager
-            guard manager.remove(id: bookmark) else { throw ServiceError(.notFound, "no bookmark \(bookmark) in this score") }
+            try Self.mapped { try body(&manager, document) }
             try chain.save(manager, into: document)
-            return try Self.contents(of: document, pdf: path)
+            return try Self.contents(of: document, pdf: path, order: order)
         }
         return (saved.tag, saved.value)
     }

@@ -96,6 +96,12 @@ public struct ScoreService: Sendable {
         public var contents: String?
         public var author: String?
         public var color: String?
+        /// A link's page in this score (1-based), when it jumps to one.
+        public var target: Int?
+        /// A link's web address (or an engraver's `textedit:` address).
+        public var uri: String?
+        /// A link an engraver left on every note (`textedit:`): `folio lint --fix` removes them.
+        public var pointAndClick: Bool?
     }
 
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
@@ -119,6 +125,12 @@ public struct ScoreService: Sendable {
         public var text: String?
         public var color: String?
         public var size: Double?
+        /// 0 to 1.
+        public var opacity: Double?
+        /// A rectangle's or pen's line width in points, 0 to 100.
+        public var width: Double?
+        /// A text's font: sans (the server's), serif, serif-italic or mono (`TextFont.Family`).
+        public var font: String?
     }
 
     /// What the library view asks for: words, field values, a minimum rating, an order.
@@ -206,11 +218,21 @@ public struct ScoreService: Sendable {
     /// The annotations of one page (1-based), or of every page, with the file's version.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
         let read = try read(score: id) { document -> [Annotation] in
-            try AnnotationListing.list(document, page: page, popups: false).map { shown in
+            let links = Dictionary(try ScoreLink.list(document, page: page).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return try AnnotationListing.list(document, page: page, popups: false).map { shown in
                 let annotation = shown.annotation
-                return Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
-                                  rect: shown.display.map(Self.rounded), contents: annotation.contents,
-                                  author: annotation.author, color: annotation.color?.hex)
+                var listed = Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
+                                        rect: shown.display.map(Self.rounded), contents: annotation.contents,
+                                        author: annotation.author, color: annotation.color?.hex)
+                if let link = links[annotation.id] {
+                    switch link.target {
+                    case .page(let number)?: listed.target = number
+                    case .uri(let uri)?: listed.uri = uri
+                    default: break
+                    }
+                    if link.isPointAndClick { listed.pointAndClick = true }
+                }
+                return listed
             }
         }
         return (read.tag, read.value)
@@ -237,7 +259,12 @@ public struct ScoreService: Sendable {
         let found = try score(id)
         var request = try Self.mapped { try Self.request(input, author: author) }
         if let name = input.image { request.image = try Self.mapped { try stamps.bytes(of: name) } }
-        request.font = font
+        request.font = try input.font.map { name in
+            guard let family = TextFont.Family(rawValue: name) else {
+                throw ServiceError(.invalidValue, "font \(name) is not one of \(TextFont.Family.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return try Self.mapped { try TextFont.installed(family) } ?? font
+        } ?? font
         let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
             try request.add(to: document)
         }
@@ -375,6 +402,8 @@ public struct ScoreService: Sendable {
         }
         request.color = input.color
         request.size = input.size
+        request.opacity = input.opacity
+        request.width = input.width
         request.author = author
         return request
     }

@@ -8,7 +8,7 @@ struct BookmarksCommand: ParsableCommand {
         commandName: "bookmarks",
         abstract: "Page-range bookmarks, as forScore makes them from a table of contents.",
         subcommands: [BookmarksListCommand.self, BookmarksAddCommand.self, BookmarksRemoveCommand.self,
-                      BookmarksRenameCommand.self, BookmarksFromTocCommand.self, BookmarksImportCommand.self,
+                      BookmarksRenameCommand.self, BookmarksMoveCommand.self, BookmarksFromTocCommand.self, BookmarksImportCommand.self,
                       BookmarksExportCommand.self, BookmarksDedupeCommand.self]
     )
 
@@ -145,22 +145,10 @@ struct BookmarksAddCommand: ParsableCommand {
 
     func run() throws {
         let id = try BookmarksCommand.update("add", options, store) { manager, document in
-            let count = document.pageCount
-            let last = end ?? page
-            guard (1...max(count, 1)).contains(page), (page...max(count, page)).contains(last), last <= count else {
-                throw ValidationError("pages \(page)–\(last) are out of range (valid: 1 to \(count), end not before start)")
-            }
+            let pages = try BookmarkEdit.pages(first: page, last: end, pageCount: document.pageCount)
             var metadata = ScoreMetadata(composers: composers, genres: genres, reference: reference)
-            do {
-                metadata.key = try key.map { try MusicalKey(parsing: $0) }
-            } catch let error as ScoreError {
-                throw ValidationError(error.message)
-            }
-            // An index identifies its rows by title and pages: the id is the one it was stored under.
-            let before = Set(manager.bookmarks.map(\.id))
-            let bookmark = Bookmark(name: name, action: .page(index: page - 1), pages: page...last, metadata: metadata)
-            manager.add(bookmark)
-            return manager.bookmarks.first { !before.contains($0.id) }?.id ?? bookmark.id
+            metadata.key = try key.map { try MusicalKey(parsing: $0) }
+            return try BookmarkEdit.add(name: name, pages: pages, metadata: metadata, to: &manager, pageCount: document.pageCount)
         }
         print(id)
     }
@@ -177,9 +165,7 @@ struct BookmarksRemoveCommand: ParsableCommand {
     @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        try BookmarksCommand.update("remove", options, store) { manager, _ in
-            guard manager.remove(id: id) else { throw ValidationError("no bookmark with id \(id)") }
-        }
+        try BookmarksCommand.update("remove", options, store) { manager, _ in try BookmarkEdit.remove(id: id, from: &manager) }
     }
 }
 
@@ -225,13 +211,27 @@ struct BookmarksRenameCommand: ParsableCommand {
     @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        try BookmarksCommand.update("rename", options, store) { manager, _ in
-            guard var bookmark = manager.bookmarks.first(where: { $0.id == id }) else {
-                throw ValidationError("no bookmark with id \(id)")
-            }
-            bookmark.name = name
-            manager.add(bookmark)
-        }
+        try BookmarksCommand.update("rename", options, store) { manager, _ in try BookmarkEdit.rename(id: id, to: name, in: &manager) }
+    }
+}
+
+/// `folio bookmarks move`.
+struct BookmarksMoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move a bookmark in the custom order (Nutrient's sort keys), before another or to the end.",
+        discussion: """
+            Example: folio bookmarks move score.pdf --id 5E0C… --before 9A11…
+            `folio bookmarks list --order custom` lists them in that order.
+            Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.
+            """)
+
+    @Option(help: "The bookmark to move (see `folio bookmarks list`).") var id: String
+    @Option(help: "The bookmark it goes before (default: it goes last).") var before: String?
+    @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
+
+    func run() throws {
+        try BookmarksCommand.update("move", options, store) { manager, _ in try BookmarkEdit.move(id: id, before: before, in: &manager) }
     }
 }
 

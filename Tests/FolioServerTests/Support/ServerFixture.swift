@@ -50,6 +50,15 @@ struct ServerFixture {
         try JSONDecoder().decode(type, from: Data(buffer: response.body))
     }
 
+    /// The library listing as the API answers it.
+    struct Scores: Decodable { let scores: [ScoreService.Score] }
+
+    /// The id of the first score a search for `query` finds.
+    static func scoreID(_ client: some TestClientProtocol, query: String) async throws -> Int64 {
+        let found = try await client.execute(uri: "/api/scores?q=\(query)", method: .get)
+        return try XCTUnwrap(try decode(Scores.self, found).scores.first).id
+    }
+
     /// The CSRF token a page hands out (meta tag) and its cookie, as request headers.
     static func csrf(_ client: some TestClientProtocol) async throws -> HTTPFields {
         let page = try await client.execute(uri: "/", method: .get)
