@@ -22,9 +22,7 @@ public enum BookmarkEdit {
     public static func add(name: String, pages: ClosedRange<Int>, metadata: ScoreMetadata = ScoreMetadata(),
                            to manager: inout BookmarkManager, pageCount: Int) throws -> String {
         let name = try checkedName(name)
-        guard pageCount > 0, pages.lowerBound >= 1, pages.upperBound <= pageCount else {
-            throw ScoreError(.outOfRange, "pages \(pages.lowerBound)–\(pages.upperBound) are out of range (valid: 1 to \(pageCount), end not before start)")
-        }
+        _ = try self.pages(first: pages.lowerBound, last: pages.upperBound, pageCount: pageCount)
         let keys = manager.bookmarks.compactMap(\.sortKey)
         let bookmark = Bookmark(name: name, action: .page(index: pages.lowerBound - 1), sortKey: keys.max().map { $0 + 1 },
                                 pages: pages, metadata: metadata)
