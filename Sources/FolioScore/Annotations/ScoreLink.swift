@@ -44,17 +44,22 @@ public struct ScoreLink: Sendable, Equatable {
     /// The links of page `page` (1-based) or of every page; a page past the end is
     /// `PDFError` `pageOutOfRange`.
     public static func list(_ document: PDFDocument, page: Int? = nil) throws -> [ScoreLink] {
-        try listed(document, page: page).map(\.link)
+        links(in: try AnnotationListing.list(document, page: page), of: document)
     }
 
-    /// The links with the annotations they were read from (for removing them).
-    static func listed(_ document: PDFDocument, page: Int?) throws -> [(link: ScoreLink, annotation: PDFAnnotation)] {
-        let shown = try AnnotationListing.list(document, page: page).filter { $0.annotation.subtype == "Link" }
+    /// The links among annotations `shown` (as ``AnnotationListing/list(_:page:popups:)``
+    /// listed them from `document`), their targets resolved once for all: for a caller that
+    /// lists a page's annotations anyway.
+    ///
+    /// ```swift
+    /// let shown = try AnnotationListing.list(document, page: 1)
+    /// let links = ScoreLink.links(in: shown, of: document)
+    /// ```
+    public static func links(in shown: [AnnotationListing.Shown], of document: PDFDocument) -> [ScoreLink] {
+        let shown = shown.filter { $0.annotation.subtype == "Link" }
         let targets = document.linkTargets(shown.map(\.annotation))
         return zip(shown, targets).map { shown, target in
-            let annotation = shown.annotation
-            let link = ScoreLink(id: annotation.id, page: annotation.pageIndex + 1, rect: shown.display, target: target.map(Self.target))
-            return (link, annotation)
+            ScoreLink(id: shown.annotation.id, page: shown.annotation.pageIndex + 1, rect: shown.display, target: target.map(Self.target))
         }
     }
 

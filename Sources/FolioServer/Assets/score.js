@@ -208,8 +208,7 @@ async function loadAnnotations() {
     const label = document.createElement('span');
     label.textContent = `${annotation.subtype}${annotation.contents ? ': ' + annotation.contents : ''}`;
     label.title = label.textContent;
-    const deleteMark = () => run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
-      state.version), `Deleted ${annotation.subtype}: Undo brings it back`);
+    const deleteMark = () => removeAnnotation(annotation, `Deleted ${annotation.subtype}: Undo brings it back`);
     const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(), deleteMark);
     if (annotation.subtype === 'FreeText') item.append(label, button('Edit', `Edit the text ${annotation.contents ?? ''}`.trim(),
       () => editText(item, label, annotation)), remove);
@@ -239,8 +238,7 @@ function showOthers(hidden) {
     item.append(label);
     if (annotation.target) item.append(button('Go', `Follow the link to page ${annotation.target}`, () => follow(annotation)));
     if (annotation.subtype === 'Link') {
-      item.append(button('Delete', `Delete the link ${label.textContent}`, () => run(() => change('DELETE',
-        `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), 'Link deleted')));
+      item.append(button('Delete', `Delete the link ${label.textContent}`, () => removeAnnotation(annotation, 'Link deleted')));
     }
     return item;
   });
@@ -248,6 +246,11 @@ function showOthers(hidden) {
   others.replaceChildren(...shown);
 }
 othersToggle.addEventListener('change', () => loadAnnotations());
+
+// Deletes one annotation of the page (undoable), then says `message`.
+function removeAnnotation(annotation, message) {
+  run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), message);
+}
 
 // A swipe left (pointer or finger) over a list item runs `remove`; the item follows the finger.
 function swipeToDelete(item, remove) {
@@ -668,16 +671,21 @@ function rectangle(a, b) {
 }
 function round(value) { return Math.round(value * 100) / 100; }
 
-function askText(at) {
-  const input = document.createElement('input');
-  input.className = 'textentry';
-  input.setAttribute('aria-label', 'Text of the new annotation; Enter saves, Escape cancels');
+// An entry field over the page at `at` (points of the displayed page), named `label`, focused.
+function entryAt(at, label, attributes = {}) {
+  const input = Object.assign(document.createElement('input'), { className: 'textentry', ...attributes });
+  input.setAttribute('aria-label', label);
   const box = overlay.getBoundingClientRect();
   const parent = stage.getBoundingClientRect();
   input.style.left = `${box.left - parent.left + stage.scrollLeft + at.x * state.scale}px`;
   input.style.top = `${box.top - parent.top + stage.scrollTop + at.y * state.scale}px`;
   stage.append(input);
   input.focus();
+  return input;
+}
+
+function askText(at) {
+  const input = entryAt(at, 'Text of the new annotation; Enter saves, Escape cancels');
   let finished = false;
   const finish = (save) => {
     if (finished) return;  // removing the input blurs it, which finishes again
@@ -701,15 +709,8 @@ function askText(at) {
 // The Link tool's second step: the page the link over `rect` jumps to (Enter saves,
 // Escape drops it).
 function askPage(rect) {
-  const input = document.createElement('input');
-  Object.assign(input, { className: 'textentry', type: 'number', min: '1', max: String(state.pages), placeholder: 'page' });
-  input.setAttribute('aria-label', `The page the link jumps to (1 to ${state.pages}); Enter saves, Escape cancels`);
-  const box = overlay.getBoundingClientRect();
-  const parent = stage.getBoundingClientRect();
-  input.style.left = `${box.left - parent.left + stage.scrollLeft + (rect[0] + rect[2]) * state.scale}px`;
-  input.style.top = `${box.top - parent.top + stage.scrollTop + rect[1] * state.scale}px`;
-  stage.append(input);
-  input.focus();
+  const input = entryAt({ x: rect[0] + rect[2], y: rect[1] }, `The page the link jumps to (1 to ${state.pages}); Enter saves, Escape cancels`,
+    { type: 'number', min: '1', max: String(state.pages), placeholder: 'page' });
   say(`Link: the page it jumps to, 1 to ${state.pages}, then Enter.`);
   input.addEventListener('keydown', (event) => {
     event.stopPropagation();

@@ -218,8 +218,9 @@ public struct ScoreService: Sendable {
     /// The annotations of one page (1-based), or of every page, with the file's version.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
         let read = try read(score: id) { document -> [Annotation] in
-            let links = Dictionary(try ScoreLink.list(document, page: page).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return try AnnotationListing.list(document, page: page, popups: false).map { shown in
+            let listed = try AnnotationListing.list(document, page: page, popups: false)
+            let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return listed.map { shown in
                 let annotation = shown.annotation
                 var listed = Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
                                         rect: shown.display.map(Self.rounded), contents: annotation.contents,
