@@ -4,7 +4,7 @@
 import PackageDescription
 
 let targets = ["FuzzPDF", "FuzzSave", "FuzzFilters", "FuzzXMP", "FuzzCSV", "FuzzOpenIn", "FuzzSetlist", "FuzzForScore",
-               "FuzzFont", "FuzzImage", "FuzzText", "FuzzIntake"]
+               "FuzzFont", "FuzzImage", "FuzzText", "FuzzIntake", "FuzzAudio"]
 
 let package = Package(
     name: "FolioFuzz",

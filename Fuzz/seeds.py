@@ -96,3 +96,16 @@ put("FuzzIntake", "doc.rtf", rb"{\rtf1\ansi{\info{\title P\u237?se\u328?}}Ahoj}"
 put("FuzzIntake", "set.4ss", b'<?xml version="1.0"?><forScore kind="setlist" version="1.0" title="T"><score path="a.pdf"/></forScore>')
 put("FuzzIntake", "index.csv", "Title,Page\nVltava,3\nŠárka,9\n".encode())
 put("FuzzIntake", "dict.json", b'{"composers": "Dvorak"}')
+# Recordings in every format a track may be in, made by ffmpeg when it is installed, cut to their heads; WAV samples whole.
+import subprocess, tempfile
+with tempfile.TemporaryDirectory() as scratch:
+    for name, extra in (("a.mp3", []), ("b.aac", []), ("c.m4a", []), ("d.flac", []), ("e.ogg", []), ("f.wav", ["-ar", "8000"]),
+                        ("g.wav", ["-c:a", "pcm_f32le", "-ac", "3", "-ar", "8000"])):
+        target = os.path.join(scratch, name)
+        try:
+            subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.2",
+                            "-metadata", "title=Vltava – Влтава", *extra, target], check=True)
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        put("FuzzAudio", name, open(target, "rb").read()[:16384])
+put("FuzzAudio", "id3-chain", b"ID3\x04\x00\x00\x00\x00\x00\x05xxxxxID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00")

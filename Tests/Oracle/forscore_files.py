@@ -8,6 +8,7 @@ check DIR EXPECT.json      prints {"problems": [...]} (empty when every value re
 make-canvas OUT PDF        a PDF of pages of several sizes (Letter, A4, landscape, cropped,
                            turned, zoomed) and an archive marking each on forScore's canvas
 check-canvas PDF EXPECT.json   where Poppler, MuPDF and PDFium show the marks, layers toggled
+make-sound OUT PDF AUDIO   an archive of the PDF and a recording its Tracks link (with a loop)
 
 forScore's canvas, after the public decodings: 2160 x 2824 pixels for every page; the page as
 shown (after its crop) scaled to fit, centred across when narrower, at the top when wider.
@@ -259,6 +260,19 @@ def make_canvas(out, pdf_out):
     return expect
 
 
+def make_sound(out, pdf, audio):
+    """An archive whose score's Tracks name the recording it carries, by its name in the archive."""
+    name = unicodedata.normalize("NFD", "Janáček – Dobrú noc.pdf")
+    recording = unicodedata.normalize("NFD", "Dobrú noc – Firkušný.wav")
+    data = {"&SYS;setlists": [], name + "|title": "Dobrú noc",
+            name + "|Tracks": [{"path": recording, "title": "Rudolf Firkušný", "loopStart": 1.5, "loopEnd": 3}]}
+    body = record("Archive.4sb", plistlib.dumps(data, fmt=plistlib.FMT_BINARY))
+    body += record("{%DOCUMENTS_DIR%}/" + name, open(pdf, "rb").read())
+    body += record("{%DOCUMENTS_DIR%}/" + recording, open(audio, "rb").read())
+    open(out, "wb").write(b"<--4SBV03-->" + body)
+    return {"score": unicodedata.normalize("NFC", name), "recording": unicodedata.normalize("NFC", recording)}
+
+
 def make_canvas_hostile(out, pdf_out, cyclic_out):
     """Layers of the wrong shape, past the pixel limit and past the last page; and an archive
     whose metadata refers to itself."""
@@ -426,5 +440,7 @@ if __name__ == "__main__":
         print(json.dumps(make_canvas(sys.argv[2], sys.argv[3])))
     elif command == "make-canvas-hostile":
         make_canvas_hostile(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif command == "make-sound":
+        print(json.dumps(make_sound(sys.argv[2], sys.argv[3], sys.argv[4])))
     elif command == "check-canvas":
         check_canvas(sys.argv[2], json.load(open(sys.argv[3])))

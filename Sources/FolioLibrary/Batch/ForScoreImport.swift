@@ -58,12 +58,21 @@ public enum ForScoreImport {
         if archive.kind == .archive {
             var names = LibraryFileName(folder: base)
             var staged: [(file: String, final: String)] = []
-            for record in archive.records.dropFirst() {
-                guard let name = record.documentName else { continue }
+            // Every file's name first: a score's tracks name audio files that may come after it.
+            let documents = archive.records.dropFirst().compactMap { record in record.documentName.map { (record, $0) } }
+            let finals = documents.map { _, name in
                 let isPDF = (name as NSString).pathExtension.lowercased() == "pdf"
-                let final = names.claim(name, extension: isPDF ? "pdf" : (name as NSString).pathExtension.lowercased())
-                renamed[name] = final
+                return names.claim(name, extension: isPDF ? "pdf" : (name as NSString).pathExtension.lowercased())
+            }
+            for ((_, name), final) in zip(documents, finals) { renamed[name] = final }
+            for ((record, name), final) in zip(documents, finals) {
+                let isPDF = (name as NSString).pathExtension.lowercased() == "pdf"
                 var file = data.files[name] ?? ForScoreLibraryData.File(name: name)
+                file.tracks = file.tracks.map { track in
+                    var track = track
+                    track.file = renamed[track.file] ?? renamed[(track.file as NSString).lastPathComponent] ?? track.file
+                    return track
+                }
                 var line = "\(name) → \(final)"
                 if dryRun {
                     if isPDF {

@@ -18,6 +18,12 @@ import GRDB
 ///   it; a deleted score leaves the entry with its title, shown as a placeholder).
 /// - v4 adds `score.pathKey`: the path in NFC, unique, what lookups use (``CatalogPath``).
 /// - v5 stores `entry.own` in ``FolioScore/ScoreMetadata``'s JSON form (files read again).
+/// - v6 adds `entry.tempo` and `entry.timeSignature`.
+/// - v7 adds sound: `audio` (one row per audio file, told by content, with a fingerprint
+///   like a score's, so a moved recording keeps its id) and `track` (a score's link, or a
+///   bookmark's by title, to an audio file: loop points, offset; `file` keeps the path it
+///   was linked by, so a link whose file is missing waits for it); `score.tracksAdopted`
+///   remembers which `folioscore:tracks` of the file were taken into the catalog.
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -131,6 +137,40 @@ enum CatalogSchema {
             try db.execute(sql: """
                 ALTER TABLE entry ADD COLUMN tempo INTEGER;
                 ALTER TABLE entry ADD COLUMN timeSignature TEXT;
+                UPDATE score SET size = -1;
+                """)
+        }
+        migrator.registerMigration("v7") { db in
+            // Scores are read again so the tracks their XMP keeps (4SB imports) are adopted.
+            try db.execute(sql: """
+                CREATE TABLE audio (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    path TEXT NOT NULL,
+                    pathKey TEXT NOT NULL UNIQUE,
+                    size INTEGER NOT NULL,
+                    modified INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    added REAL NOT NULL
+                );
+                CREATE INDEX audio_fingerprint ON audio(fingerprint);
+                CREATE TABLE track (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    scoreId INTEGER NOT NULL REFERENCES score(id) ON DELETE CASCADE,
+                    bookmark TEXT,
+                    audioId INTEGER REFERENCES audio(id) ON DELETE SET NULL,
+                    file TEXT NOT NULL,
+                    fileKey TEXT NOT NULL,
+                    title TEXT,
+                    loopStart REAL,
+                    loopEnd REAL,
+                    offset REAL,
+                    added REAL NOT NULL
+                );
+                CREATE INDEX track_score ON track(scoreId);
+                CREATE INDEX track_audio ON track(audioId);
+                CREATE INDEX track_file ON track(fileKey);
+                ALTER TABLE score ADD COLUMN tracksAdopted TEXT;
                 UPDATE score SET size = -1;
                 """)
         }

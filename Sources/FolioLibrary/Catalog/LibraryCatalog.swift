@@ -130,6 +130,7 @@ public final class LibraryCatalog: Sendable {
                             end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
                             in: db)
         }
+        try adoptTracks(record.tracks, scoreID: scoreID, scorePath: record.stamp.path, in: db)
         return scoreID
     }
 

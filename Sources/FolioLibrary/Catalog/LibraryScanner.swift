@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FolioPDF
+import FolioScore
 import Foundation
 import GRDB
 
@@ -44,6 +45,10 @@ public struct LibraryScanner: Sendable {
     public struct Summary: Sendable, Equatable {
         /// PDFs found in the folder.
         public var found = 0
+        /// Audio files catalogued (MP3, AAC, M4A, WAV, FLAC, Ogg by their content).
+        public var audio = 0
+        /// Files named like audio that are not audio by their content, left out.
+        public var notAudio: [String] = []
         /// Files opened and read (new or changed).
         public var opened = 0
         public var added = 0
@@ -82,7 +87,10 @@ public struct LibraryScanner: Sendable {
     public func scan(progress: (Progress) -> Void = { _ in }) throws -> Summary {
         var summary = Summary()
         var known = try catalog.knownFiles()
-        let found = settleNames(try Self.files(in: catalog.folder), known: known, summary: &summary)
+        let listing = try Self.files(in: catalog.folder)
+        // Audio first: the tracks a score's XMP names find their files.
+        try scanAudio(listing.audio, summary: &summary)
+        let found = settleNames(listing.scores, known: known, summary: &summary)
         summary.found = found.count
         var toRead: [FileStamp] = []
         var seen = Set<String>()
@@ -251,9 +259,10 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Every PDF below `folder` (not hidden, no symbolic links), with size and time,
-    /// sorted by path.
-    static func files(in folder: String) throws -> [FileStamp] {
+    /// sorted by path; and every file whose name says it may be audio (its content decides).
+    static func files(in folder: String) throws -> (scores: [FileStamp], audio: [FileStamp]) {
         var result: [FileStamp] = []
+        var audio: [FileStamp] = []
         var pending = [""]
         while let relative = pending.popLast() {
             let directory = relative.isEmpty ? folder : folder + "/" + relative
@@ -273,11 +282,13 @@ public struct LibraryScanner: Sendable {
                     pending.append(path)
                 case S_IFREG where name.lowercased().hasSuffix(".pdf"):
                     result.append(FileStamp(path: path, info: info))
+                case S_IFREG where AudioKind.isCandidate(name):
+                    audio.append(FileStamp(path: path, info: info))
                 default:
                     continue
                 }
             }
         }
-        return result.sorted { $0.path < $1.path }
+        return (result.sorted { $0.path < $1.path }, audio.sorted { $0.path < $1.path })
     }
 }

@@ -38,6 +38,8 @@ public struct ScoreRecord: Sendable, Equatable {
     public var warnings: [String]
     /// Why the file could not be read; nil when it was.
     public var error: String?
+    /// The audio tracks its XMP keeps (`AudioTrackLink`), taken into the catalog.
+    public var tracks: [AudioTrackLink] = []
 
     /// Reads the PDF `stamp` names. Never throws: a file that cannot be read gives a record
     /// with its error, so a scan lists it and goes on.
@@ -78,6 +80,7 @@ public struct ScoreRecord: Sendable, Equatable {
                                                   source: "toc", metadata: ScoreMetadata()))
         }
         record.bookmarks += storedEntries
+        record.tracks = AudioTrackLink.links(of: document)
         for annotation in document.annotations() {
             record.annotations[annotation.subtype, default: 0] += 1
         }

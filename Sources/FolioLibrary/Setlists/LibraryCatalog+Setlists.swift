@@ -241,7 +241,7 @@ extension LibraryCatalog {
 
     /// The catalogued file `path` names: a path relative to the library, or a file name
     /// that exactly one file has.
-    private static func score(_ path: String, in db: Database) throws -> (Int64, String, String) {
+    static func score(_ path: String, in db: Database) throws -> (Int64, String, String) {
         let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL"
         if let row = try Row.fetchOne(db, sql: sql + " WHERE s.pathKey = ?", arguments: [CatalogPath.key(path)]) {
             return (row[0], row[1], row[2] ?? path)

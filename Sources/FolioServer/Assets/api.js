@@ -23,10 +23,10 @@ async function failure(response) {
   return Object.assign(new Error(await message(response)), { status: response.status });
 }
 
-// POSTs a file's bytes to `url`; returns the JSON answer.
-async function sendBytes(url, file) {
+// Sends a file's bytes to `url` (POST, or `method`); returns the JSON answer.
+export async function sendBytes(url, file, method = 'POST') {
   const response = await fetch(url, {
-    method: 'POST', headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
+    method, headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
   });
   if (!response.ok) throw await failure(response);
   return response.json();

@@ -3,16 +3,46 @@
 // swipes; one page or two side by side, or half-page turns (forScore's: the next page's top
 // half shows above the bottom half of the page being finished). The current piece's title is shown;
 // the piece and its page stay in the address (?piece=3&page=5), for a reload or a shared link.
+// As a piece opens, its linked recording is queued in the sound bar and the metronome takes
+// its tempo and time signature (/api/setlists/NAME/sound).
+import { getJSON } from './api.js';
 import { pageTurn, tapOrSwipe } from './dom.js';
 import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
 import { placeNumber, keepPlace } from './place.js';
+import { mountSound } from './sound.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
 const pieceLabel = document.getElementById('piece');
 const twoButton = document.getElementById('two');
 const halfButton = document.getElementById('half');
-const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [] };
+const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [], queued: undefined };
+const sound = mountSound();
+
+// Each piece of the merged PDF with what it sounds with: the pieces are the setlist's
+// entries that have pages, in order, under their titles.
+async function loadSound() {
+  const { data } = await getJSON(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/sound`);
+  let next = 0;
+  for (const piece of state.pieces) {
+    const index = data.pieces.findIndex((entry, position) => position >= next && entry.score !== null && entry.title === piece.title);
+    if (index < 0) continue;
+    piece.sound = data.pieces[index];
+    next = index + 1;
+  }
+  if (data.pieces.some((entry) => entry.track)) sound.show(true);
+  getJSON('/api/audio').then(({ data: audio }) => sound.librarySamples(audio.audio)).catch(() => {});
+}
+
+// Queues the recording of the piece on the page shown, when the piece changed.
+function queueSound() {
+  const piece = pieceAt(state.halfway ? state.page + 1 : state.page);
+  if (piece === state.queued) return;
+  state.queued = piece;
+  if (!sound.player.playing) { sound.queue(piece?.sound ?? null); return; }
+  // Playing on into the next piece: its recording is queued once this one stops.
+  sound.player.audio.addEventListener('pause', () => { if (state.queued === piece) sound.queue(piece?.sound ?? null); }, { once: true });
+}
 
 async function load() {
   const url = `/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`;
@@ -55,6 +85,7 @@ async function pageSheet(number, room) {
 
 async function render() {
   keep();
+  queueSound();
   if (state.halfway) {
     const canvas = document.createElement('canvas');
     canvas.className = 'sheet';
@@ -110,6 +141,7 @@ window.addEventListener('resize', () => { if (state.document) render(); });
 (async () => {
   try {
     await load();
+    await loadSound().catch((error) => { document.getElementById('sound-status').textContent = error.message; });
     state.page = placed();
     await render();
     stage.focus();

@@ -5,6 +5,7 @@
 // menu's settings. The page shown stays in the address (?page=5).
 // Coordinates sent to the API are points from the top-left of the page as displayed.
 // The panels (page annotations, contents, details) and undo share the file's version.
+// The sound bar plays the score's recordings and the metronome (sound.js).
 import { getJSON, change, uploadStamp } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
@@ -13,6 +14,7 @@ import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, view
 import { pageTools } from './pagetools.js';
 import { markSettings } from './settings.js';
 import { placeNumber, keepPlace } from './place.js';
+import { mountSound } from './sound.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -27,6 +29,7 @@ const othersToggle = document.getElementById('show-others');
 const backButton = document.getElementById('link-back');
 const widthButton = document.getElementById('fit-width');
 const settings = markSettings(document.getElementById('mark-settings'));
+const sound = mountSound({ score: Number(scoreID) });
 
 // `annotations`: the musician's marks on the page; `links`: the links a tap follows.
 // `zoom` scales the fitted page (pinch); `back` holds the pages links were followed from.
@@ -730,7 +733,7 @@ window.addEventListener('resize', () => { if (state.document) render(); });
     await loadDocument();
     await render();
     overlay.focus();
-    await Promise.all([panels.details.load(), panels.contents.load()]);
+    await Promise.all([panels.details.load(), panels.contents.load(), sound.load()]);
     refreshUndo();
   } catch (error) {
     say(`Cannot show this score: ${error.message}`);

@@ -137,13 +137,15 @@ enum HTMLPage {
             <button id="undo" disabled title="Nothing to undo">Undo</button>
             <details id="layers" class="layers" hidden><summary title="Show or hide the file's layers">Layers</summary><div></div></details>
           </nav>
-          <span class="pager"><button id="link-back" hidden title="Back to where the link was followed from">↩ Back</button>
+          <span class="pager"><button id="sound-toggle" aria-pressed="false" title="The linked recording and the metronome">♪ Sound</button>
+            <button id="link-back" hidden title="Back to where the link was followed from">↩ Back</button>
             <button id="fit-width" aria-pressed="false" title="Fit the page's width (scroll down the page); off: the whole page">↔ Width</button>
             <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
             <button id="prev" aria-label="Previous page">‹</button>
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
         </header>
+        \(soundBar(linking: true))
         <main class="viewer">
           <div id="stage" class="stage" data-score="\(score.id)">
             <canvas id="page"></canvas>
@@ -195,6 +197,45 @@ enum HTMLPage {
         </main>
         """
         return shell(title: score.title, csrf: csrf, body: body, scripts: pdfScripts + ["/assets/score.js"], bodyClass: "score")
+    }
+
+    /// The sound bar (sound.js): the linked recording's player — track, play, position, A–B
+    /// loop, speed — and the metronome — tempo, tap, beats per bar, count-in, the beat light,
+    /// the click or the user's sample. With `linking`, the controls that link and unlink the
+    /// library's audio files and keep a loop (the score view).
+    static func soundBar(linking: Bool) -> String {
+        let links = linking ? """
+            <label class="visually-hidden" for="link-audio">Link a recording</label>
+              <select id="link-audio" title="Link one of the library's audio files to this score"></select>
+              <button id="save-loop" title="Keep the A–B loop with this track">Keep loop</button>
+              <button id="unlink" title="Unlink this recording from the score (the file stays)">Unlink</button>
+            """ : ""
+        return """
+        <section id="sound" class="soundbar" hidden aria-label="Sound">
+          <div class="player">
+            <label class="visually-hidden" for="track">Recording</label><select id="track"></select>
+            <button id="play" aria-label="Play" title="Play or pause (K, or a pedal's play key)">▶</button>
+            <span id="position" class="time">0:00 / –:––</span>
+            <input type="range" id="seek" min="0" max="0" step="0.1" value="0" aria-label="Position">
+            <button id="set-a" title="The loop starts here">A</button><button id="set-b" title="The loop ends here">B</button>
+            <label title="Play the A–B loop again and again"><input type="checkbox" id="loop"> Loop <span id="loop-range" class="muted"></span></label>
+            <label>Speed <input type="range" id="speed" min="50" max="150" step="5" value="100"> <output id="speed-value">100 %</output></label>
+            \(links)
+          </div>
+          <div class="metronome">
+            <label>♩ = <input type="number" id="bpm" min="20" max="400" value="100"></label>
+            <button id="tap" title="Tap twice or more at the tempo">Tap</button>
+            <label>Beats <input type="number" id="beats" min="1" max="16" value="4"></label>
+            <label title="One bar of clicks before the recording starts"><input type="checkbox" id="count-in"> Count-in</label>
+            <button id="metronome-start" aria-pressed="false">Start</button>
+            <span id="beat" class="beat" aria-hidden="true"></span>
+            <label>Sound <select id="click-sound"><option value="click">Click</option><option value="sample">My sample</option></select></label>
+            <label class="button" title="Keep a short WAV file as the metronome's sound">Sample…<input type="file" id="sample-file"
+              accept=".wav,audio/wav,audio/x-wav" class="visually-hidden"></label>
+          </div>
+          <p id="sound-status" class="muted" role="status"></p>
+        </section>
+        """
     }
 
     /// The musical marks the Stamp tool offers, dynamics first.

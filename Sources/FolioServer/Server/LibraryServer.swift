@@ -53,6 +53,8 @@ public struct LibraryServer: Sendable {
 
     public let service: ScoreService
     public let setlists: SetlistService
+    /// Audio files, tracks and the metronome's sample.
+    public let tracks: TrackService
     public let covers: CoverCache
     public let options: Options
     /// Where uploads are received (see ``UploadSpool``).
@@ -68,6 +70,7 @@ public struct LibraryServer: Sendable {
         service.font = options.textFont
         self.service = service
         setlists = SetlistService(catalog: catalog, work: work)
+        tracks = TrackService(catalog: catalog)
         do { spool = try UploadSpool(folder: catalog.folder) } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
@@ -103,6 +106,7 @@ public struct LibraryServer: Sendable {
         StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router)
         UploadController(service: service, spool: spool, maxUpload: options.maxUpload).addRoutes(to: router)
         SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
+        TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router)
         return router
     }
 

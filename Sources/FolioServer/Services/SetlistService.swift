@@ -15,7 +15,7 @@ public struct SetlistService: Sendable {
     public let catalog: LibraryCatalog
     /// Setlist changes check the version and change under this lock, so no change slips
     /// in between (within this server; the catalog's own transactions keep each change whole).
-    private let lock = SetlistLock()
+    private let lock = ChangeLock()
     /// Where merged PDFs are made, with the server's read limits (see ``WorkQueue``).
     public let work: WorkQueue
 
@@ -167,8 +167,9 @@ public struct SetlistService: Sendable {
     }
 }
 
-/// The lock ``SetlistService`` changes run under.
-final class SetlistLock: @unchecked Sendable {
+/// The lock a service's changes run under (``SetlistService``, ``TrackService``): the
+/// version is checked and the change made with no other change in between.
+final class ChangeLock: @unchecked Sendable {
     private let lock = NSLock()
     func run<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FolioLibrary
+import FolioScore
 import Foundation
 
 /// `folio library scan`.
@@ -34,11 +35,15 @@ struct LibraryScanCommand: ParsableCommand {
             printError("folio library scan: renamed \(renamed.from) to \(renamed.to): another file has the same name in another Unicode form")
         }
         for line in summary.skipped { printError("folio library scan: skipped \(line)") }
+        for path in summary.notAudio {
+            printError("folio library scan: note: \(path) is not audio by its content (\(AudioKind.described)); left out")
+        }
         if !quiet {
             printError("""
                 \(summary.found) PDFs: \(summary.opened) read (\(summary.added) new, \(summary.updated) changed, \
                 \(summary.moved) moved), \(summary.removed) removed, \(summary.unreadable.count) unreadable\
                 \(summary.renamed.isEmpty ? "" : ", \(summary.renamed.count) renamed")\
+                \(summary.audio == 0 ? "" : "; \(summary.audio) audio files")\
                 \(summary.skipped.isEmpty ? "" : ", \(summary.skipped.count) skipped")
                 """)
         }

@@ -1,0 +1,208 @@
+import FolioPDF
+import FolioScore
+import Foundation
+import GRDB
+
+/// Tracks: scores and their bookmarks linked to the library's audio files. Each operation
+/// here is the one both `folio tracks` and the server call.
+extension LibraryCatalog {
+    /// Every catalogued audio file, by path.
+    public func audioFiles() throws -> [AudioFile] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM audio ORDER BY path").compactMap(Self.audioFile) }
+    }
+
+    /// The catalogued audio file `id`; `.notFound` when there is none.
+    public func audioFile(id: Int64) throws -> AudioFile {
+        let found = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM audio WHERE id = ?", arguments: [id]).flatMap(Self.audioFile) }
+        guard let found else { throw LibraryError(.notFound, "no audio file \(id) in the catalog") }
+        return found
+    }
+
+    /// The tracks of the score `score` (a path relative to the library, or a file name only
+    /// one catalogued file has): the whole score's first, then each bookmark's, each in the
+    /// order linked. Every score's, by path, when `score` is nil.
+    public func tracks(of score: String? = nil) throws -> [ScoreTrack] {
+        try read { db in
+            guard let score else {
+                return try Row.fetchAll(db, sql: Self.trackQuery + " ORDER BY s.path, t.bookmark IS NOT NULL, t.id").map(Self.track)
+            }
+            return try Self.tracks(ofScore: try Self.score(score, in: db).0, in: db)
+        }
+    }
+
+    /// Links an audio file to a score or one of its bookmarks. Refuses a file outside the
+    /// library, one that is not audio by its content, a bookmark the score lacks, values
+    /// out of range, a link that exists already, and more than `AudioTrackLink.maxTracks`
+    /// per score.
+    @discardableResult
+    public func linkTrack(_ link: TrackLink) throws -> ScoreTrack {
+        try write { db in
+            let (scoreID, scorePath, _) = try Self.score(link.score, in: db)
+            let audio = try audioRow(link.audio, in: db)
+            try Self.check(file: audio.path, loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset)
+            let title = try Self.checkedTitle(link.title)
+            let bookmark = try link.bookmark.map { try Self.bookmark($0, of: scoreID, path: scorePath, in: db) }
+            if let existing = try Int64.fetchOne(db, sql: """
+                SELECT id FROM track WHERE scoreId = ? AND audioId = ? AND bookmark IS ?
+                """, arguments: [scoreID, audio.id, bookmark]) {
+                throw LibraryError(.invalidArgument, "\(audio.path) is linked to \(bookmark.map { "\(scorePath) › \($0)" } ?? scorePath) already (track \(existing))")
+            }
+            try Self.checkRoom(scoreID, path: scorePath, in: db)
+            try db.execute(sql: """
+                INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [scoreID, bookmark, audio.id, audio.path, CatalogPath.key(audio.path), title,
+                                 link.loopStart, link.loopEnd, link.offset, Date().timeIntervalSince1970])
+            return try Self.track(db.lastInsertedRowID, ofScore: scoreID, in: db)
+        }
+    }
+
+    /// Removes the track `id` of `score`; returns it as it was.
+    @discardableResult
+    public func unlinkTrack(id: Int64, of score: String) throws -> ScoreTrack {
+        try write { db in
+            let (scoreID, _, _) = try Self.score(score, in: db)
+            let track = try Self.track(id, ofScore: scoreID, in: db)
+            try db.execute(sql: "DELETE FROM track WHERE id = ?", arguments: [id])
+            return track
+        }
+    }
+
+    /// Changes the track `id` of `score` — its title, A–B loop or offset — checked as a whole
+    /// (the loop's end after its start); returns it as changed.
+    @discardableResult
+    public func changeTrack(id: Int64, of score: String, _ change: TrackChange) throws -> ScoreTrack {
+        try write { db in
+            let (scoreID, _, _) = try Self.score(score, in: db)
+            var track = try Self.track(id, ofScore: scoreID, in: db)
+            if let title = change.title { track.title = try Self.checkedTitle(title) }
+            if let value = change.loopStart { track.loopStart = value }
+            if let value = change.loopEnd { track.loopEnd = value }
+            if let value = change.offset { track.offset = value }
+            try Self.check(file: track.file, loopStart: track.loopStart, loopEnd: track.loopEnd, offset: track.offset)
+            try db.execute(sql: "UPDATE track SET title = ?, loopStart = ?, loopEnd = ?, offset = ? WHERE id = ?",
+                           arguments: [track.title, track.loopStart, track.loopEnd, track.offset, id])
+            return track
+        }
+    }
+
+    /// The track a piece opens with: for a bookmark, its own first track; for a whole score,
+    /// its first track of the whole score, else its first one of any bookmark. Missing
+    /// files are passed over. Nil when there is none.
+    public func queuedTrack(score: String, bookmark: String? = nil) throws -> ScoreTrack? {
+        try read { db in
+            let tracks = try Self.tracks(ofScore: try Self.score(score, in: db).0, in: db).filter { !$0.missing }
+            guard let bookmark else { return tracks.first { $0.bookmark == nil } ?? tracks.first }
+            return tracks.first { $0.bookmark == bookmark }
+        }
+    }
+
+    /// What each entry of the setlist `name` sounds with, in the setlist's order: the track it
+    /// opens with (``queuedTrack(score:bookmark:)``), and the tempo and time signature in
+    /// effect (a bookmark's own, else its score's) for the metronome.
+    public func setlistSound(_ name: String) throws -> [PieceSound] {
+        try setlist(named: name).entries.map { entry in
+            guard let path = entry.path else { return PieceSound(title: entry.title) }
+            let bookmark = entry.kind == .bookmark ? entry.title : nil
+            let entries = try show(path)
+            let fields = entries.first { $0.bookmark?.title == bookmark }?.metadata
+            return PieceSound(title: entry.title, score: entries.first?.id,
+                              track: try queuedTrack(score: path, bookmark: bookmark),
+                              tempo: fields?.tempo, timeSignature: fields?.timeSignature)
+        }
+    }
+
+    // MARK: Helpers
+
+    static func audioFile(_ row: Row) -> AudioFile? {
+        guard let kind = AudioKind(rawValue: row["kind"]) else { return nil }
+        return AudioFile(id: row["id"], path: row["path"], kind: kind, size: row["size"])
+    }
+
+    static func tracks(ofScore scoreID: Int64, in db: Database) throws -> [ScoreTrack] {
+        try Row.fetchAll(db, sql: trackQuery + " WHERE t.scoreId = ? ORDER BY t.bookmark IS NOT NULL, t.id",
+                         arguments: [scoreID]).map(track)
+    }
+
+    private static let trackQuery = """
+        SELECT t.*, s.path AS scorePath, a.path AS audioPath, a.kind FROM track t
+        JOIN score s ON s.id = t.scoreId LEFT JOIN audio a ON a.id = t.audioId
+        """
+
+    private static func track(_ id: Int64, ofScore scoreID: Int64, in db: Database) throws -> ScoreTrack {
+        guard let row = try Row.fetchOne(db, sql: trackQuery + " WHERE t.id = ? AND t.scoreId = ?", arguments: [id, scoreID]) else {
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM track WHERE scoreId = ? ORDER BY id", arguments: [scoreID])
+            throw LibraryError(.notFound, "no track \(id) on this score"
+                + (ids.isEmpty ? " (it has no tracks)" : " (its tracks: \(ids.map(String.init).joined(separator: ", ")))"))
+        }
+        return track(row)
+    }
+
+    private static func track(_ row: Row) -> ScoreTrack {
+        let audio: Int64? = row["audioId"]
+        return ScoreTrack(id: row["id"], score: row["scorePath"], bookmark: row["bookmark"],
+                          file: row["audioPath"] ?? row["file"], audio: audio,
+                          kind: (row["kind"] as String?).flatMap(AudioKind.init(rawValue:)), title: row["title"],
+                          loopStart: row["loopStart"], loopEnd: row["loopEnd"], offset: row["offset"], missing: audio == nil)
+    }
+
+    /// The catalogued audio file `name` names: a path relative to the library, or a file name
+    /// only one audio file has. A path that leaves the library, or a file that is there but
+    /// not audio by its content, is refused with why.
+    private func audioRow(_ name: String, in db: Database) throws -> AudioFile {
+        let columns = "SELECT * FROM audio"
+        if let row = try Row.fetchOne(db, sql: columns + " WHERE pathKey = ?", arguments: [CatalogPath.key(name)]),
+           let audio = Self.audioFile(row) {
+            return audio
+        }
+        guard !PathName.isAbsolute(name, windows: true), !PathName.climbs(name, separators: "/\\") else {
+            throw LibraryError(.invalidArgument, "\(name) lies outside the library (valid: a path inside it)")
+        }
+        if !name.contains("/") {
+            let named = try Row.fetchAll(db, sql: columns + " ORDER BY path").compactMap(Self.audioFile)
+                .filter { ($0.path as NSString).lastPathComponent == name }
+            if named.count == 1 { return named[0] }
+            if named.count > 1 {
+                throw LibraryError(.invalidArgument, "\(name) names \(named.count) audio files (\(named.prefix(3).map(\.path).joined(separator: ", "))); give the path relative to the library")
+            }
+        }
+        if let absolute = files.resolve(name) {
+            if (try? AudioKind.sniff(fileAt: absolute)) == nil {
+                throw LibraryError(.invalidArgument, "\(name) is not audio by its content (valid: \(AudioKind.described))")
+            }
+            throw LibraryError(.notFound, "\(name) is not catalogued yet (run `folio library scan`)")
+        }
+        throw LibraryError(.notFound, "no audio file \(name) in the library")
+    }
+
+    /// The bookmark of the score titled `wanted` (exactly, else ignoring case).
+    private static func bookmark(_ wanted: String, of scoreID: Int64, path: String, in db: Database) throws -> String {
+        let titles = try String.fetchAll(db, sql: "SELECT title FROM entry WHERE scoreId = ? AND bookmark IS NOT NULL ORDER BY bookmark",
+                                         arguments: [scoreID])
+        if let exact = titles.first(where: { $0 == wanted }) { return exact }
+        if let folded = titles.first(where: { $0.lowercased() == wanted.lowercased() }) { return folded }
+        throw LibraryError(.notFound, "\(path) has no bookmark titled \(wanted)"
+            + (titles.isEmpty ? " (it has no bookmarks)" : " (its bookmarks: \(titles.prefix(8).joined(separator: ", "))\(titles.count > 8 ? ", …" : ""))"))
+    }
+
+    /// The loop and offset checks of `AudioTrackLink` (one place for the ranges).
+    private static func check(file: String, loopStart: Double?, loopEnd: Double?, offset: Double?) throws {
+        let link = AudioTrackLink(file: file, loopStart: loopStart, loopEnd: loopEnd, offset: offset)
+        if let refusal = link.refusal { throw LibraryError(.invalidArgument, refusal) }
+    }
+
+    private static func checkedTitle(_ title: String?) throws -> String? {
+        guard let title = title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty else { return nil }
+        guard title.count <= 500, !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw LibraryError(.invalidArgument, "a track's title must be 1 to 500 characters without control characters")
+        }
+        return title
+    }
+
+    static func checkRoom(_ scoreID: Int64, path: String, in db: Database) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE scoreId = ?", arguments: [scoreID]) ?? 0
+        guard count < AudioTrackLink.maxTracks else {
+            throw LibraryError(.invalidArgument, "\(path) has \(count) tracks (valid: up to \(AudioTrackLink.maxTracks) per score); unlink one first")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import FolioPDF
+import FolioScore
+import Foundation
+import GRDB
+
+/// The audio half of a scan: recordings catalogued the way scores are — unchanged files not
+/// read again, a file at a new path with the fingerprint of one gone missing is the same
+/// file moved (its links follow), what a file is told by its content. A link whose file
+/// is gone keeps the path and waits for a file to appear there.
+extension LibraryScanner {
+    func scanAudio(_ stamps: [FileStamp], summary: inout Summary) throws {
+        let known = try catalog.knownAudio()
+        var toRead: [FileStamp] = []
+        var seen = Set<String>()
+        for stamp in stamps {
+            seen.insert(stamp.path)
+            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified,
+               old.stamp.path.utf8.elementsEqual(stamp.path.utf8) {
+                summary.audio += 1
+                continue
+            }
+            toRead.append(stamp)
+        }
+        var missing: [String: [Int64]] = [:]
+        for (path, entry) in known where !seen.contains(path) {
+            missing[entry.stamp.fingerprint, default: []].append(entry.id)
+        }
+        // Read outside the transaction: a fingerprint and a sniff per file.
+        var read: [(stamp: FileStamp, kind: AudioKind?)] = []
+        for stamp in toRead {
+            let absolute = catalog.folder + "/" + stamp.path
+            do {
+                read.append((try stamp.withFingerprint(absolutePath: absolute), try AudioKind.sniff(fileAt: absolute)))
+            } catch {
+                summary.skipped.append("\(stamp.path): cannot be read (\(error.localizedDescription))")
+            }
+        }
+        try catalog.write { db in
+            for (stamp, kind) in read {
+                do {
+                    try db.inSavepoint {
+                        let old = known[stamp.path]
+                        guard let kind else {
+                            summary.notAudio.append(stamp.path)
+                            if let old { try LibraryCatalog.removeAudio(id: old.id, in: db) }
+                            return .commit
+                        }
+                        summary.audio += 1
+                        if let id = old?.id {
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: db)
+                        } else if var ids = missing[stamp.fingerprint], let id = ids.popLast() {
+                            missing[stamp.fingerprint] = ids
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: db)
+                        } else {
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: nil, in: db)
+                        }
+                        return .commit
+                    }
+                } catch let error as DatabaseError {
+                    summary.skipped.append("\(stamp.path): the catalog refused it (\(error.message ?? error.description))")
+                }
+            }
+            for id in missing.values.joined() { try LibraryCatalog.removeAudio(id: id, in: db) }
+        }
+    }
+}
+
+extension LibraryCatalog {
+    /// Every catalogued audio file's stamp, by path.
+    func knownAudio() throws -> [String: Known] {
+        try read { db in
+            var known: [String: Known] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, path, size, modified, fingerprint FROM audio") {
+                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
+                stamp.fingerprint = row["fingerprint"]
+                known[stamp.path] = Known(id: row["id"], stamp: stamp)
+            }
+            return known
+        }
+    }
+
+    /// Stores an audio file as `id` (moved or changed) or as a new one, and links the tracks
+    /// that wait for a file at its path.
+    static func storeAudio(_ stamp: FileStamp, kind: AudioKind, id: Int64?, in db: Database) throws {
+        let arguments: StatementArguments = [stamp.path, CatalogPath.key(stamp.path), stamp.size, stamp.modified, stamp.fingerprint, kind.rawValue]
+        if let id {
+            try db.execute(sql: "UPDATE audio SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, kind = ? WHERE id = ?",
+                           arguments: arguments + [id])
+        } else {
+            try db.execute(sql: "INSERT INTO audio (path, pathKey, size, modified, fingerprint, kind, added) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: arguments + [Date().timeIntervalSince1970])
+        }
+        try db.execute(sql: """
+            UPDATE track SET audioId = (SELECT id FROM audio WHERE audio.pathKey = track.fileKey)
+            WHERE audioId IS NULL AND fileKey = ?
+            """, arguments: [CatalogPath.key(stamp.path)])
+    }
+
+    /// Removes an audio file; its links keep its path and wait for it.
+    static func removeAudio(id: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE track SET file = (SELECT path FROM audio WHERE id = ?), fileKey = (SELECT pathKey FROM audio WHERE id = ?)
+            WHERE audioId = ?
+            """, arguments: [id, id, id])
+        try db.execute(sql: "DELETE FROM audio WHERE id = ?", arguments: [id])
+    }
+
+    /// Takes the tracks a score's XMP keeps (`folioscore:tracks`, from a 4SB import) into the
+    /// catalog, once per version of that list: a link the user removed is not brought back
+    /// until the file's list changes. Each file is relative to the score's folder; one not
+    /// there is looked for by name among the library's audio files (a name only one has),
+    /// else the link waits for it.
+    static func adoptTracks(_ links: [AudioTrackLink], scoreID: Int64, scorePath: String, in db: Database) throws {
+        let digest = links.isEmpty ? nil : json(links)
+        let adopted = try String.fetchOne(db, sql: "SELECT tracksAdopted FROM score WHERE id = ?", arguments: [scoreID])
+        guard digest != adopted else { return }
+        try db.execute(sql: "UPDATE score SET tracksAdopted = ? WHERE id = ?", arguments: [digest, scoreID])
+        let folder = (scorePath as NSString).deletingLastPathComponent
+        for link in links where link.refusal == nil {
+            let relative = PathName.components(link.file.replacingOccurrences(of: "\\", with: "/"), keepingEmpty: false)
+                .filter { $0 != "." }.joined(separator: "/")
+            var file = folder.isEmpty ? relative : folder + "/" + relative
+            var audioID = try Int64.fetchOne(db, sql: "SELECT id FROM audio WHERE pathKey = ?", arguments: [CatalogPath.key(file)])
+            if audioID == nil {
+                let name = (relative as NSString).lastPathComponent
+                let named = try Row.fetchAll(db, sql: "SELECT id, path FROM audio").filter { (($0["path"] as String) as NSString).lastPathComponent == name }
+                if named.count == 1 { audioID = named[0]["id"]; file = named[0]["path"] }
+            }
+            let exists = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM track WHERE scoreId = ? AND bookmark IS NULL AND (fileKey = ? OR audioId = ?))
+                """, arguments: [scoreID, CatalogPath.key(file), audioID ?? -1]) ?? false
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE scoreId = ?", arguments: [scoreID]) ?? 0
+            guard !exists, count < AudioTrackLink.maxTracks else { continue }
+            try db.execute(sql: """
+                INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
+                VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [scoreID, audioID, file, CatalogPath.key(file), link.title, link.loopStart, link.loopEnd,
+                                 link.offset, Date().timeIntervalSince1970])
+        }
+    }
+}
