@@ -30,8 +30,11 @@ printf '[parameters]\n"path.id" = 1\n' > "$work/pinned.toml"
 for name in free pinned; do
     run=(python3 -m schemathesis.cli)
     extra=()
-    # The coverage phase trips over schemathesis 4.32's own KeyError with a pinned parameter.
-    [ "$name" = pinned ] && { run+=(--config-file "$work/pinned.toml"); extra+=(--phases examples,fuzzing,stateful); }
+    # No coverage phase: it trips over schemathesis 4.32's own KeyError with a pinned parameter, and
+    # over Hypothesis describing its own filter lambdas (CPython 3.11's "AST constructor recursion
+    # depth mismatch", a runtime error of the tool, not a check that failed) without one.
+    extra+=(--phases examples,fuzzing,stateful)
+    [ "$name" = pinned ] && run+=(--config-file "$work/pinned.toml")
     [ -n "$reports" ] && extra+=(--report junit --report-dir "$reports/$name")
     "${run[@]}" run "http://127.0.0.1:$port/api/openapi.yaml" "${options[@]}" "${extra[@]}" || status=$?
 done

@@ -204,7 +204,13 @@ def main(folio, artifacts):
             poll(page, f"{SOUND}.player.track && {SOUND}.player.track.id", lambda i: i == flac_track["id"], what="the next piece's track")
             assert page.evaluate(f"{SOUND}.player.audio.src").endswith(f"/api/audio/{flac_track['audio']}")
             expect(page.locator("#track option:checked")).to_have_text("Greensleeves – Πράσινα μανίκια.flac")
+            page.locator("#speed").evaluate("(e) => { e.value = 125; e.dispatchEvent(new Event('input', { bubbles: true })); }")
             poll(page, f"{SOUND}.player.audio.currentTime", lambda t: abs(t - 1) < 0.01, what="the offset")
+            # The speed chosen holds for the next piece's recording.
+            page.keyboard.press("ArrowLeft")
+            poll(page, f"{SOUND}.player.track.id", lambda i: i == wav_track["id"], what="the first piece's track again")
+            assert page.evaluate(f"{SOUND}.player.audio.playbackRate") == 1.25, "the speed shown is not the speed played"
+            page.keyboard.press("ArrowRight")
             page.screenshot(path=f"{artifacts}/4-perform-queued.png")
             print(f"performance mode: {pages} → piece 2 queued the FLAC at its 1 s offset")
             assert not errors, errors

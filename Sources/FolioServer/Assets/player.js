@@ -60,6 +60,8 @@ export class Player {
   setSpeed(percent) {
     const value = Number(percent);
     if (!(value >= 50 && value <= 150)) throw new RangeError(`speed ${percent} % is out of range (valid: 50 to 150 %)`);
+    // The default rate too: loading the next track resets the rate to it.
+    this.audio.defaultPlaybackRate = value / 100;
     this.audio.playbackRate = value / 100;
   }
 
