@@ -5,7 +5,9 @@
 # attempts in paths), then with the score id pinned to a catalogued score so edits reach the
 # engine. Fails on any 5xx, a status or content type the document does not list, or a response
 # that does not match its schema. No example database: every CI run starts from nothing anyway,
-# and Hypothesis's Pareto optimiser over it has crashed on its own IndexError (6.155).
+# and Hypothesis's Pareto optimiser over it has crashed on its own IndexError (6.155). Hypothesis's
+# "filter too much" health check is off: a setlist's name in the path (no "/", no "%") is a string
+# most draws miss, and the check failed the run without a request sent.
 # Usage: bash Tests/API/schemathesis.sh FOLIO [SECONDS] [REPORT_DIR]
 set -eu
 folio="$(realpath "$1")"; seconds="${2:-180}"; reports="${3:-}"
@@ -24,7 +26,7 @@ csrf="$(curl -sf "http://127.0.0.1:$port/" | grep -o 'folio-csrf" content="[0-9a
 [ -n "$csrf" ] || { echo "no CSRF token from the library page"; cat "$work/serve.log"; exit 1; }
 options=(--checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
          -H "X-Folio-CSRF: $csrf" -H "Cookie: folio_csrf=$csrf" --max-time "$((seconds / 2))" --seed 1 --workers 2
-         --request-timeout 10 --generation-database none)
+         --request-timeout 10 --generation-database none --suppress-health-check filter_too_much)
 status=0
 printf '[parameters]\n"path.id" = 1\n' > "$work/pinned.toml"
 for name in free pinned; do
