@@ -18,10 +18,8 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         }
     }
 
-    private func tone(_ relative: String, seconds: Int = 4, hertz: Int = 440) throws {
-        let run = try TestEnvironment.runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                         "sine=frequency=\(hertz):duration=\(seconds)", library + "/" + relative])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+    private func tone(_ relative: String, seconds: Double = 4, hertz: Int = 440) throws {
+        try TestEnvironment.recording(at: library + "/" + relative, seconds: seconds, hertz: hertz)
     }
 
     private func tracks(_ score: String? = nil) throws -> [[String: Any]] {
@@ -107,9 +105,7 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         // beside it under a free name, and the track links that one.
         try tone("Dobrú noc – Firkušný.wav", seconds: 2, hertz: 330)
         let carried = path("carried.wav")
-        let run = try TestEnvironment.runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                         "sine=frequency=660:duration=4", carried])
-        XCTAssertEqual(run.status, 0)
+        try TestEnvironment.recording(at: carried, seconds: 4, hertz: 660)
         let archive = path("Archiv.4sb")
         let made = try TestEnvironment.runTool("python3", [TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Oracle/forscore_files.py").path,
                                                            "make-sound", archive,

@@ -25,10 +25,7 @@ final class TrackCatalogTests: XCTestCase {
     }
 
     private func tone(_ relative: String) throws {
-        let target = folder.appendingPathComponent(relative).path
-        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let run = try TestEnvironment.runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2", target])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        try TestEnvironment.recording(at: folder.appendingPathComponent(relative).path, seconds: 2)
     }
 
     private func writeTracks(_ links: [AudioTrackLink]) throws {

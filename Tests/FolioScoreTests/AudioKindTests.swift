@@ -22,10 +22,7 @@ final class AudioKindTests: XCTestCase {
     /// `ffmpeg` makes `name` from a 440 Hz tone of `seconds` with `arguments`.
     private func encode(_ name: String, seconds: Double = 1, _ arguments: [String] = []) throws -> String {
         let path = folder.appendingPathComponent(name).path
-        let run = try TestEnvironment.runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                         "sine=frequency=440:duration=\(seconds)", "-metadata",
-                                                         "title=Vltava – Влтава – ヴルタヴァ"] + arguments + [path])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        try TestEnvironment.recording(at: path, seconds: seconds, ["-metadata", "title=Vltava – Влтава – ヴルタヴァ"] + arguments)
         return path
     }
 

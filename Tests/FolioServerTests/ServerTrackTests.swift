@@ -15,11 +15,7 @@ import XCTest
 /// and refused when it is no WAV.
 final class ServerTrackTests: ServerTestCase, @unchecked Sendable {
     private func tone(_ relative: String, _ arguments: [String] = [], seconds: Double = 3) throws {
-        let target = fixture.path(relative)
-        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let run = try TestEnvironment.runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                                         "sine=frequency=440:duration=\(seconds)"] + arguments + [target])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        try TestEnvironment.recording(at: fixture.path(relative), seconds: seconds, arguments)
     }
 
     private struct AudioList: Decodable { let audio: [AudioFile] }

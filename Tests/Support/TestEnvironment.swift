@@ -109,6 +109,17 @@ public enum TestEnvironment {
         return run.stdout
     }
 
+    /// Makes a recording at `path` with ffmpeg: a sine tone of `seconds` at `hertz`, encoded as
+    /// `arguments` (codec, rate, metadata) and the file's extension say; its folder is created.
+    public static func recording(at path: String, seconds: Double = 3, hertz: Int = 440, _ arguments: [String] = []) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let run = try runTool("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(hertz):duration=\(seconds)"]
+                                  + arguments + [path])
+        guard run.status == 0 else {
+            throw TestFailure("ffmpeg could not make \(path): \(String(decoding: run.stderr, as: UTF8.self))")
+        }
+    }
+
     /// Runs a tool found on PATH.
     public static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
         -> (status: Int32, stdout: Data, stderr: Data)

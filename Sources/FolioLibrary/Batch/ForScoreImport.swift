@@ -60,10 +60,7 @@ public enum ForScoreImport {
             var staged: [(file: String, final: String)] = []
             // Every file's name first: a score's tracks name audio files that may come after it.
             let documents = archive.records.dropFirst().compactMap { record in record.documentName.map { (record, $0) } }
-            let finals = documents.map { _, name in
-                let isPDF = (name as NSString).pathExtension.lowercased() == "pdf"
-                return names.claim(name, extension: isPDF ? "pdf" : (name as NSString).pathExtension.lowercased())
-            }
+            let finals = documents.map { _, name in names.claim(name, extension: (name as NSString).pathExtension.lowercased()) }
             for ((_, name), final) in zip(documents, finals) { renamed[name] = final }
             for ((record, name), final) in zip(documents, finals) {
                 let isPDF = (name as NSString).pathExtension.lowercased() == "pdf"

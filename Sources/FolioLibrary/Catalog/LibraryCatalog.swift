@@ -68,13 +68,34 @@ public final class LibraryCatalog: Sendable {
     struct Known: Sendable {
         let id: Int64
         let stamp: FileStamp
+
+        /// Whether `found` is this file as catalogued: the same size and time under the same
+        /// bytes of name (a name in another Unicode form is read again).
+        func isUnchanged(_ found: FileStamp) -> Bool {
+            stamp.size == found.size && stamp.modified == found.modified && stamp.path.utf8.elementsEqual(found.path.utf8)
+        }
+
+        /// What is catalogued but not among the paths `seen`, by fingerprint: candidates for
+        /// moves, else removed.
+        static func missing(_ known: [String: Known], seen: Set<String>) -> [String: [Int64]] {
+            var missing: [String: [Int64]] = [:]
+            for (path, entry) in known where !seen.contains(path) {
+                missing[entry.stamp.fingerprint, default: []].append(entry.id)
+            }
+            return missing
+        }
     }
 
-    /// Every catalogued file's stamp, by path: what an incremental scan compares with.
-    func knownFiles() throws -> [String: Known] {
+    /// The tables of catalogued files: scores, and audio files.
+    enum FileTable: String {
+        case score, audio
+    }
+
+    /// Every catalogued file's stamp in `table`, by path: what an incremental scan compares with.
+    func knownFiles(in table: FileTable = .score) throws -> [String: Known] {
         try pool.read { db in
             var known: [String: Known] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, modified, fingerprint FROM score")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, modified, fingerprint FROM \(table.rawValue)")
             while let row = try rows.next() {
                 var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
                 stamp.fingerprint = row["fingerprint"]

@@ -97,15 +97,11 @@ public struct LibraryScanner: Sendable {
         for stamp in found {
             // String keys compare canonically: a name catalogued decomposed finds the file composed.
             seen.insert(stamp.path)
-            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified,
-               old.stamp.path.utf8.elementsEqual(stamp.path.utf8) { continue }
+            if known[stamp.path]?.isUnchanged(stamp) == true { continue }
             toRead.append(stamp)
         }
         // What is catalogued but gone from its path: candidates for moves, else removed.
-        var missing: [String: [Int64]] = [:]
-        for (path, entry) in known where !seen.contains(path) {
-            missing[entry.stamp.fingerprint, default: []].append(entry.id)
-        }
+        var missing = LibraryCatalog.Known.missing(known, seen: seen)
         var done = 0
         for start in stride(from: 0, to: toRead.count, by: batchSize) {
             let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
@@ -183,8 +179,7 @@ public struct LibraryScanner: Sendable {
         }
         let stamp = FileStamp(path: relative, info: info)
         summary.found = 1
-        if let known, known.stamp.size == stamp.size, known.stamp.modified == stamp.modified,
-           known.stamp.path.utf8.elementsEqual(stamp.path.utf8) { return summary }
+        if known?.isUnchanged(stamp) == true { return summary }
         let records = read([stamp])
         try catalog.write { db in
             for record in records { try LibraryCatalog.store(record, id: known?.id, in: db) }

@@ -221,16 +221,7 @@ extension LibraryCatalog {
                     SetlistEntry(kind: .score, title: title, path: resolved))
         case .bookmark(let path, let wanted):
             let (id, resolved, _) = try score(path, in: db)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT title, startPage, endPage FROM entry WHERE scoreId = ? AND bookmark IS NOT NULL ORDER BY bookmark
-                """, arguments: [id])
-            let match = rows.first { ($0["title"] as String) == wanted }
-                ?? rows.first { SetlistMatchLevel.caseInsensitive.key($0["title"]) == SetlistMatchLevel.caseInsensitive.key(wanted) }
-            guard let match else {
-                let titles = rows.map { $0["title"] as String }
-                throw LibraryError(.notFound, "\(resolved) has no bookmark titled \(wanted)"
-                    + (titles.isEmpty ? " (it has no bookmarks)" : " (its bookmarks: \(titles.prefix(8).joined(separator: ", "))\(titles.count > 8 ? ", …" : ""))"))
-            }
+            let match = try bookmark(wanted, of: id, path: resolved, in: db)
             let title: String = match["title"]
             let start: Int = match["startPage"] ?? 1
             let end: Int = match["endPage"] ?? start
@@ -255,6 +246,22 @@ extension LibraryCatalog {
         default:
             throw LibraryError(.invalidArgument, "\(path) names \(named.count) files (\(named.prefix(3).map { $0[1] as String }.joined(separator: ", "))); give the path relative to the library")
         }
+    }
+
+    /// The bookmark of the score `scoreID` (at `path`) titled `wanted` — exactly, else
+    /// ignoring case — as its title and pages; `.notFound` naming the bookmarks it has.
+    static func bookmark(_ wanted: String, of scoreID: Int64, path: String, in db: Database) throws -> Row {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT title, startPage, endPage FROM entry WHERE scoreId = ? AND bookmark IS NOT NULL ORDER BY bookmark
+            """, arguments: [scoreID])
+        let match = rows.first { ($0["title"] as String) == wanted }
+            ?? rows.first { SetlistMatchLevel.caseInsensitive.key($0["title"]) == SetlistMatchLevel.caseInsensitive.key(wanted) }
+        guard let match else {
+            let titles = rows.map { $0["title"] as String }
+            throw LibraryError(.notFound, "\(path) has no bookmark titled \(wanted)"
+                + (titles.isEmpty ? " (it has no bookmarks)" : " (its bookmarks: \(titles.prefix(8).joined(separator: ", "))\(titles.count > 8 ? ", …" : ""))"))
+        }
+        return match
     }
 
     private static func insert(_ entry: StoredSetlistEntry, setlist: Int64, position: Int, in db: Database) throws {

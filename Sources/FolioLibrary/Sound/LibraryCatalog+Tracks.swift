@@ -41,18 +41,15 @@ extension LibraryCatalog {
             let audio = try audioRow(link.audio, in: db)
             try Self.check(file: audio.path, loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset)
             let title = try Self.checkedTitle(link.title)
-            let bookmark = try link.bookmark.map { try Self.bookmark($0, of: scoreID, path: scorePath, in: db) }
+            let bookmark: String? = try link.bookmark.map { try Self.bookmark($0, of: scoreID, path: scorePath, in: db)["title"] }
             if let existing = try Int64.fetchOne(db, sql: """
                 SELECT id FROM track WHERE scoreId = ? AND audioId = ? AND bookmark IS ?
                 """, arguments: [scoreID, audio.id, bookmark]) {
                 throw LibraryError(.invalidArgument, "\(audio.path) is linked to \(bookmark.map { "\(scorePath) › \($0)" } ?? scorePath) already (track \(existing))")
             }
             try Self.checkRoom(scoreID, path: scorePath, in: db)
-            try db.execute(sql: """
-                INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [scoreID, bookmark, audio.id, audio.path, CatalogPath.key(audio.path), title,
-                                 link.loopStart, link.loopEnd, link.offset, Date().timeIntervalSince1970])
+            try Self.insertTrack(score: scoreID, bookmark: bookmark, audio: audio.id, file: audio.path, title: title,
+                                 loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: db)
             return try Self.track(db.lastInsertedRowID, ofScore: scoreID, in: db)
         }
     }
@@ -150,8 +147,7 @@ extension LibraryCatalog {
     /// only one audio file has. A path that leaves the library, or a file that is there but
     /// not audio by its content, is refused with why.
     private func audioRow(_ name: String, in db: Database) throws -> AudioFile {
-        let columns = "SELECT * FROM audio"
-        if let row = try Row.fetchOne(db, sql: columns + " WHERE pathKey = ?", arguments: [CatalogPath.key(name)]),
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM audio WHERE pathKey = ?", arguments: [CatalogPath.key(name)]),
            let audio = Self.audioFile(row) {
             return audio
         }
@@ -159,8 +155,7 @@ extension LibraryCatalog {
             throw LibraryError(.invalidArgument, "\(name) lies outside the library (valid: a path inside it)")
         }
         if !name.contains("/") {
-            let named = try Row.fetchAll(db, sql: columns + " ORDER BY path").compactMap(Self.audioFile)
-                .filter { ($0.path as NSString).lastPathComponent == name }
+            let named = try Self.audioFiles(named: name, in: db)
             if named.count == 1 { return named[0] }
             if named.count > 1 {
                 throw LibraryError(.invalidArgument, "\(name) names \(named.count) audio files (\(named.prefix(3).map(\.path).joined(separator: ", "))); give the path relative to the library")
@@ -175,16 +170,6 @@ extension LibraryCatalog {
         throw LibraryError(.notFound, "no audio file \(name) in the library")
     }
 
-    /// The bookmark of the score titled `wanted` (exactly, else ignoring case).
-    private static func bookmark(_ wanted: String, of scoreID: Int64, path: String, in db: Database) throws -> String {
-        let titles = try String.fetchAll(db, sql: "SELECT title FROM entry WHERE scoreId = ? AND bookmark IS NOT NULL ORDER BY bookmark",
-                                         arguments: [scoreID])
-        if let exact = titles.first(where: { $0 == wanted }) { return exact }
-        if let folded = titles.first(where: { $0.lowercased() == wanted.lowercased() }) { return folded }
-        throw LibraryError(.notFound, "\(path) has no bookmark titled \(wanted)"
-            + (titles.isEmpty ? " (it has no bookmarks)" : " (its bookmarks: \(titles.prefix(8).joined(separator: ", "))\(titles.count > 8 ? ", …" : ""))"))
-    }
-
     /// The loop and offset checks of `AudioTrackLink` (one place for the ranges).
     private static func check(file: String, loopStart: Double?, loopEnd: Double?, offset: Double?) throws {
         let link = AudioTrackLink(file: file, loopStart: loopStart, loopEnd: loopEnd, offset: offset)
@@ -197,6 +182,22 @@ extension LibraryCatalog {
             throw LibraryError(.invalidArgument, "a track's title must be 1 to 500 characters without control characters")
         }
         return title
+    }
+
+    /// The audio files whose file name (without folders) is `name`, by path.
+    static func audioFiles(named name: String, in db: Database) throws -> [AudioFile] {
+        try Row.fetchAll(db, sql: "SELECT * FROM audio ORDER BY path").compactMap(audioFile)
+            .filter { ($0.path as NSString).lastPathComponent == name }
+    }
+
+    /// Stores a link; `audio` nil while the file at `file` (relative to the library) is missing.
+    static func insertTrack(score: Int64, bookmark: String?, audio: Int64?, file: String, title: String?,
+                            loopStart: Double?, loopEnd: Double?, offset: Double?, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [score, bookmark, audio, file, CatalogPath.key(file), title, loopStart, loopEnd, offset,
+                             Date().timeIntervalSince1970])
     }
 
     static func checkRoom(_ scoreID: Int64, path: String, in db: Database) throws {

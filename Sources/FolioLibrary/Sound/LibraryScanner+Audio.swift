@@ -9,22 +9,18 @@ import GRDB
 /// is gone keeps the path and waits for a file to appear there.
 extension LibraryScanner {
     func scanAudio(_ stamps: [FileStamp], summary: inout Summary) throws {
-        let known = try catalog.knownAudio()
+        let known = try catalog.knownFiles(in: .audio)
         var toRead: [FileStamp] = []
         var seen = Set<String>()
         for stamp in stamps {
             seen.insert(stamp.path)
-            if let old = known[stamp.path], old.stamp.size == stamp.size, old.stamp.modified == stamp.modified,
-               old.stamp.path.utf8.elementsEqual(stamp.path.utf8) {
+            if known[stamp.path]?.isUnchanged(stamp) == true {
                 summary.audio += 1
                 continue
             }
             toRead.append(stamp)
         }
-        var missing: [String: [Int64]] = [:]
-        for (path, entry) in known where !seen.contains(path) {
-            missing[entry.stamp.fingerprint, default: []].append(entry.id)
-        }
+        var missing = LibraryCatalog.Known.missing(known, seen: seen)
         // Read outside the transaction: a fingerprint and a sniff per file.
         var read: [(stamp: FileStamp, kind: AudioKind?)] = []
         for stamp in toRead {
@@ -66,19 +62,6 @@ extension LibraryScanner {
 }
 
 extension LibraryCatalog {
-    /// Every catalogued audio file's stamp, by path.
-    func knownAudio() throws -> [String: Known] {
-        try read { db in
-            var known: [String: Known] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, path, size, modified, fingerprint FROM audio") {
-                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
-                stamp.fingerprint = row["fingerprint"]
-                known[stamp.path] = Known(id: row["id"], stamp: stamp)
-            }
-            return known
-        }
-    }
-
     /// Stores an audio file as `id` (moved or changed) or as a new one, and links the tracks
     /// that wait for a file at its path.
     static func storeAudio(_ stamp: FileStamp, kind: AudioKind, id: Int64?, in db: Database) throws {
@@ -122,20 +105,16 @@ extension LibraryCatalog {
             var file = folder.isEmpty ? relative : folder + "/" + relative
             var audioID = try Int64.fetchOne(db, sql: "SELECT id FROM audio WHERE pathKey = ?", arguments: [CatalogPath.key(file)])
             if audioID == nil {
-                let name = (relative as NSString).lastPathComponent
-                let named = try Row.fetchAll(db, sql: "SELECT id, path FROM audio").filter { (($0["path"] as String) as NSString).lastPathComponent == name }
-                if named.count == 1 { audioID = named[0]["id"]; file = named[0]["path"] }
+                let named = try audioFiles(named: (relative as NSString).lastPathComponent, in: db)
+                if named.count == 1 { audioID = named[0].id; file = named[0].path }
             }
             let exists = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM track WHERE scoreId = ? AND bookmark IS NULL AND (fileKey = ? OR audioId = ?))
                 """, arguments: [scoreID, CatalogPath.key(file), audioID ?? -1]) ?? false
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE scoreId = ?", arguments: [scoreID]) ?? 0
             guard !exists, count < AudioTrackLink.maxTracks else { continue }
-            try db.execute(sql: """
-                INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
-                VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [scoreID, audioID, file, CatalogPath.key(file), link.title, link.loopStart, link.loopEnd,
-                                 link.offset, Date().timeIntervalSince1970])
+            try insertTrack(score: scoreID, bookmark: nil, audio: audioID, file: file, title: link.title,
+                            loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: db)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A short, file-name-safe digest (FNV-1a, 64 bits, hex) for versions and cache keys —
 /// not for security.
 ///
@@ -9,5 +11,13 @@ enum Digest {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return String(hash, radix: 16)
+    }
+
+    /// A version of what the catalog keeps (a setlist, a track list): the digest of its JSON
+    /// (keys sorted), after `kind`, quoted as an entity tag (`"s1f…"`).
+    static func entityTag<T: Encodable>(of value: T, kind: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return "\"\(kind)\(fnv1a((try? encoder.encode(value)) ?? Data()))\""
     }
 }

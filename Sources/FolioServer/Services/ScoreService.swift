@@ -204,15 +204,21 @@ public struct ScoreService: Sendable {
     /// One score and the real path of its file; 404 when it is not in the catalog or its
     /// file is not inside the library.
     public func score(_ id: Int64) throws -> (Score, String) {
+        let entry = try Self.entry(id, in: catalog)
+        guard let path = paths.resolve(entry.path) else { throw ServiceError(.notFound, "no score \(id)") }
+        return (Score(entry), path)
+    }
+
+    /// The catalog's entry of the whole score `id` (not one of its bookmarks); 404 when there is none.
+    static func entry(_ id: Int64, in catalog: LibraryCatalog) throws -> LibraryEntry {
         let entries: [LibraryEntry]
         do { entries = try catalog.show(String(id)) } catch let error as LibraryError where error.code == .notFound {
             throw ServiceError(.notFound, "no score \(id)")
         }
-        guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id,
-              let path = paths.resolve(entry.path) else {
+        guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id else {
             throw ServiceError(.notFound, "no score \(id)")
         }
-        return (Score(entry), path)
+        return entry
     }
 
     /// The annotations of one page (1-based), or of every page, with the file's version.

@@ -161,9 +161,7 @@ public struct SetlistService: Sendable {
 
     /// A setlist's version: a digest of its JSON, quoted as an entity tag.
     static func version(of setlist: Setlist) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return "\"s\(Digest.fnv1a((try? encoder.encode(setlist)) ?? Data()))\""
+        Digest.entityTag(of: setlist, kind: "s")
     }
 }
 

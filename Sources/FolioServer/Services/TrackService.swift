@@ -135,10 +135,7 @@ public struct TrackService: Sendable {
     }
 
     private func path(of id: Int64) throws -> String {
-        guard let entry = try? catalog.show(String(id)).first(where: { $0.bookmark == nil }), entry.id == id else {
-            throw ServiceError(.notFound, "no score \(id)")
-        }
-        return entry.path
+        try ScoreService.entry(id, in: catalog).path
     }
 
     private func change(score id: Int64, expected: String?, _ body: (String) throws -> Void) throws -> (tag: String, tracks: Tracks) {
@@ -160,8 +157,6 @@ public struct TrackService: Sendable {
 
     /// A track list's version: a digest of its JSON, quoted as an entity tag.
     static func version(of tracks: [ScoreTrack]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return "\"t\(Digest.fnv1a((try? encoder.encode(tracks)) ?? Data()))\""
+        Digest.entityTag(of: tracks, kind: "t")
     }
 }

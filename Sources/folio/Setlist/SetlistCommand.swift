@@ -34,12 +34,6 @@ struct SetlistCommand: ParsableCommand {
         case .placeholder: return "\(position). \(entry.title) (placeholder)"
         }
     }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }
 
 /// `folio setlist list`.
@@ -56,7 +50,7 @@ struct SetlistListCommand: ParsableCommand {
             let lists = try location.catalog(create: true).setlists()
             if json {
                 struct Item: Encodable { let name: String; let folder: String?; let count: Int }
-                print(try SetlistCommand.json(lists.map { Item(name: $0.name, folder: $0.folder, count: $0.count) }))
+                print(try prettyJSON(lists.map { Item(name: $0.name, folder: $0.folder, count: $0.count) }))
                 return
             }
             if lists.isEmpty { print("no setlists"); return }
@@ -87,7 +81,7 @@ struct SetlistShowCommand: ParsableCommand {
             let setlist = try location.catalog(create: false).setlist(named: name)
             if json {
                 struct Shown: Encodable { let title: String; let folder: String?; let entries: [SetlistEntry] }
-                print(try SetlistCommand.json(Shown(title: setlist.title, folder: setlist.folder, entries: setlist.entries)))
+                print(try prettyJSON(Shown(title: setlist.title, folder: setlist.folder, entries: setlist.entries)))
                 return
             }
             print("\(setlist.folder.map { $0 + "/" } ?? "")\(setlist.title)")

@@ -45,7 +45,7 @@ struct SetlistFromTextCommand: ParsableCommand {
                     }
                 }
                 struct Line: Encodable { let line: String; let query: String; let key: String?; let match: Scored?; let alternatives: [Scored] }
-                print(try SetlistCommand.json(matches.map {
+                print(try prettyJSON(matches.map {
                     Line(line: $0.line.text, query: $0.line.query, key: $0.line.key, match: $0.best.map(Scored.init),
                          alternatives: $0.alternatives.map(Scored.init))
                 }))

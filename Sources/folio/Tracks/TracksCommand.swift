@@ -30,12 +30,6 @@ struct TracksCommand: ParsableCommand {
         if let title = track.title { parts.append(title) }
         return parts.joined(separator: "\t")
     }
-
-    static func print<T: Encodable>(json value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
-    }
 }
 
 /// Times as options: seconds or minutes:seconds.
@@ -71,12 +65,12 @@ struct TracksListCommand: ParsableCommand {
             let catalog = try location.catalog(scanning: true)
             if audio {
                 let files = try catalog.audioFiles()
-                if json { return try TracksCommand.print(json: files) }
+                if json { return print(try prettyJSON(files)) }
                 for file in files { print("\(file.id)\t\(file.path)\t\(file.kind.rawValue)\t\(file.size)") }
                 return
             }
             let tracks = try catalog.tracks(of: score)
-            if json { return try TracksCommand.print(json: tracks) }
+            if json { return print(try prettyJSON(tracks)) }
             if tracks.isEmpty { print(score.map { "\($0) has no tracks" } ?? "no tracks"); return }
             tracks.map(TracksCommand.line).forEach { print($0) }
         }
@@ -109,7 +103,7 @@ struct TracksLinkCommand: ParsableCommand {
                                  loopStart: try times.seconds(times.loopStart), loopEnd: try times.seconds(times.loopEnd),
                                  offset: try times.seconds(times.offset))
             let track = try location.catalog(scanning: true).linkTrack(link)
-            if json { return try TracksCommand.print(json: track) }
+            if json { return print(try prettyJSON(track)) }
             print("linked " + TracksCommand.line(track))
         }
     }
@@ -160,7 +154,7 @@ struct TracksLoopCommand: ParsableCommand {
             if times.offset == "none" { change.offset = .some(nil) } else if let value = try times.seconds(times.offset) { change.offset = value }
             guard change != TrackChange() else { throw ValidationError("give --a, --b, --offset or --clear") }
             let changed = try location.catalog(scanning: true).changeTrack(id: track, of: score, change)
-            if json { return try TracksCommand.print(json: changed) }
+            if json { return print(try prettyJSON(changed)) }
             print("track " + TracksCommand.line(changed))
         }
     }
