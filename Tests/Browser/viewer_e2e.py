@@ -243,11 +243,14 @@ def main(folio, artifacts):
             box = page.locator("#overlay").bounding_box()
             x, y = box["x"], box["y"]
             page.click("[data-tool=link]")
+            others = page.locator("#others-count").text_content()
             drag(page, (x + 300, y + 100), (x + 360, y + 140))
             expect(page.locator("input.textentry")).to_be_focused()
             page.keyboard.type("2")
             page.keyboard.press("Enter")
             expect(page.locator("#status")).to_have_text("Link to page 2 saved")
+            # The status comes before the page is shown again with its links: wait until they are counted.
+            expect(page.locator("#others-count")).not_to_have_text(others)
             with pymupdf.open(debussy) as document:
                 last = document[3]
                 jumps = [link for link in last.get_links() if link["kind"] == pymupdf.LINK_GOTO]
