@@ -4,7 +4,7 @@
 import PackageDescription
 
 let targets = ["FuzzPDF", "FuzzSave", "FuzzFilters", "FuzzXMP", "FuzzCSV", "FuzzOpenIn", "FuzzSetlist", "FuzzForScore",
-               "FuzzFont", "FuzzImage", "FuzzText", "FuzzIntake", "FuzzAudio"]
+               "FuzzFont", "FuzzImage", "FuzzText", "FuzzIntake", "FuzzAudio", "FuzzParts"]
 
 let package = Package(
     name: "FolioFuzz",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Folio's libFuzzer targets (-sanitize=fuzzer,address) and runs them.
 # Usage: bash Fuzz/run.sh [TARGET...] [--seconds N] [--seed S] [--jobs J] [--max-len BYTES] [--no-build]
-#   TARGET: FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText FuzzIntake FuzzAudio
+#   TARGET: FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText FuzzIntake FuzzAudio FuzzParts
 #   (default: all), each for N seconds (default 60) on J processes (default 2, one per core);
 #   inputs are cut to BYTES (default 262144; smaller runs faster, larger reaches deeper into big files);
 #   --no-build runs the targets as last built (a long campaign keeps testing one build while the sources change).
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-all=(FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText FuzzIntake FuzzAudio)
+all=(FuzzPDF FuzzSave FuzzFilters FuzzXMP FuzzCSV FuzzOpenIn FuzzSetlist FuzzForScore FuzzFont FuzzImage FuzzText FuzzIntake FuzzAudio FuzzParts)
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 if [ "$build" = 1 ] && ! swift build "${flags[@]}" > build.log 2>&1; then cat build.log; echo "fuzz build failed"; exit 2; fi

@@ -109,3 +109,7 @@ with tempfile.TemporaryDirectory() as scratch:
             continue
         put("FuzzAudio", name, open(target, "rb").read()[:16384])
 put("FuzzAudio", "id3-chain", b"ID3\x04\x00\x00\x00\x00\x00\x05xxxxxID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00")
+for index, name in enumerate(["Moldau - Trumpet in Bb 2.pdf", "Лебединое озеро (Скрипка II).pdf", "さくら [フルート].pdf",
+                              "Má vlast – Vltava – Lesní roh in F.pdf", "Song_-_Bb_Clarinet_2nd", "Ζορμπάς - Partitur.pdf",
+                              "x (", "( ) - - in in Bb 1st", "Bolero - Blechbläser"]):
+    put("FuzzParts", f"name-{index}", name.encode())

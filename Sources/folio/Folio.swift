@@ -13,7 +13,7 @@ struct Folio: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [InfoCommand.self, CheckCommand.self, RewriteCommand.self, SetInfoCommand.self, MetaCommand.self,
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
-                      LintCommand.self, LinksCommand.self, SetlistCommand.self, TracksCommand.self,
+                      LintCommand.self, LinksCommand.self, SetlistCommand.self, TracksCommand.self, PartsCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
                       MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self]
     )

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 
 import pikepdf
@@ -39,11 +40,11 @@ def free_port():
 
 
 @contextlib.contextmanager
-def serving(folio, library):
-    """`folio serve LIBRARY` on a free port while the block runs, its base URL given; then the
-    server is stopped and the library folder removed."""
+def serving(folio, library, extra=()):
+    """`folio serve LIBRARY` (with `extra` arguments) on a free port while the block runs, its
+    base URL given; then the server is stopped and the library folder removed."""
     port = free_port()
-    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1"],
+    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1", *extra],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -51,6 +52,8 @@ def serving(folio, library):
             try:
                 urllib.request.urlopen(base + "/api/scores", timeout=1)
                 break
+            except urllib.error.HTTPError:
+                break  # listening, asking for access
             except OSError:
                 time.sleep(0.1)
         yield base

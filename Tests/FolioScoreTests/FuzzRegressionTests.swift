@@ -16,6 +16,18 @@ final class FuzzRegressionTests: XCTestCase {
         return try names.map { ($0, Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
     }
 
+    func testPartNamesThatCrashed() throws {
+        for (name, bytes) in try inputs("FuzzParts") {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let parsed = PartName(file: text)
+            XCTAssertFalse(parsed.song.contains("/"), "the last path component: \(parsed.song.debugDescription)")
+            _ = parsed.songKey
+            for label in [parsed.label, PartLabel(text), PartLabel(userLabel: text)].compactMap({ $0 }) {
+                _ = label.serves(PartLabel(userLabel: text) ?? label)
+            }
+        }
+    }
+
     func testOpenInDictionariesThatCrashedPropertyListDecoder() throws {
         for (name, bytes) in try inputs("FuzzOpenIn") {
             XCTAssertThrowsError(try OpenInDictionary.edit(from: Data(bytes)), name) { error in

@@ -174,6 +174,14 @@ enum CatalogSchema {
                 UPDATE score SET size = -1;
                 """)
         }
+        migrator.registerMigration("v8") { db in
+            // The part a user says a file is, and the piece it belongs to, where its name does
+            // not tell (see LibraryCatalog.setPart); nil: as the name says.
+            try db.execute(sql: """
+                ALTER TABLE score ADD COLUMN partLabel TEXT;
+                ALTER TABLE score ADD COLUMN partSong TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -102,10 +102,12 @@ extension LibraryCatalog {
             guard let path = entry.path else { return PieceSound(title: entry.title) }
             let bookmark = entry.kind == .bookmark ? entry.title : nil
             let entries = try show(path)
-            let fields = entries.first { $0.bookmark?.title == bookmark }?.metadata
+            let shown = entries.first { $0.bookmark?.title == bookmark }
+            let fields = shown?.metadata
             return PieceSound(title: entry.title, score: entries.first?.id,
                               track: try queuedTrack(score: path, bookmark: bookmark),
-                              tempo: fields?.tempo, timeSignature: fields?.timeSignature)
+                              tempo: fields?.tempo, timeSignature: fields?.timeSignature,
+                              firstPage: bookmark == nil ? 1 : shown?.bookmark?.start)
         }
     }
 

@@ -111,12 +111,16 @@ public struct PieceSound: Sendable, Equatable, Codable {
     public var track: ScoreTrack?
     public var tempo: Int?
     public var timeSignature: String?
+    /// The page of the score the piece starts on (a bookmark's first page; 1 for a whole score).
+    public var firstPage: Int?
 
-    public init(title: String, score: Int64? = nil, track: ScoreTrack? = nil, tempo: Int? = nil, timeSignature: String? = nil) {
+    public init(title: String, score: Int64? = nil, track: ScoreTrack? = nil, tempo: Int? = nil, timeSignature: String? = nil,
+                firstPage: Int? = nil) {
         self.title = title
         self.score = score
         self.track = track
         self.tempo = tempo
         self.timeSignature = timeSignature
+        self.firstPage = firstPage
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import HummingbirdAuth
 import NIOCore
 
@@ -11,8 +12,10 @@ import NIOCore
 /// let router = Router(context: FolioRequestContext.self)
 /// router.get("/proof") { _, context in "\(context.identity?.proof == .password)" }
 /// ```
-public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
+public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The handler of a WebSocket this request is upgraded to (rehearsals' sockets).
+    public let webSocket = WebSocketHandlerReference<Self>()
     public var identity: LibraryAccess?
     /// The peer of the connection (a reverse proxy's address when one stands in front).
     public let remoteAddress: SocketAddress?

@@ -10,6 +10,7 @@ import { pageTurn, tapOrSwipe } from './dom.js';
 import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
+import { leadRehearsal } from './rehearsal.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -18,6 +19,17 @@ const twoButton = document.getElementById('two');
 const halfButton = document.getElementById('half');
 const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [], queued: undefined };
 const sound = mountSound();
+// Leading a rehearsal: each piece's score and its page reach the followers.
+const rehearsal = leadRehearsal({ toggle: document.getElementById('rehearse'), panel: document.getElementById('rehearsal'), where });
+
+// Where the leader is, as a score of the library and its page (null score for a placeholder).
+function where() {
+  const piece = pieceAt(state.page);
+  const score = piece?.sound?.score ?? null;
+  const first = piece?.sound?.firstPage ?? 1;
+  return { score, page: piece ? first + state.page - piece.page : state.page, halfway: state.halfway, two: state.two,
+    setlist: stage.dataset.setlist, piece: piece ? state.pieces.indexOf(piece) + 1 : null };
+}
 
 // Each piece of the merged PDF with what it sounds with: the pieces are the setlist's
 // entries that have pages, in order, under their titles.
@@ -85,6 +97,7 @@ async function pageSheet(number, room) {
 
 async function render() {
   keep();
+  rehearsal.moved();
   queueSound();
   if (state.halfway) {
     const canvas = document.createElement('canvas');

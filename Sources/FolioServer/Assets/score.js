@@ -15,6 +15,7 @@ import { pageTools } from './pagetools.js';
 import { markSettings } from './settings.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
+import { leadRehearsal } from './rehearsal.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -54,6 +55,9 @@ const app = {
   splits(splits) { state.splits = splits ?? {}; },
 };
 const panels = { details: details(app), contents: contents(app) };
+// Leading a rehearsal: every page shown reaches the followers.
+const rehearsal = leadRehearsal({ toggle: document.getElementById('rehearse'), panel: document.getElementById('rehearsal'),
+  where: () => ({ score: Number(scoreID), page: state.page, halfway: state.halfway, two: state.two }) });
 pageTools({ scoreID, page: () => state.page, version: () => state.version, run });
 
 async function refreshUndo() {
@@ -144,6 +148,7 @@ async function listLayers(loaded) {
 
 async function render() {
   keepPlace({ page: state.page > 1 ? state.page : null });
+  rehearsal.moved();
   if (composed()) return renderComposed();
   const page = await state.document.getPage(state.page);
   const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };

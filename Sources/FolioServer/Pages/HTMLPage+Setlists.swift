@@ -74,13 +74,14 @@ extension HTMLPage {
           <a href="/setlists/\(escape(pathComponent(setlist.name)))" class="back" aria-label="Setlist">←</a>
           <h1>\(escape(setlist.name))</h1>
           <span id="piece" class="people muted"></span>
-          <span class="pager"><button id="sound-toggle" aria-pressed="false" title="Each piece's recording and the metronome">♪ Sound</button>
+          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="Each piece's recording and the metronome">♪ Sound</button>
             <button id="two" aria-pressed="false" title="Two pages side by side (2)">Two pages</button>
             <button id="half" aria-pressed="false" title="Half-page turns: the next page's top half shows while you finish this page (H)">Half turns</button>
             <button id="prev" aria-label="Previous page">‹</button><span id="pageno">–</span>
             <button id="next" aria-label="Next page">›</button></span>
         </header>
         \(soundBar(linking: false))
+        \(rehearsalPanel())
         <main class="viewer">
           <div id="stage" class="stage view perform" data-setlist="\(escape(setlist.name))" tabindex="0"
             aria-label="Setlist pages; arrow keys, space and PageDown turn pages"></div>

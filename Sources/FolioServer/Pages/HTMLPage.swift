@@ -137,7 +137,7 @@ enum HTMLPage {
             <button id="undo" disabled title="Nothing to undo">Undo</button>
             <details id="layers" class="layers" hidden><summary title="Show or hide the file's layers">Layers</summary><div></div></details>
           </nav>
-          <span class="pager"><button id="sound-toggle" aria-pressed="false" title="The linked recording and the metronome">♪ Sound</button>
+          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="The linked recording and the metronome">♪ Sound</button>
             <button id="link-back" hidden title="Back to where the link was followed from">↩ Back</button>
             <button id="fit-width" aria-pressed="false" title="Fit the page's width (scroll down the page); off: the whole page">↔ Width</button>
             <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
@@ -146,6 +146,7 @@ enum HTMLPage {
             <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
         </header>
         \(soundBar(linking: true))
+        \(rehearsalPanel())
         <main class="viewer">
           <div id="stage" class="stage" data-score="\(score.id)">
             <canvas id="page"></canvas>

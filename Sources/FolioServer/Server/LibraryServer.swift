@@ -2,6 +2,7 @@ import FolioLibrary
 import FolioScore
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 
@@ -55,6 +56,10 @@ public struct LibraryServer: Sendable {
     public let setlists: SetlistService
     /// Audio files, tracks and the metronome's sample.
     public let tracks: TrackService
+    /// Part labels and pieces.
+    public let parts: PartService
+    /// The rehearsals running (linked page turns across devices).
+    public let rehearsals: RehearsalService
     public let covers: CoverCache
     public let options: Options
     /// Where uploads are received (see ``UploadSpool``).
@@ -71,6 +76,8 @@ public struct LibraryServer: Sendable {
         self.service = service
         setlists = SetlistService(catalog: catalog, work: work)
         tracks = TrackService(catalog: catalog)
+        parts = PartService(catalog: catalog)
+        rehearsals = RehearsalService(catalog: catalog)
         do { spool = try UploadSpool(folder: catalog.folder) } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
@@ -107,6 +114,26 @@ public struct LibraryServer: Sendable {
         UploadController(service: service, spool: spool, maxUpload: options.maxUpload).addRoutes(to: router)
         SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
         TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router)
+        PartController(parts: parts, maxBody: options.maxBody).addRoutes(to: router)
+        rehearsalController.addRoutes(to: router)
+        return router
+    }
+
+    var rehearsalController: RehearsalController {
+        RehearsalController(rehearsals: rehearsals, hosts: options.hosts, maxBody: options.maxBody, csrf: csrf, hasPDFJS: hasPDFJS)
+    }
+
+    /// The router that answers WebSocket upgrades (rehearsals' sockets), behind the same
+    /// host check and access as every other request. An upgrade it refuses is answered by
+    /// ``router()``, which says why.
+    public func socketRouter() -> Router<FolioRequestContext> {
+        let router = Router(context: FolioRequestContext.self)
+        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
+        if let secret = options.access {
+            router.add(middleware: AccessAuthenticator(secret: secret))
+            router.add(middleware: AccessGate(secret: secret, throttle: throttle))
+        }
+        rehearsalController.addSocket(to: router)
         return router
     }
 
@@ -119,6 +146,8 @@ public struct LibraryServer: Sendable {
             services.append(CatalogWatcher(catalog: service.catalog, interval: options.rescanInterval, logger: logger))
         }
         return Application(router: router(),
+                           server: .http1WebSocketUpgrade(webSocketRouter: socketRouter(),
+                                                          configuration: .init(ws: .init(maxFrameSize: RehearsalMessage.maxBytes))),
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
                            services: services, logger: logger)
     }

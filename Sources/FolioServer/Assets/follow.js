@@ -1,0 +1,172 @@
+// A follower's page (/rehearse/CODE): join with a name and an instrument, then show the
+// leader's position on your own part — their page turns, half turns, two pages and piece
+// changes — as the server chooses it (your part, your instrument's, your section's, else the
+// full score). Turning a page yourself looks elsewhere; Rejoin goes back to the leader's
+// place. A dropped connection reconnects by itself and catches up. If the leader hands over,
+// this page leads: its turns reach the others.
+import { getJSON } from './api.js';
+import { pageTurn, tapOrSwipe } from './dom.js';
+import { openDocument, sheet, drawHalves, turned } from './pages.js';
+import { connect, memberID } from './rehearsal.js';
+
+const form = document.getElementById('join');
+const stage = document.getElementById('stage');
+const label = document.getElementById('pageno');
+const piece = document.getElementById('piece');
+const partLabel = document.getElementById('part');
+const status = document.getElementById('follow-status');
+const rejoin = document.getElementById('rejoin');
+const code = stage.dataset.code;
+const state = { score: null, document: null, pages: 0, page: 1, halfway: false, two: false, attached: true, leader: null, key: null, following: null };
+const fits = { part: 'your part', instrument: 'your instrument (another desk)', section: 'your section', full: 'no part of yours: the full score' };
+let link = null;
+
+function say(text) { status.textContent = text; }
+
+async function show(score, page, halfway, two) {
+  if (score !== state.score) {
+    // (Not destroyed: that would end the pdf.js worker every document shares.)
+    state.score = score;
+    state.document = await openDocument(`/api/scores/${score}/pdf`).promise;
+    state.pages = state.document.numPages;
+  }
+  Object.assign(state, { page: Math.min(Math.max(1, page), state.pages), halfway: halfway && page < state.pages, two });
+  const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
+  if (state.halfway) {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'sheet';
+    await drawHalves(await state.document.getPage(state.page), await state.document.getPage(state.page + 1), canvas, room);
+    stage.replaceChildren(canvas);
+    label.textContent = `${state.page}½ / ${state.pages}`;
+  } else {
+    const numbers = [state.page, state.page + 1].slice(0, two ? 2 : 1).filter((number) => number <= state.pages);
+    const share = { width: room.width / numbers.length - (numbers.length - 1) * 6, height: room.height };
+    const canvases = await Promise.all(numbers.map(async (number) => {
+      const canvas = await sheet(await state.document.getPage(number), share);
+      canvas.className = 'sheet';
+      return canvas;
+    }));
+    stage.replaceChildren(...canvases);
+    label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
+  }
+  stage.dataset.score = String(score);
+  stage.dataset.rendered = state.halfway ? `${state.page}.5` : String(state.page);
+  stage.dataset.two = String(state.two);
+  stage.dataset.shownAt = String(Date.now());
+}
+
+// The leader's position, shown unless this player looks elsewhere.
+let drawing = Promise.resolve();
+function follow(position) {
+  state.leader = position;
+  piece.textContent = position.song ?? '';
+  partLabel.textContent = position.part ? `${position.part} — ${fits[position.fit]}` : fits[position.fit] ?? '';
+  partLabel.dataset.fit = position.fit ?? '';
+  partLabel.dataset.path = position.path ?? '';
+  if (!state.attached) return;
+  // Positions arrive faster than pages draw: draw each in turn, the latest last.
+  drawing = drawing.then(() => (state.leader === position ? show(position.score, position.page, position.halfway, position.two) : null))
+    .catch((error) => say(`Cannot show the page: ${error.message}`));
+}
+
+function setAttached(attached) {
+  state.attached = attached;
+  rejoin.hidden = attached || Boolean(state.key);
+  document.body.dataset.attached = String(attached);
+  if (state.key) return;
+  say(attached ? 'Following.' : 'Looking elsewhere — Rejoin to follow again.');
+  link?.send({ type: attached ? 'attach' : 'detach' });
+}
+
+// A turn of this player's own: a leader's move, or a follower looking elsewhere.
+function turn(direction) {
+  if (!state.document) return;
+  const next = turned(state, direction, state.pages, { half: false, step: state.two ? 2 : 1 });
+  if (next.page === state.page) return;
+  if (!state.key && state.attached) setAttached(false);
+  drawing = drawing.then(() => show(state.score, next.page, false, state.two));
+  if (state.key) link?.send({ type: 'move', score: state.score, page: next.page, halfway: false, two: state.two });
+}
+
+function join(name, instrument) {
+  form.hidden = true;
+  stage.hidden = false;
+  document.getElementById('following').hidden = false;
+  sessionStorage.setItem(`folio-join:${code}`, JSON.stringify({ name, instrument }));
+  link = connect(code, () => ({ member: memberID(), name, instrument, key: state.key }), {
+    status(text) {
+      document.body.dataset.connection = text;
+      if (text === 'reconnecting') say('Connection lost; reconnecting…');
+      else say(state.key ? 'Leading.' : state.attached ? 'Following.' : 'Looking elsewhere.');
+    },
+    message(data) {
+      if (data.type === 'position') follow(data);
+      else if (data.type === 'hello') { document.body.dataset.role = data.role; if (!state.attached) link.send({ type: 'detach' }); }
+      else if (data.type === 'lead') {
+        Object.assign(state, { key: data.key, attached: true });
+        document.body.dataset.role = 'leader';
+        rejoin.hidden = true;
+        document.getElementById('end-rehearsal').hidden = false;
+        say('You lead now: your turns reach the others.');
+      }
+      else if (data.type === 'ended' || data.type === 'refused') {
+        say(data.reason ?? data.message);
+        document.body.dataset.connection = 'ended';
+        sessionStorage.removeItem(`folio-join:${code}`);
+      } else if (data.type === 'replaced') {
+        say('You follow from another window now; this one has stopped.');
+        document.body.dataset.connection = 'replaced';
+      } else if (data.type === 'error') say(data.message);
+    },
+  });
+  window.folioRehearsal = link;
+}
+
+document.getElementById('end-rehearsal').addEventListener('click', () => link?.send({ type: 'end' }));
+rejoin.addEventListener('click', () => {
+  setAttached(true);
+  if (state.leader) follow(state.leader);
+});
+document.getElementById('prev').addEventListener('click', () => turn(-1));
+document.getElementById('next').addEventListener('click', () => turn(1));
+document.addEventListener('keydown', (event) => {
+  if (form.contains(event.target)) return;
+  const direction = pageTurn(event);
+  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
+});
+let start = null;
+stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
+stage.addEventListener('pointerup', (event) => {
+  if (!start) return;
+  const started = start;
+  start = null;
+  turn(tapOrSwipe(started, event, stage));
+});
+window.addEventListener('resize', () => { if (state.document) drawing = drawing.then(() => show(state.score, state.page, state.halfway, state.two)); });
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const name = form.elements.name.value.trim();
+  const instrument = form.elements.instrument.value.trim();
+  localStorage.setItem('folio-name', name);
+  localStorage.setItem('folio-instrument', instrument);
+  join(name, instrument);
+});
+
+// The instruments to pick from: the library's part labels first, then every one Folio knows.
+(async () => {
+  form.elements.name.value = localStorage.getItem('folio-name') ?? '';
+  form.elements.instrument.value = localStorage.getItem('folio-instrument') ?? '';
+  const again = JSON.parse(sessionStorage.getItem(`folio-join:${code}`) ?? 'null');
+  if (again) join(again.name, again.instrument);
+  try {
+    const { data } = await getJSON('/api/instruments');
+    const list = document.getElementById('instruments');
+    const names = [...data.library.map((label) => label.written), ...data.known.map((instrument) => instrument.name)];
+    for (const name of new Set(names)) {
+      const option = document.createElement('option');
+      option.value = name;
+      list.append(option);
+    }
+  } catch { /* typing an instrument works without the list */ }
+})();
