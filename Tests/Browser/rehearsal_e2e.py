@@ -20,13 +20,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.parse
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_e2e import CHROMIUM, ROOT, run, serving  # noqa: E402
+from serve_e2e import poll as poll_every  # noqa: E402
 
 DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75"
 BRAHMS = "Brahms-Cancion_de_Cuna"
@@ -34,15 +34,8 @@ LIMIT_MS = 500
 
 
 def poll(page, script, until, seconds=10, what="a condition"):
-    """Evaluates `script` until `until(value)` holds (CSP forbids wait_for_function's eval)."""
-    deadline = time.time() + seconds
-    value = None
-    while time.time() < deadline:
-        value = page.evaluate(script)
-        if until(value):
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"{what} did not happen in {seconds} s (last: {value})")
+    """serve_e2e's poll, every 20 ms: a follower's page is seen soon after it is drawn."""
+    return poll_every(page, script, until, seconds=seconds, what=what, every=0.02)
 
 
 def parts(folio, library, score):

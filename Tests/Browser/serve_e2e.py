@@ -27,7 +27,7 @@ import urllib.request
 
 import pikepdf
 import pymupdf
-from playwright.sync_api import sync_playwright, expect
+from playwright.sync_api import Error as PlaywrightError, sync_playwright, expect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -64,6 +64,26 @@ def serving(folio, library, extra=()):
         except subprocess.TimeoutExpired:
             server.kill()
         shutil.rmtree(library, ignore_errors=True)
+
+
+def poll(page, script, until, seconds=20, what="a condition", every=0.05):
+    """Evaluates `script` in `page` every `every` s until `until(value)` holds; returns the
+    value (CSP forbids wait_for_function's eval). A page navigating meanwhile is asked again."""
+    deadline = time.time() + seconds
+    value = None
+    while time.time() < deadline:
+        try:
+            value = page.evaluate(script)
+        except PlaywrightError as error:
+            # The page is navigating (the condition may be that it does): ask the next one.
+            if "Execution context was destroyed" not in str(error):
+                raise
+            value = None
+        else:
+            if until(value):
+                return value
+        time.sleep(every)
+    raise AssertionError(f"{what} did not happen in {seconds} s (last: {value})")
 
 
 def run(main, artifacts):

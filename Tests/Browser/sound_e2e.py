@@ -23,7 +23,7 @@ import urllib.request
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, run, serving  # noqa: E402
+from serve_e2e import CHROMIUM, ROOT, poll, run, serving  # noqa: E402
 
 SOUND = "document.getElementById('sound').sound"
 
@@ -36,18 +36,6 @@ def duration(path):
     probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "json", path],
                            capture_output=True, text=True, check=True)
     return float(json.loads(probe.stdout)["format"]["duration"])
-
-
-def poll(page, script, until, seconds=20, what="a condition"):
-    """Evaluates `script` until `until(value)` holds (CSP forbids wait_for_function's eval)."""
-    deadline = time.time() + seconds
-    value = None
-    while time.time() < deadline:
-        value = page.evaluate(script)
-        if until(value):
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not happen in {seconds} s (last: {value})")
 
 
 def tracks(folio, library, score):
