@@ -58,11 +58,11 @@ extension LibraryCatalog {
     public func instruments() throws -> [PartLabel] {
         let labels = try read { db in try Self.scoreParts(in: db) }.compactMap(\.label).filter { $0.kind != .full }
         var seen = Set<String>()
-        let unique = labels.filter { seen.insert(PartName.key(Self.display($0))).inserted }
+        let unique = labels.filter { seen.insert(PartName.key($0.written)).inserted }
         let order = Instrument.Section.allCases
         return unique.sorted {
-            let left = ($0.section.flatMap { order.firstIndex(of: $0) } ?? order.count, Self.display($0))
-            let right = ($1.section.flatMap { order.firstIndex(of: $0) } ?? order.count, Self.display($1))
+            let left = ($0.section.flatMap { order.firstIndex(of: $0) } ?? order.count, $0.written)
+            let right = ($1.section.flatMap { order.firstIndex(of: $0) } ?? order.count, $1.written)
             return left.0 != right.0 ? left.0 < right.0 : left.1.localizedStandardCompare(right.1) == .orderedAscending
         }
     }
@@ -94,14 +94,11 @@ extension LibraryCatalog {
         }
     }
 
-    /// How a label is shown: as written.
-    static func display(_ label: PartLabel) -> String { label.written }
-
     static func piece(ofScore id: Int64, in db: Database) throws -> PieceParts {
-        guard let opened = try scoreParts(in: db, id: id).first else { throw LibraryError(.notFound, "no score \(id) in the catalog") }
+        let all = try scoreParts(in: db)
+        guard let opened = all.first(where: { $0.id == id }) else { throw LibraryError(.notFound, "no score \(id) in the catalog") }
         let key = PartName.key(opened.song)
-        let members = try scoreParts(in: db).filter { PartName.key($0.song) == key }
-        return piece(members.isEmpty ? [opened] : members)
+        return piece(all.filter { PartName.key($0.song) == key })
     }
 
     static func piece(_ members: [ScorePart]) -> PieceParts {

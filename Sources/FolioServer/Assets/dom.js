@@ -38,6 +38,18 @@ export function tapOrSwipe(start, event, element) {
   return event.clientX - box.left < box.width / 3 ? -1 : 1;
 }
 
+// Turns `element`'s pages by tap or swipe (see tapOrSwipe): `turn(direction)` gets 1 or -1.
+export function turnOnTapOrSwipe(element, turn) {
+  let start = null;
+  element.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
+  element.addEventListener('pointerup', (event) => {
+    if (!start) return;
+    const started = start;
+    start = null;
+    turn(tapOrSwipe(started, event, element));
+  });
+}
+
 // Search as you type: the returned function runs `task` `delay` ms (120 by default) after
 // its last call; `task` gets `current()`, false once a newer call came, so an answer
 // that arrives late does not overwrite a newer one.

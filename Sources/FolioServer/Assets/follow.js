@@ -5,7 +5,7 @@
 // place. A dropped connection reconnects by itself and catches up. If the leader hands over,
 // this page leads: its turns reach the others.
 import { getJSON } from './api.js';
-import { pageTurn, tapOrSwipe } from './dom.js';
+import { pageTurn, turnOnTapOrSwipe } from './dom.js';
 import { openDocument, sheet, drawHalves, turned } from './pages.js';
 import { connect, memberID } from './rehearsal.js';
 
@@ -134,14 +134,7 @@ document.addEventListener('keydown', (event) => {
   const direction = pageTurn(event);
   if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
 });
-let start = null;
-stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
-stage.addEventListener('pointerup', (event) => {
-  if (!start) return;
-  const started = start;
-  start = null;
-  turn(tapOrSwipe(started, event, stage));
-});
+turnOnTapOrSwipe(stage, turn);
 window.addEventListener('resize', () => { if (state.document) drawing = drawing.then(() => show(state.score, state.page, state.halfway, state.two)); });
 
 form.addEventListener('submit', (event) => {

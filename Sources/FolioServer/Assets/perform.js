@@ -6,7 +6,7 @@
 // As a piece opens, its linked recording is queued in the sound bar and the metronome takes
 // its tempo and time signature (/api/setlists/NAME/sound).
 import { getJSON } from './api.js';
-import { pageTurn, tapOrSwipe } from './dom.js';
+import { pageTurn, turnOnTapOrSwipe } from './dom.js';
 import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
@@ -141,14 +141,7 @@ document.getElementById('next').addEventListener('click', () => turn(1));
 
 const modes = viewModes(state, twoButton, halfButton, render);
 
-let start = null;
-stage.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
-stage.addEventListener('pointerup', (event) => {
-  if (!start) return;
-  const started = start;
-  start = null;
-  turn(tapOrSwipe(started, event, stage));
-});
+turnOnTapOrSwipe(stage, turn);
 window.addEventListener('resize', () => { if (state.document) render(); });
 
 (async () => {

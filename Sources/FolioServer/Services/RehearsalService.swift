@@ -210,9 +210,9 @@ public actor RehearsalService {
                 end(code, reason: "The leader ended the rehearsal.")
             case .detach, .attach:
                 guard !leads else { throw ServiceError(.invalidValue, "the leader leads: there is no one to follow") }
-                member.info.attached = message == .attach
-                rehearsals[code]?.members[id]?.info.attached = member.info.attached
-                if member.info.attached { sendPosition(to: id, in: code) }
+                let attached = message == .attach
+                rehearsals[code]?.members[id]?.info.attached = attached
+                if attached { sendPosition(to: id, in: code) }
                 sendMembers(in: code)
             case .instrument(let text):
                 let player = try Self.player(text)
@@ -256,12 +256,6 @@ public actor RehearsalService {
         let rehearsal = try find(code)
         guard Secret.equal(key, rehearsal.key) else { throw ServiceError(.conflict, "that is not the leader's key of rehearsal \(rehearsal.code)") }
         end(rehearsal.code, reason: "The leader ended the rehearsal.")
-    }
-
-    /// The members of `code` as its leader sees them.
-    public func members(code: String) throws(ServiceError) -> [RehearsalMember] {
-        let rehearsal = try find(code)
-        return rehearsal.order.compactMap { rehearsal.members[$0]?.info }
     }
 
     // MARK: - Moves
@@ -333,10 +327,10 @@ public actor RehearsalService {
 
     private func sendPosition(to id: String, in code: String, texts: inout [String: String]) {
         guard var rehearsal = rehearsals[code], let member = rehearsal.members[id], let outbox = member.outbox else { return }
-        let key = Self.choiceKey(member.player)
+        let key = member.choiceKey
         if let text = texts[key] { outbox.yield(text); return }
         let position = rehearsal.position
-        let choice = self.choice(for: member.player, in: &rehearsal)
+        let choice = self.choice(for: member, in: &rehearsal)
         rehearsals[code] = rehearsal
         var page = position.page
         if let pages = choice?.part.pages, pages > 0 { page = min(page, pages) }
@@ -364,9 +358,10 @@ public actor RehearsalService {
         guard var rehearsal = rehearsals[code], let leader = rehearsal.leaderID else { return }
         var list: [[String: Any]] = []
         for id in rehearsal.order {
-            guard var info = rehearsal.members[id]?.info else { continue }
+            guard let member = rehearsal.members[id] else { continue }
+            var info = member.info
             if id != leader {
-                let choice = self.choice(for: rehearsal.members[id]?.player, in: &rehearsal)
+                let choice = self.choice(for: member, in: &rehearsal)
                 info.part = choice?.part.path
                 info.fit = choice?.fit
             }
@@ -382,16 +377,15 @@ public actor RehearsalService {
     }
 
     /// The part a player is shown of the current piece, looked up once per piece and instrument.
-    private func choice(for player: PartLabel?, in rehearsal: inout Rehearsal) -> PartChoice? {
-        let key = Self.choiceKey(player)
-        if let known = rehearsal.choices[key] { return known }
-        let choice = try? catalog.part(forScore: rehearsal.position.score, player: player)
-        rehearsal.choices[key] = choice
+    private func choice(for member: Member, in rehearsal: inout Rehearsal) -> PartChoice? {
+        if let known = rehearsal.choices[member.choiceKey] { return known }
+        let choice = try? catalog.part(forScore: rehearsal.position.score, player: member.player)
+        rehearsal.choices[member.choiceKey] = choice
         return choice
     }
 
     /// Players with the same key are shown the same part.
-    private static func choiceKey(_ player: PartLabel?) -> String {
+    static func choiceKey(_ player: PartLabel?) -> String {
         player.map { PartName.key($0.written) } ?? ""
     }
 
@@ -436,7 +430,10 @@ public actor RehearsalService {
 
     struct Member {
         var info: RehearsalMember
-        var player: PartLabel?
+        /// What the player plays, and the key of the part they are shown (``choiceKey(_:)``),
+        /// folded once here rather than for every move.
+        var player: PartLabel? { didSet { choiceKey = RehearsalService.choiceKey(player) } }
+        private(set) var choiceKey = ""
         var connection: UInt64?
         var outbox: AsyncStream<String>.Continuation?
         var rate: MessageRate
