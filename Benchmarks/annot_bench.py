@@ -8,11 +8,14 @@
    automatic save path), PyMuPDF (add_freetext_annot, add_ink_annot, saveIncr, no fsync)
    and pypdf (FreeText and Ink dictionaries, incremental writer). Prints ms/file, bytes
    appended and ratios.
-2. List every annotation of every corpus file that opens without a password: Folio
-   (`folio annot list --json`, one process for all files), PyMuPDF (annots, links, widgets
-   with their rect, type, info and colours) and pikepdf (the raw /Annots entries).
+2. List every annotation of every corpus file that opens, of 500 engraved-score-like files
+   (pikepdf writes them: 112 annotations each, LilyPond's point-and-click links and
+   highlights) and of one file of 32,768 annotations: Folio (`folio annot list --json`, one
+   process for all files, on all cores and on one), PyMuPDF (annots, links, widgets with
+   their rect, type, info and colours) and pikepdf (the raw /Annots entries), alternating
+   round by round; medians, µs per annotation and ratios.
 
-Usage: annot_bench.py FOLIO_BINARY CORPUS_DIR [REPEAT]
+Usage: annot_bench.py FOLIO_BINARY CORPUS_DIR [REPEAT]   (LIST_ONLY=1: only part 2)
 """
 import json
 import os
@@ -134,20 +137,72 @@ def corpus_files(corpus):
                   for name in names if name.lower().endswith(".pdf"))
 
 
-def listing(name, command_or_script, files, repeat, folio=None, prefix=()):
-    times = []
+ENGRAVED = r"""
+import os, random, sys, pikepdf
+# Engraved-score-like files: 4 pages, each with LilyPond's point-and-click links (indirect,
+# /Border [0 0 0], textedit: URIs) and every tenth a highlight with Czech and Greek text.
+out, count, per_file = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+random.seed(1)
+for i in range(count):
+    pdf = pikepdf.new()
+    for _ in range(4):
+        pdf.add_blank_page(page_size=(595, 842))
+    for p, page in enumerate(pdf.pages):
+        annots = pikepdf.Array()
+        for k in range(per_file // 4):
+            x, y = random.uniform(20, 560), random.uniform(20, 800)
+            if k % 10 == 0:
+                a = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Highlight, Rect=[x, y, x + 40, y + 12],
+                    QuadPoints=[x, y + 12, x + 40, y + 12, x, y, x + 40, y], C=[1, 0.9, 0], F=4,
+                    Contents=pikepdf.String("Dynamika ff — Δυναμική"), T=pikepdf.String("Jiří"),
+                    M=pikepdf.String("D:20261125090000Z"), NM=pikepdf.String(f"hl-{p}-{k}"))
+            else:
+                a = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link, Rect=[x, y, x + 6, y + 8],
+                    Border=[0, 0, 0], A=pikepdf.Dictionary(Type=pikepdf.Name.Action, S=pikepdf.Name.URI,
+                    URI=pikepdf.String(f"textedit:///home/hudba/violin.ly:{k}:{p}:{k + 3}")))
+            annots.append(pdf.make_indirect(a))
+        page.Annots = pdf.make_indirect(annots)
+    mode = pikepdf.ObjectStreamMode.generate if i % 2 else pikepdf.ObjectStreamMode.disable
+    pdf.save(os.path.join(out, f"engraved-{per_file}-{i:03d}.pdf"), object_stream_mode=mode)
+"""
+
+
+def engraved(directory, count, per_file):
+    """`count` engraved-score-like files of `per_file` annotations each, written by pikepdf."""
+    os.makedirs(directory, exist_ok=True)
+    subprocess.run([sys.executable, "-c", ENGRAVED, directory, str(count), str(per_file)], check=True)
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory))
+
+
+def list_all(title, files, folio, repeat):
+    """Lists every annotation of `files` with each contender, the contenders alternating
+    round by round; prints the median per contender and its ratio to Folio (all cores)."""
+    contenders = [
+        ("folio annot list --json (1 process, all cores)", lambda: timed([folio, "annot", "list", "--json"] + files)),
+        ("folio annot list --json (1 process, 1 core)",
+         lambda: timed(["taskset", "-c", "0", folio, "annot", "list", "--json"] + files)),
+        ("PyMuPDF annots/links/widgets (1 process)", lambda: in_process(PYMUPDF_LIST)(files)),
+        ("pikepdf raw /Annots (1 process)", lambda: in_process(PIKEPDF_LIST)(files)),
+    ]
+    times = {name: [] for name, _ in contenders}
     for _ in range(repeat):
-        if folio:
-            start = time.perf_counter()
-            subprocess.run(list(prefix) + [folio, "annot", "list", "--json"] + files, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-            times.append(time.perf_counter() - start)
-        else:
-            times.append(in_process(command_or_script)(files))
-    return name, statistics.median(times)
+        for name, run in contenders:
+            times[name].append(run())
+    printed = subprocess.run([sys.executable, "-c", PIKEPDF_LIST] + files, capture_output=True, text=True).stderr.split()
+    count = next((word for word in reversed(printed) if word.isdigit()), "0")
+    print(f"\n{title}: {len(files)} files, {count} annotations (pikepdf's count), median of {repeat} alternating rounds")
+    reference = statistics.median(times[contenders[0][0]])
+    print(f"{'tool':48} {'median s':>9} {'µs/annot':>9} {'vs folio':>9}")
+    for name, _ in contenders:
+        median = statistics.median(times[name])
+        per = 1e6 * median / max(1, int(count or 0))
+        print(f"{name:48} {median:9.3f} {per:9.2f} {median / reference:8.1f}x")
 
 
 def main():
+    if os.environ.get("LIST_ONLY"):
+        folio, repeat = sys.argv[1], int(sys.argv[3]) if len(sys.argv) > 3 else 3
+        return listings(folio, repeat)
     folio, files, _, repeat = setup(sys.argv, annotatable, "largest valid corpus files every contender can annotate")
     marks_directory = tempfile.mkdtemp()
     marks = os.path.join(marks_directory, "marks.json")
@@ -173,18 +228,20 @@ def main():
     report(results, files, 52, reference=2, label="vs folio (1 process)")
     shutil.rmtree(marks_directory)
 
+    listings(folio, repeat)
+
+
+def listings(folio, repeat):
     everything = corpus_files(sys.argv[2])
     readable = [f for f in everything if subprocess.run([folio, "info", f], capture_output=True).returncode == 0]
-    print(f"\nlist every annotation of {len(readable)} corpus files, median of {repeat} rounds")
-    rows = [listing("folio annot list --json (1 process, all cores)", None, readable, repeat, folio=folio),
-            listing("folio annot list --json (1 process, 1 core)", None, readable, repeat, folio=folio,
-                    prefix=("taskset", "-c", "0")),
-            listing("PyMuPDF annots/links/widgets (1 process)", PYMUPDF_LIST, readable, repeat),
-            listing("pikepdf raw /Annots (1 process)", PIKEPDF_LIST, readable, repeat)]
-    reference = rows[0][1]
-    print(f"{'tool':48} {'ms/file':>9} {'vs folio':>9}")
-    for name, seconds in rows:
-        print(f"{name:48} {1000 * seconds / len(readable):9.3f} {seconds / reference:8.1f}x")
+    list_all("every corpus file that opens", readable, folio, repeat)
+    work = tempfile.mkdtemp()
+    try:
+        list_all("engraved scores (LilyPond-like point-and-click links)", engraved(os.path.join(work, "many"), 500, 112),
+                 folio, repeat)
+        list_all("one file of 32,768 annotations", engraved(os.path.join(work, "one"), 1, 32768), folio, repeat)
+    finally:
+        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

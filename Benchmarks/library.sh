@@ -5,6 +5,10 @@
 # Python loop (pikepdf) writing the same fields into SQLite. Wall time, files/s, peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product folio >/dev/null
-python3 Benchmarks/library_bench.py "$(swift build -c release --show-bin-path)/folio" \
-    "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}"
+# FOLIO=path picks the binary.
+folio="${FOLIO:-}"
+if [ -z "$folio" ]; then
+    swift build -c release --product folio >/dev/null
+    folio="$(swift build -c release --show-bin-path)/folio"
+fi
+python3 Benchmarks/library_bench.py "$folio" "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}" "${REPEAT:-3}"

@@ -6,6 +6,10 @@
 # Needs wrk (Debian), pymupdf and playwright (PyPI), chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product folio >/dev/null
-python3 Benchmarks/serve_bench.py "$(swift build -c release --show-bin-path)/folio" \
-    "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}"
+# FOLIO=path picks the binary.
+folio="${FOLIO:-}"
+if [ -z "$folio" ]; then
+    swift build -c release --product folio >/dev/null
+    folio="$(swift build -c release --show-bin-path)/folio"
+fi
+python3 Benchmarks/serve_bench.py "$folio" "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}"

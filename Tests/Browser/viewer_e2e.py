@@ -26,7 +26,7 @@ import pymupdf
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, drag, run, serving  # noqa: E402
+from serve_e2e import CHROMIUM, ROOT, drag, poll, run, serving  # noqa: E402
 
 RED = (0xD6 / 255, 0x28 / 255, 0x28 / 255)
 
@@ -93,6 +93,27 @@ def main(folio, artifacts):
             def touch(kind, *points):
                 cdp.send("Input.dispatchTouchEvent", {
                     "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+            # The page a score opens on shows at once as the server's picture, where pdf.js will
+            # draw it: with pdf.js held back, the picture of page 2 (pdftoppm's, 1,200 pixels
+            # high) is shown fitted at the top of the stage; once pdf.js has drawn, it is gone.
+            held = context.new_page()
+            held.route("**/pdfjs/pdf.js", lambda route: route.abort())
+            held.goto(base + "/")
+            href = held.locator("#scores li a", has_text="Večerní").get_attribute("href")
+            held.goto(base + href + "?page=2")
+            picture = held.locator("#first-page")
+            expect(picture).to_have_attribute("src", re.compile(r"/pages/2/image$"))
+            poll(held, "() => document.getElementById('first-page').naturalHeight", lambda height: height == 1200,
+                 what="the page's picture, 1200 pixels high")
+            box = picture.bounding_box()
+            stage = held.locator("#stage").bounding_box()
+            assert box and stage and box["height"] > 600 and abs(box["y"] - stage["y"] - 10) < 2, (box, stage)
+            held.screenshot(path=f"{artifacts}/0-first-page-picture.png")
+            held.close()
+            page.goto(base + href + "?page=2")
+            page.wait_for_selector("#stage[data-rendered='2']")
+            expect(page.locator("#first-page")).to_have_count(0)
 
             # The library's search stays in the address over a reload.
             page.goto(base + "/")

@@ -172,4 +172,32 @@ final class LibraryScanTests: XCTestCase {
         process.waitUntilExit()
         return try JSONDecoder().decode([String: String].self, from: data)
     }
+
+    /// Names with quotes, backslashes, control characters and any script are stored as JSON
+    /// lists (written out by hand for speed) and come back as they were, through the catalog
+    /// and through Python's json module reading the stored column.
+    func testListsOfNamesComeBackAsWritten() throws {
+        let target = folder.appendingPathComponent("Romantik/Brahms/Wiegenlied.pdf")
+        let composers = ["Antonín \"Tonda\" Dvořák", #"C:\Hudba\Back\slash"#, "Tab\tand\u{1}control", "Чайковский", "武満 徹", "עברית"]
+        var edit = ScoreEdit()
+        edit.composers = composers
+        edit.tags = ["ἁρμονία", "موسيقى"]
+        try PDFSaver.update(path: target.path) { _ = try ScoreWriter.write(edit, to: $0) }
+        _ = try scan()
+        let catalog = try LibraryCatalog(folder: folder.path)
+        let entry = try XCTUnwrap(try catalog.show("Romantik/Brahms/Wiegenlied.pdf").first)
+        XCTAssertEqual(entry.metadata.composers, composers)
+        XCTAssertEqual(entry.metadata.tags, ["ἁρμονία", "موسيقى"])
+        let script = """
+            import json, sqlite3, sys
+            row = sqlite3.connect(sys.argv[1]).execute("SELECT e.composers, e.tags FROM entry e JOIN score s ON s.id = e.scoreId "
+                "WHERE s.path = 'Romantik/Brahms/Wiegenlied.pdf' AND e.bookmark IS NULL").fetchone()
+            print(json.dumps([json.loads(row[0]), json.loads(row[1])]))
+            """
+        let run = try TestEnvironment.runTool("python3", ["-c", script, folder.appendingPathComponent(".folio/library.sqlite").path])
+        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        let stored = run.stdout
+        let decoded = try JSONDecoder().decode([[String]].self, from: stored)
+        XCTAssertEqual(decoded, [composers, ["ἁρμονία", "موسيقى"]])
+    }
 }

@@ -150,6 +150,38 @@ final class AnnotationModelTests: XCTestCase {
         }
     }
 
+    /// A pass with readingOnce reads the same annotations and leaves in memory only what was
+    /// there before it; counts by subtype read the same subtypes as the full decoding.
+    func testReadingOnceForgetsWhatItReadAndCountsAgree() throws {
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R /Annots [10 0 R 11 0 R 12 0 R] >>")
+        builder.add(4, "<< /Type /Page /Parent 2 0 R /Annots 13 0 R >>")
+        builder.add(10, "<< /Type /Annot /Subtype /Link /Rect [1 1 9 9] /A << /S /URI /URI (textedit:///a.ly:1:2:3) >> >>")
+        builder.add(11, "<< /Type /Annot /Subtype /Highlight /Rect [10 10 50 20] /Contents (Δυναμική ff) /T (Jiří) >>")
+        builder.add(12, "<< /Type /Annot /Rect [0 0 1 1] >>")
+        builder.add(13, "[14 0 R 15 0 R]")
+        builder.add(14, "<< /Type /Annot /Subtype /Link /Rect [2 2 8 8] >>")
+        builder.add(15, "(not a dictionary)")
+        let bytes = builder.classic(trailer: "/Root 1 0 R")
+        let expected = try PDFDocument(bytes: bytes).annotations()
+        let document = try PDFDocument(bytes: bytes)
+        _ = document.pages()
+        let before = document.loadedObjectCount
+        let read = document.readingOnce { document.annotations() }
+        XCTAssertEqual(document.loadedObjectCount, before, "the annotations' objects are forgotten")
+        XCTAssertEqual(read.map(\.id), expected.map(\.id))
+        XCTAssertEqual(read.map(\.contents), [nil, "Δυναμική ff", nil, nil])
+        XCTAssertEqual(read.map(\.rect), expected.map(\.rect))
+        XCTAssertEqual(document.annotationCounts(), ["Link": 2, "Highlight": 1, "Unknown": 1])
+        XCTAssertEqual(document.loadedObjectCount, before)
+        // Nested passes forget at the outer pass's end.
+        let nested = document.readingOnce { document.readingOnce { document.annotations() }.count + (document.loadedObjectCount > before ? 1 : 0) }
+        XCTAssertEqual(nested, 5, "still in memory inside the outer pass")
+        XCTAssertEqual(document.loadedObjectCount, before)
+    }
+
     func testAnIndirectAnnotsArraySharedByTwoPagesIsCopiedBeforeAnAdd() throws {
         var builder = PDFBuilder()
         builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")

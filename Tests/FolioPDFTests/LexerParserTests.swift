@@ -28,6 +28,57 @@ final class LexerParserTests: XCTestCase {
         XCTAssertEqual(try parse("99999999999999999999").doubleValue, 1e20)
     }
 
+    /// Reals are read from their digits without making text when they fit 15 digits:
+    /// every value must be exactly what the standard library's decimal parser gives,
+    /// short and long, with leading zeros, signs and no integer part.
+    func testRealsEqualTheStandardParser() throws {
+        var generator = SystemRandomNumberGenerator()
+        var samples = ["0.1", "0.2", "0.30000000000000004", "1.0000000000000002", "123456789012345.6", "12345678901234.56",
+                       "-0.0", ".000000000000001", "999999999999999.9", "0000000000000001.5", "7.123456789012345",
+                       "-.1234567890123456", "4503599627370497.5", "0.1234567890123456789"]
+        for _ in 0..<20_000 {
+            let whole = String(UInt64.random(in: 0...999_999_999, using: &generator))
+            let fraction = String(UInt64.random(in: 0...9_999_999_999, using: &generator)).prefix(Int.random(in: 1...10, using: &generator))
+            samples.append((Bool.random(using: &generator) ? "-" : "") + whole.prefix(Int.random(in: 0...9, using: &generator)) + "." + fraction)
+        }
+        for text in samples {
+            let expected = Double(text.hasPrefix(".") || text.hasPrefix("-.") ? text.replacingOccurrences(of: ".", with: "0.") : text)
+            XCTAssertEqual(try parse(text).doubleValue, expected, text)
+            XCTAssertEqual(try parse(text).doubleValue?.sign, expected?.sign, text)
+        }
+    }
+
+    /// Dictionaries keep file order, find keys small or large (past 16 keys an index is
+    /// kept), replace in place, drop removed and null keys, and compare without regard to order.
+    func testDictionariesKeepOrderAndFindEveryKey() {
+        var large = PDFDictionary()
+        let names = (0..<40).map { "Klíč\($0)" } + ["Ωμέγα", "Ключ", "鍵"]
+        for (index, name) in names.enumerated() { large[name] = .integer(index) }
+        XCTAssertEqual(large.keys, names)
+        for (index, name) in names.enumerated() { XCTAssertEqual(large[name], .integer(index), name) }
+        large["Klíč3"] = .name("Nový")
+        large["Klíč5"] = nil
+        large["Ключ"] = .null
+        for index in 6..<35 { large["Klíč\(index)"] = nil }   // back below the index's threshold
+        var expected = names.filter { $0 != "Klíč5" && $0 != "Ключ" }
+        expected.removeAll { name in (6..<35).contains { "Klíč\($0)" == name } }
+        XCTAssertEqual(large.keys, expected)
+        XCTAssertEqual(large["Klíč3"], .name("Nový"))
+        XCTAssertNil(large["Klíč5"])
+        XCTAssertNil(large["Klíč20"])
+        XCTAssertEqual(large["鍵"], .integer(42))
+        large["Klíč20"] = .integer(20)
+        XCTAssertEqual(large.keys.last, "Klíč20")
+        var reversed = PDFDictionary()
+        for name in large.keys.reversed() { reversed[name] = large[name] }
+        XCTAssertEqual(reversed, large)
+        reversed["鍵"] = .integer(0)
+        XCTAssertNotEqual(reversed, large)
+        let small: PDFDictionary = ["Type": .name("Annot"), "Subtype": .name("Link")]
+        XCTAssertEqual(small, ["Subtype": .name("Link"), "Type": .name("Annot")])
+        XCTAssertNotEqual(small, ["Type": .name("Annot")])
+    }
+
     func testRealKeepsItsText() throws {
         guard case .real(let real) = try parse("0.1000") else { return XCTFail("not a real") }
         XCTAssertEqual(real.text, "0.1000")

@@ -155,14 +155,69 @@ final class ServerLibraryTests: ServerTestCase, @unchecked Sendable {
             let tag = try XCTUnwrap(cover.headers[.eTag])
             let unchanged = try await client.execute(uri: "/api/scores/\(id)/cover", method: .get, headers: [.ifNoneMatch: tag])
             XCTAssertEqual(unchanged.status, .notModified)
-            let cached = try FileManager.default.contentsOfDirectory(atPath: self.fixture.path(".folio/covers"))
+            let cached = try FileManager.default.contentsOfDirectory(atPath: self.fixture.path(".folio/pages"))
             XCTAssertEqual(cached.filter { $0.hasPrefix("\(id)-") }.count, 1)
             // Pillow reads it: a page's shape, 240 pixels high.
-            let png = self.fixture.path(".folio/covers/" + (try XCTUnwrap(cached.first { $0.hasPrefix("\(id)-") })))
+            let png = self.fixture.path(".folio/pages/" + (try XCTUnwrap(cached.first { $0.hasPrefix("\(id)-") })))
             let size = try ServerFixture.python("import sys\nfrom PIL import Image\nprint(Image.open(sys.argv[1]).size)", png)
             XCTAssertTrue(size.hasSuffix(", 240)") && size.hasPrefix("(1"), size)
             let missing = try await client.execute(uri: "/api/scores/999999/cover", method: .get)
             XCTAssertEqual(missing.status, .notFound)
+        }
+    }
+
+    /// The picture of a page a score opens on: the page as pdftoppm draws it at that height
+    /// (compared pixel by pixel with pdftoppm's own run), kept per version and dropped with it.
+    func testPagePicturesAreThePagesAsPopplerDrawsThem() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let scores = try ServerFixture.decode(Scores.self, try await client.execute(uri: "/api/scores", method: .get)).scores
+            let score = try XCTUnwrap(scores.first { ($0.pages ?? 0) >= 2 })
+            let id = score.id
+            let picture = try await client.execute(uri: "/api/scores/\(id)/pages/2/image?height=300", method: .get)
+            XCTAssertEqual(picture.status, .ok, String(buffer: picture.body))
+            XCTAssertEqual(picture.headers[.contentType], "image/png")
+            let tag = try XCTUnwrap(picture.headers[.eTag])
+            let served = self.fixture.path("served.png")
+            try Data(picture.body.readableBytesView).write(to: URL(fileURLWithPath: served))
+            // pdftoppm's own picture of the page, compared pixel by pixel (Pillow).
+            let compare = try ServerFixture.python("""
+                import subprocess, sys
+                from PIL import Image, ImageChops
+                subprocess.run(["pdftoppm", "-f", "2", "-l", "2", "-scale-to-y", "300", "-scale-to-x", "-1", "-png", "-singlefile",
+                                sys.argv[1], sys.argv[2] + ".reference"], check=True)
+                a = Image.open(sys.argv[2] + ".reference.png").convert("RGB")
+                b = Image.open(sys.argv[2]).convert("RGB")
+                print(a.size, b.size, ImageChops.difference(a, b).getbbox())
+                """, self.fixture.path(score.path), served)
+            XCTAssertTrue(compare.hasSuffix("None"), "the served picture differs from pdftoppm's: \(compare)")
+            XCTAssertTrue(compare.contains(", 300)"), compare)
+            let again = try await client.execute(uri: "/api/scores/\(id)/pages/2/image?height=300", method: .get, headers: [.ifNoneMatch: tag])
+            XCTAssertEqual(again.status, .notModified)
+            // Out of range: said with the valid range.
+            let pages = try XCTUnwrap(score.pages)
+            let past = try await client.execute(uri: "/api/scores/\(id)/pages/\(pages + 1)/image", method: .get)
+            XCTAssertEqual(past.status, .badRequest)
+            XCTAssertTrue(String(buffer: past.body).contains("valid: 1 to \(pages)"), String(buffer: past.body))
+            let tall = try await client.execute(uri: "/api/scores/\(id)/pages/1/image?height=5000", method: .get)
+            XCTAssertEqual(tall.status, .badRequest)
+            XCTAssertTrue(String(buffer: tall.body).contains("valid: 100 to 2400"), String(buffer: tall.body))
+            // The score page fetches the picture of the page it opens on.
+            let html = String(buffer: try await client.execute(uri: "/scores/\(id)?page=2", method: .get).body)
+            XCTAssertTrue(html.contains("src=\"/api/scores/\(id)/pages/2/image\""), html)
+            // A new version of the file: its pictures are drawn anew and the old ones go.
+            let first = try await client.execute(uri: "/api/scores/\(id)/pages/1/image", method: .get)
+            XCTAssertEqual(first.status, .ok)
+            var headers = try await ServerFixture.csrf(client)
+            headers[.ifMatch] = tag
+            let mark = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
+                                                body: ByteBuffer(string: #"{"type":"square","page":1,"rect":[40,40,200,120]}"#))
+            XCTAssertEqual(mark.status, .created, String(buffer: mark.body))
+            let redrawn = try await client.execute(uri: "/api/scores/\(id)/pages/1/image", method: .get)
+            XCTAssertEqual(redrawn.status, .ok)
+            XCTAssertNotEqual(redrawn.headers[.eTag], tag)
+            XCTAssertNotEqual(Data(redrawn.body.readableBytesView), Data(first.body.readableBytesView), "the new square shows")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: self.fixture.path(".folio/pages")).filter { $0.hasPrefix("\(id)-") }
+            XCTAssertEqual(kept.count, 1, "\(kept)")
         }
     }
 }

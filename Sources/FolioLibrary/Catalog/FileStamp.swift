@@ -68,7 +68,8 @@ public struct FileStamp: Sendable, Equatable {
             hasher.update(data: try handle.read(upToCount: Self.window) ?? Data())
         }
         var copy = self
-        copy.fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        copy.fingerprint = String(decoding: hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
         return copy
     }
 }

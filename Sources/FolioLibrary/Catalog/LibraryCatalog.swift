@@ -128,17 +128,17 @@ public final class LibraryCatalog: Sendable {
         ]
         let scoreID: Int64
         if let id {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE score SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, pages = ?, version = ?,
                     encrypted = ?, annotations = ?, annotationCount = ?, warnings = ?, error = ? WHERE id = ?
-                """, arguments: arguments + [id])
-            try db.execute(sql: "DELETE FROM entry WHERE scoreId = ?", arguments: [id])
+                """).execute(arguments: arguments + [id])
+            try db.cachedStatement(sql: "DELETE FROM entry WHERE scoreId = ?").execute(arguments: [id])
             scoreID = id
         } else {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO score (path, pathKey, size, modified, fingerprint, pages, version, encrypted, annotations,
                     annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: arguments + [Date().timeIntervalSince1970])
+                """).execute(arguments: arguments + [Date().timeIntervalSince1970])
             scoreID = db.lastInsertedRowID
         }
         let score = record.metadata
@@ -160,11 +160,11 @@ public final class LibraryCatalog: Sendable {
                                     in db: Database) throws {
         // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
         let title = title.replacingOccurrences(of: "\0", with: "")
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """).execute(arguments: [
                 scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
@@ -174,18 +174,17 @@ public final class LibraryCatalog: Sendable {
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),
                                 ("label", metadata.labels)] {
             for value in values {
-                try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)",
-                               arguments: [entryID, field, LibraryQuery.fold(value), value])
+                try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [entryID, field, LibraryQuery.fold(value), value])
             }
         }
         if let key = metadata.key {
-            try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)",
-                           arguments: [entryID, LibraryQuery.fold(key.name), key.name])
+            try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)")
+                .execute(arguments: [entryID, LibraryQuery.fold(key.name), key.name])
         }
         let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 }
-        try db.execute(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)",
-                       arguments: [entryID, title, metadata.composers.joined(separator: " ; "),
-                                   words.joined(separator: " ; ")])
+        try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [entryID, title, metadata.composers.joined(separator: " ; "), words.joined(separator: " ; ")])
     }
 
     static func remove(id: Int64, in db: Database) throws {
@@ -209,6 +208,12 @@ public final class LibraryCatalog: Sendable {
         } catch let error as DatabaseError {
             throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
         }
+    }
+
+    /// A list of names as JSON text (`JSONText`): the scan stores four per entry, and
+    /// JSONEncoder cost more than the rest of storing it. Read back by JSONDecoder.
+    static func json(_ values: [String]) -> String {
+        JSONText.strings(values)
     }
 
     /// Lists and counts are stored as JSON text.

@@ -103,9 +103,14 @@ public struct LibraryScanner: Sendable {
         // What is catalogued but gone from its path: candidates for moves, else removed.
         var missing = LibraryCatalog.Known.missing(known, seen: seen)
         var done = 0
-        for start in stride(from: 0, to: toRead.count, by: batchSize) {
-            let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
-            let records = read(batch)
+        // One batch is read (on every core) while the one before is written (on one).
+        let batches = stride(from: 0, to: toRead.count, by: batchSize).map { Array(toRead[$0..<min($0 + batchSize, toRead.count)]) }
+        var reading = batches.first.map(readAhead)
+        for position in batches.indices {
+            guard let current = reading else { break }
+            current.group.wait()
+            let records = current.box.records
+            reading = position + 1 < batches.count ? readAhead(batches[position + 1]) : nil
             try catalog.write { db in
                 for record in records {
                     // Each file in a savepoint of its own: a row the database refuses is reported
@@ -224,6 +229,19 @@ public struct LibraryScanner: Sendable {
             }
         }
         return result.indices.filter { !dropped.contains($0) }.map { result[$0] }.sorted { $0.path < $1.path }
+    }
+
+    /// Records being read off the calling thread; `group` is left when they are all in `box`.
+    private final class ReadBox: @unchecked Sendable {
+        // Written once by the reading task before it leaves the group, read after wait().
+        var records: [ScoreRecord] = []
+    }
+
+    /// Starts reading `stamps` in the background.
+    private func readAhead(_ stamps: [FileStamp]) -> (group: DispatchGroup, box: ReadBox) {
+        let group = DispatchGroup(), box = ReadBox()
+        DispatchQueue.global(qos: .userInitiated).async(group: group) { box.records = read(stamps) }
+        return (group, box)
     }
 
     /// Reads `stamps` in parallel; the order is kept.

@@ -81,9 +81,7 @@ public struct ScoreRecord: Sendable, Equatable {
         }
         record.bookmarks += storedEntries
         record.tracks = AudioTrackLink.links(of: document)
-        for annotation in document.annotations() {
-            record.annotations[annotation.subtype, default: 0] += 1
-        }
+        record.annotations = document.annotationCounts()
         record.warnings += document.warnings.map(\.description)
         return record
     }

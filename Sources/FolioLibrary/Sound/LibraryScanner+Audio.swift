@@ -95,7 +95,7 @@ extension LibraryCatalog {
     /// else the link waits for it.
     static func adoptTracks(_ links: [AudioTrackLink], scoreID: Int64, scorePath: String, in db: Database) throws {
         let digest = links.isEmpty ? nil : json(links)
-        let adopted = try String.fetchOne(db, sql: "SELECT tracksAdopted FROM score WHERE id = ?", arguments: [scoreID])
+        let adopted = try String.fetchOne(db.cachedStatement(sql: "SELECT tracksAdopted FROM score WHERE id = ?"), arguments: [scoreID])
         guard digest != adopted else { return }
         try db.execute(sql: "UPDATE score SET tracksAdopted = ? WHERE id = ?", arguments: [digest, scoreID])
         let folder = (scorePath as NSString).deletingLastPathComponent

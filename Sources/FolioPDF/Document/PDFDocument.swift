@@ -26,6 +26,8 @@ public final class PDFDocument {
 
     let log: WarningLog
     private var cache: [Int: PDFObject] = [:]
+    /// Objects cached inside ``readingOnce(_:)``, forgotten when it ends; nil outside it.
+    private var passingObjects: [Int]?
     /// Edits not yet saved: replaced or new objects, deleted objects, trailer changes.
     var changes = ChangeSet()
     /// TrueType fonts embedded in the pending update, by font: every annotation drawn in a
@@ -215,7 +217,28 @@ public final class PDFDocument {
         }
         let result = fetch(number, mayRebuild: true)
         cache[number] = result
+        passingObjects?.append(number)
         return result
+    }
+
+    /// Runs `body`, then forgets the objects it parsed that were not in memory before (they
+    /// are read again if asked for): a pass over objects each read once — a file's
+    /// annotations, page by page — keeps in memory only what one step of it reads.
+    ///
+    /// ```swift
+    /// for index in 0..<doc.pageCount {
+    ///     let marks = try doc.readingOnce { try doc.annotations(onPage: index) }
+    ///     print(index + 1, marks.count)
+    /// }
+    /// ```
+    public func readingOnce<T>(_ body: () throws -> T) rethrows -> T {
+        guard passingObjects == nil else { return try body() }
+        passingObjects = []
+        defer {
+            for number in passingObjects ?? [] { cache[number] = nil }
+            passingObjects = nil
+        }
+        return try body()
     }
 
     /// Adds the objects of rebuilt object streams to the xref (those not being loaded).

@@ -131,9 +131,12 @@ public struct PDFString: Sendable, Equatable, Hashable {
 /// page.keys   // ["Type"]
 /// ```
 public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    private var storage: [String: PDFObject] = [:]
-    /// Keys in insertion order.
-    public private(set) var keys: [String] = []
+    /// Entries in insertion order. Most dictionaries have a handful of keys, found fastest
+    /// by a look along them; past ``indexedCount`` a hash index is kept beside them.
+    private var pairs: [(key: String, value: PDFObject)] = []
+    /// Position of each key in `pairs`, kept only once there are more than ``indexedCount``.
+    private var index: [String: Int]?
+    private static let indexedCount = 16
 
     public init() {}
 
@@ -141,28 +144,56 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
         for (key, value) in elements { self[key] = value }
     }
 
-    public var count: Int { keys.count }
-    public var isEmpty: Bool { keys.isEmpty }
+    public var count: Int { pairs.count }
+    public var isEmpty: Bool { pairs.isEmpty }
+    /// Keys in insertion order.
+    public var keys: [String] { pairs.map(\.key) }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return pairs.firstIndex { $0.key == key }
+    }
 
     /// Setting `nil` (or `.null`, which PDF treats as absent) removes the key.
     public subscript(key: String) -> PDFObject? {
-        get { storage[key] }
+        get { position(of: key).map { pairs[$0].value } }
         set {
             if let newValue, newValue != .null {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let found = position(of: key) {
+                    pairs[found].value = newValue
+                } else {
+                    pairs.append((key, newValue))
+                    if index != nil {
+                        index?[key] = pairs.count - 1
+                    } else if pairs.count > PDFDictionary.indexedCount {
+                        index = Dictionary(pairs.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                    }
+                }
+            } else if let found = position(of: key) {
+                pairs.remove(at: found)
+                if index != nil {
+                    index = pairs.count > PDFDictionary.indexedCount
+                        ? Dictionary(pairs.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+                }
             }
         }
     }
 
     /// Key/value pairs in order.
-    public var entries: [(key: String, value: PDFObject)] {
-        keys.compactMap { key in storage[key].map { (key, $0) } }
-    }
+    public var entries: [(key: String, value: PDFObject)] { pairs }
 
+    /// Equal when both hold the same keys with equal values, in whatever order.
     public static func == (lhs: PDFDictionary, rhs: PDFDictionary) -> Bool {
-        lhs.storage == rhs.storage
+        guard lhs.pairs.count == rhs.pairs.count else { return false }
+        for (offset, pair) in lhs.pairs.enumerated() {
+            // Same order is the common case: compare in place before looking the key up.
+            if offset < rhs.pairs.count, rhs.pairs[offset].key == pair.key {
+                if rhs.pairs[offset].value != pair.value { return false }
+            } else if rhs[pair.key] != pair.value {
+                return false
+            }
+        }
+        return true
     }
 }
 

@@ -140,6 +140,8 @@ struct Lexer {
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+
     mutating func readNumber() -> Token {
         let start = position
         var negative = false
@@ -163,10 +165,15 @@ struct Lexer {
         }
         var isReal = false
         var fractionDigits = 0
+        // Integer and fraction digits as one whole number, while it stays exact in a Double.
+        var mantissa = overflow || digits > 15 ? -1 : integer
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             isReal = true
             position += 1
             while position < bytes.count, ByteClass.isDigit(bytes[position]) {
+                if mantissa >= 0 {
+                    mantissa = digits + fractionDigits < 15 ? mantissa * 10 + Int(bytes[position] - 0x30) : -1
+                }
                 position += 1
                 fractionDigits += 1
             }
@@ -191,7 +198,12 @@ struct Lexer {
         if !isReal && !overflow {
             return .integer(negative ? -integer : integer)
         }
-        let cleaned = text.filter { $0.isNumber || $0 == "." }
+        // Both exact, so one division rounds correctly: the value strtod gives.
+        if mantissa >= 0, fractionDigits <= 15 {
+            let value = Double(mantissa) / Lexer.powersOfTen[fractionDigits]
+            return .real(PDFReal(negative ? -value : value, text: text))
+        }
+        let cleaned = text.filter { $0 == "." || ByteClass.isDigit($0.asciiValue ?? 0) }
         let value = (Double(cleaned.hasPrefix(".") ? "0" + cleaned : cleaned) ?? 0) * (negative ? -1 : 1)
         return .real(PDFReal(value, text: junk ? nil : text))
     }

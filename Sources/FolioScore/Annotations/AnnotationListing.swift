@@ -25,17 +25,34 @@ public enum AnnotationListing {
     /// (the windows of notes) only when asked for. A page past the end is
     /// `PDFError` `pageOutOfRange`.
     public static func list(_ document: PDFDocument, page: Int? = nil, popups: Bool = true) throws -> [Shown] {
+        var result: [Shown] = []
+        try forEachPage(document, page: page, popups: popups) { _, shown in result += shown }
+        return result
+    }
+
+    /// The same listing handed over page by page (0-based index, that page's annotations,
+    /// pages without any included): each page's objects are read when its turn comes and
+    /// forgotten after `body` has seen them, so a file of thousands of links is listed in
+    /// the memory of one page.
+    ///
+    /// ```swift
+    /// try AnnotationListing.forEachPage(document) { index, shown in print(index + 1, shown.count) }
+    /// ```
+    public static func forEachPage(_ document: PDFDocument, page: Int? = nil, popups: Bool = true,
+                                   _ body: (Int, [Shown]) throws -> Void) throws {
         let pages = document.pages()
         if let page, !pages.indices.contains(page - 1) { throw PDFError.pageOutOfRange(page, count: pages.count) }
-        var result: [Shown] = []
         for (index, item) in pages.enumerated() where page == nil || page == index + 1 {
             let geometry = PDFPageGeometry(page: item)
-            for annotation in document.annotations(of: item, pageIndex: index) where popups || annotation.subtype != "Popup" {
-                let shown = geometry.toDisplay(annotation.rect, noRotate: annotation.staysUpright)
-                result.append(Shown(annotation: annotation, display: [shown.x, shown.y, shown.width, shown.height]))
+            let shown = document.readingOnce {
+                document.annotations(of: item, pageIndex: index).compactMap { annotation -> Shown? in
+                    guard popups || annotation.subtype != "Popup" else { return nil }
+                    let box = geometry.toDisplay(annotation.rect, noRotate: annotation.staysUpright)
+                    return Shown(annotation: annotation, display: [box.x, box.y, box.width, box.height])
+                }
             }
+            try body(index, shown)
         }
-        return result
     }
 
     /// A subtype from a name as `folio annot add` and the API take it ("ink", "strikeout")

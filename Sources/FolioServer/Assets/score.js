@@ -31,6 +31,11 @@ const backButton = document.getElementById('link-back');
 const widthButton = document.getElementById('fit-width');
 const settings = markSettings(document.getElementById('mark-settings'));
 const sound = mountSound({ score: Number(scoreID) });
+// The server's picture of the page opened on, shown until pdf.js has drawn it; none when
+// the server could not draw it (no pdftoppm).
+const firstPicture = document.getElementById('first-page');
+if (firstPicture && firstPicture.complete && !firstPicture.naturalWidth) firstPicture.remove();
+firstPicture?.addEventListener('error', () => firstPicture.remove());
 
 // `annotations`: the musician's marks on the page; `links`: the links a tap follows.
 // `zoom` scales the fitted page (pinch); `back` holds the pages links were followed from.
@@ -167,6 +172,7 @@ async function render() {
   await loadAnnotations();
   if (!stage.dataset.rendered) performance.mark('folio-first-page');  // read by Benchmarks/serve_bench.py
   stage.dataset.rendered = `${state.page}`;
+  firstPicture?.remove();
 }
 
 // A half turn (the next page's top half above this page's bottom half) or two pages side by

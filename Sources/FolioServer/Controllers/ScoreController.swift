@@ -3,15 +3,15 @@ import FolioScore
 import Foundation
 import Hummingbird
 
-/// `/api/scores`: searching the library, a score, its PDF and cover, its metadata, page
-/// tools, the 4SC download and undo.
+/// `/api/scores`: searching the library, a score, its PDF, its cover and pictures of its
+/// pages, its metadata, page tools, the 4SC download and undo.
 ///
 /// ```swift
-/// ScoreController(service: server.service, covers: server.covers, maxBody: 1 << 20).addRoutes(to: router)
+/// ScoreController(service: server.service, pictures: server.pictures, maxBody: 1 << 20).addRoutes(to: router)
 /// ```
 struct ScoreController {
     let service: ScoreService
-    let covers: CoverCache
+    let pictures: PageImageCache
     let maxBody: Int
 
     func addRoutes(to router: Router<FolioRequestContext>) {
@@ -34,17 +34,21 @@ struct ScoreController {
             }
         }
         router.get("/api/scores/:id/cover") { request, context -> Response in
-            let (score, path) = try service.score(try LibraryServer.scoreID(context))
-            guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
-            if FileVersion.matches(ifNoneMatch: request.headers[.ifNoneMatch], tag: tag) {
-                return Response(status: .notModified, headers: [.eTag: tag])
+            try await picture(request, context) { path, id, tag in await pictures.cover(for: path, id: id, version: tag) }
+        }
+        // A page as a picture, shown while pdf.js starts (`?height=` in pixels).
+        router.get("/api/scores/:id/pages/:page/image") { request, context -> Response in
+            let page = try context.parameters.require("page", as: Int.self)
+            var height = PageImageCache.pageHeight
+            if let text = request.uri.queryParameters.get("height") {
+                guard let value = Int(text), PageImageCache.heights.contains(value) else {
+                    throw HTTPError(.badRequest, message: "height \(text) is out of range (valid: \(PageImageCache.heights.lowerBound) to \(PageImageCache.heights.upperBound))")
+                }
+                height = value
             }
-            guard let png = await covers.cover(for: path, id: score.id, version: tag) else {
-                throw HTTPError(.notFound, message: "no cover for score \(score.id) (pdftoppm from poppler-utils draws them)")
+            return try await picture(request, context, page: page) { path, id, tag in
+                await pictures.image(for: path, id: id, page: page, height: height, version: tag)
             }
-            var response = LibraryServer.bytes(png, type: "image/png", cache: "no-cache")
-            response.headers[.eTag] = tag
-            return response
         }
         router.get("/api/scores/:id/metadata") { _, context -> Response in
             let (tag, metadata) = try service.metadata(score: try LibraryServer.scoreID(context))
@@ -86,5 +90,26 @@ struct ScoreController {
             try container.encode(change, forKey: .change)   // null, not left out
         }
         enum CodingKeys: String, CodingKey { case change }
+    }
+
+    /// A picture of the score's file at its current version (`draw` makes it); 304 when the
+    /// client has that version, 404 when it cannot be drawn. With `page`, a page past the
+    /// score's end is 400 with the valid range.
+    private func picture(_ request: Request, _ context: FolioRequestContext, page: Int? = nil,
+                         draw: (String, Int64, String) async -> Data?) async throws -> Response {
+        let (score, path) = try service.score(try LibraryServer.scoreID(context))
+        if let page, let count = score.pages, !(1...max(count, 1)).contains(page) {
+            throw HTTPError(.badRequest, message: "page \(page) is out of range (valid: 1 to \(count))")
+        }
+        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
+        if FileVersion.matches(ifNoneMatch: request.headers[.ifNoneMatch], tag: tag) {
+            return Response(status: .notModified, headers: [.eTag: tag])
+        }
+        guard let png = await draw(path, score.id, tag) else {
+            throw HTTPError(.notFound, message: "no picture of score \(score.id) (pdftoppm from poppler-utils draws them)")
+        }
+        var response = LibraryServer.bytes(png, type: "image/png", cache: "no-cache")
+        response.headers[.eTag] = tag
+        return response
     }
 }

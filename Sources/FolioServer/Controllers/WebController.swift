@@ -21,9 +21,10 @@ struct WebController {
             let total = try service.catalog.counts().scores
             return LibraryServer.html(HTMLPage.library(scores: scores, total: total, facets: try service.facets(), csrf: csrf), csrf: csrf)
         }
-        router.get("/scores/:id") { _, context -> Response in
+        router.get("/scores/:id") { request, context -> Response in
             let (score, _) = try service.score(try LibraryServer.scoreID(context))
-            return LibraryServer.html(HTMLPage.score(score, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+            return LibraryServer.html(HTMLPage.score(score, csrf: csrf, pdfjs: hasPDFJS, page: page), csrf: csrf)
         }
         router.get("/assets/:name") { _, context -> Response in
             try LibraryServer.asset(context.parameters.require("name"))

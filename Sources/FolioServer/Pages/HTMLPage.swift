@@ -94,7 +94,19 @@ enum HTMLPage {
         """
     }
 
-    static func score(_ score: ScoreService.Score, csrf: String, pdfjs: Bool) -> String {
+    /// The picture of the page a score opens on, fetched with the page itself (its
+    /// `elementtiming` lets a benchmark see when it was painted); none when the page
+    /// count is not known.
+    private static func firstPage(_ score: ScoreService.Score, page: Int) -> String {
+        guard let pages = score.pages, pages > 0 else { return "" }
+        let shown = min(max(page, 1), pages)
+        return "<img id=\"first-page\" class=\"first-page\" src=\"/api/scores/\(score.id)/pages/\(shown)/image\" alt=\"\" "
+            + "elementtiming=\"first-page\" fetchpriority=\"high\">"
+    }
+
+    /// The score viewer, opening on `page` (1-based; clamped to the score's pages): a
+    /// picture of that page drawn by the server shows at once, until pdf.js has drawn it.
+    static func score(_ score: ScoreService.Score, csrf: String, pdfjs: Bool, page: Int = 1) -> String {
         guard pdfjs else {
             let body = """
             <main class="notice"><h1>\(escape(score.title))</h1>
@@ -149,6 +161,7 @@ enum HTMLPage {
         \(rehearsalPanel())
         <main class="viewer">
           <div id="stage" class="stage" data-score="\(score.id)">
+            \(firstPage(score, page: page))
             <canvas id="page"></canvas>
             <canvas id="overlay" tabindex="0" aria-label="Page; arrow keys, space and PageDown turn pages"></canvas>
           </div>

@@ -60,7 +60,8 @@ public struct LibraryServer: Sendable {
     public let parts: PartService
     /// The rehearsals running (linked page turns across devices).
     public let rehearsals: RehearsalService
-    public let covers: CoverCache
+    /// Covers and first pages, drawn by pdftoppm.
+    public let pictures: PageImageCache
     public let options: Options
     /// Where uploads are received (see ``UploadSpool``).
     public let spool: UploadSpool
@@ -81,7 +82,7 @@ public struct LibraryServer: Sendable {
         do { spool = try UploadSpool(folder: catalog.folder) } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
-        covers = CoverCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
+        pictures = PageImageCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/pages"))
         self.options = options
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
@@ -107,7 +108,7 @@ public struct LibraryServer: Sendable {
         }
         router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
-        ScoreController(service: service, covers: covers, maxBody: options.maxBody).addRoutes(to: router)
+        ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router)

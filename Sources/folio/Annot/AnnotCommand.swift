@@ -60,8 +60,9 @@ struct AnnotListCommand: ParsableCommand {
     func run() throws {
         let (json, password, page) = (self.json, self.password, self.page)
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let listed = try AnnotationListing.list(try ScoreFile(path, password: password).open(), page: page)
-            return json ? AnnotFormat.json(path: path, listed) : AnnotFormat.text(path: path, listed, separator: index > 0)
+            let document = try ScoreFile(path, password: password).open()
+            if json { return try AnnotFormat.json(path: path, document, page: page) }
+            return AnnotFormat.text(path: path, try AnnotationListing.list(document, page: page), separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }
     }

@@ -3,8 +3,23 @@ import Foundation
 
 /// The text and JSON forms of `folio annot list`.
 enum AnnotFormat {
-    static func json(path: String, _ listed: [AnnotationListing.Shown]) -> String {
-        JSONValue.object([("path", .string(path)), ("annotations", .array(listed.map(object)))]) + "\n"
+    /// The JSON line of a file whose annotations are read page by page: each page's
+    /// annotations are written out and forgotten before the next page is read.
+    static func json(path: String, _ document: ScoreFile.Document, page: Int?) throws -> String {
+        var out: [UInt8] = []
+        out.append(contentsOf: "{\"path\":".utf8)
+        JSONValue.quote(path, to: &out)
+        out.append(contentsOf: ",\"annotations\":[".utf8)
+        var first = true
+        try AnnotationListing.forEachPage(document, page: page) { _, shown in
+            for item in shown {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                object(item).write(to: &out)
+            }
+        }
+        out.append(contentsOf: "]}\n".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func object(_ shown: AnnotationListing.Shown) -> JSONValue {

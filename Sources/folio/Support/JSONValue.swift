@@ -13,6 +13,8 @@ enum JSONValue {
     case null
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// An array of numbers, each as ``number(_:)`` writes it (made by ``numbers(_:)``).
+    case numberList([Double])
 
     static func optional(_ value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
@@ -23,15 +25,40 @@ enum JSONValue {
     }
 
     static func numbers(_ values: [Double]) -> JSONValue {
-        .array(values.map(JSONValue.number))
+        .numberList(values)
     }
 
     static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        let rounded = (value * 10_000).rounded() / 10_000
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
-        // Swift's shortest round-trip form; String(format:) cost more than reading the file.
-        return "\(rounded)"
+        var bytes: [UInt8] = []
+        format(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` with at most four decimals, appended: the digits of the whole number of
+    /// ten-thousandths, so no text is made on the way (Swift's shortest form of the rounded
+    /// value, used past 10^11, writes the same digits).
+    static func format(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite else { out.append(contentsOf: "null".utf8); return }
+        let scaled = (value * 10_000).rounded()
+        guard abs(scaled) < 1e15 else {
+            let rounded = scaled / 10_000
+            out.append(contentsOf: (rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : "\(rounded)").utf8)
+            return
+        }
+        let whole = Int(scaled)
+        if whole < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = whole.magnitude
+        out.append(contentsOf: String(magnitude / 10_000).utf8)
+        var fraction = magnitude % 10_000
+        guard fraction > 0 else { return }
+        out.append(UInt8(ascii: "."))
+        var digits = 4
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var divisor: UInt = [1, 1, 10, 100, 1000][digits]
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// A score's fields in ``ScoreField`` order, lists always, unset values as null; a key
@@ -54,40 +81,61 @@ enum JSONValue {
     }
 
     var encoded: String {
+        var bytes: [UInt8] = []
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the value's JSON text as UTF-8: one buffer for a whole tree, where joining
+    /// strings level by level cost more than reading the annotations of the file.
+    func write(to out: inout [UInt8]) {
         switch self {
-        case .string(let text): return JSONValue.quote(text)
-        case .int(let value): return String(value)
-        case .number(let value): return JSONValue.format(value)
-        case .bool(let value): return value ? "true" : "false"
-        case .null: return "null"
-        case .array(let items): return "[" + items.map(\.encoded).joined(separator: ",") + "]"
-        case .object(let fields): return JSONValue.object(fields)
+        case .string(let text): JSONValue.quote(text, to: &out)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .number(let value): JSONValue.format(value, to: &out)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .numberList(let values):
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.format(value, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (index, (key, value)) in fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.quote(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     static func object(_ fields: [(String, JSONValue)]) -> String {
-        "{" + fields.map { quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+        let value: JSONValue = .object(fields)
+        return value.encoded
     }
 
     /// JSON string escaping (RFC 8259 §7): quote, backslash and control characters.
     /// Written out because JSONSerialization per field cost more than reading the PDF.
     static func quote(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        quote(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` quoted and escaped, appended as UTF-8 (`JSONText`).
+    static func quote(_ text: String, to out: inout [UInt8]) {
+        JSONText.quote(text, to: &out)
     }
 }

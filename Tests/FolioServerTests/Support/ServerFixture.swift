@@ -73,12 +73,12 @@ struct ServerFixture {
         return [HTTPField.Name("X-Folio-CSRF")!: String(token), .cookie: "folio_csrf=\(token)"]
     }
 
-    /// What a Python snippet prints, run with the file as `sys.argv[1]` (pikepdf, PyMuPDF:
+    /// What a Python snippet prints, run with the files as `sys.argv[1]`… (pikepdf, PyMuPDF:
     /// readers nobody here wrote).
-    static func python(_ code: String, _ file: String) throws -> String {
+    static func python(_ code: String, _ files: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", code, file]
+        process.arguments = ["python3", "-c", code] + files
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -87,7 +87,7 @@ struct ServerFixture {
         let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw HTTPError(.internalServerError, message: "python3 failed on \(file): \(problem)")
+            throw HTTPError(.internalServerError, message: "python3 failed on \(files.joined(separator: ", ")): \(problem)")
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
