@@ -174,6 +174,10 @@ final class AnnotationModelTests: XCTestCase {
         XCTAssertEqual(read.map(\.id), expected.map(\.id))
         XCTAssertEqual(read.map(\.contents), [nil, "Δυναμική ff", nil, nil])
         XCTAssertEqual(read.map(\.rect), expected.map(\.rect))
+        let counting = try PDFDocument(bytes: bytes)
+        XCTAssertEqual(counting.annotationCounts(), ["Link": 2, "Highlight": 1, "Unknown": 1])
+        XCTAssertTrue(counting.warnings.contains { $0.description.contains("annotation 2 of page 2 is not a dictionary") },
+                      "\(counting.warnings)")
         XCTAssertEqual(document.annotationCounts(), ["Link": 2, "Highlight": 1, "Unknown": 1])
         XCTAssertEqual(document.loadedObjectCount, before)
         // Nested passes forget at the outer pass's end.

@@ -27,33 +27,41 @@ extension PDFDocument {
     /// ```
     public func annotationCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
-        for page in pages() {
+        for (pageIndex, page) in pages().enumerated() {
             readingOnce {
-                for entry in (resolve(page.dictionary["Annots"]).arrayValue ?? []).prefix(PDFDocument.maxAnnotationsPerPage) {
-                    guard let dictionary = resolve(entry).dictionaryValue else { continue }
-                    counts[resolve(dictionary["Subtype"]).nameValue ?? "Unknown", default: 0] += 1
+                for entry in entries(of: page, pageIndex: pageIndex) {
+                    counts[resolve(entry.dictionary["Subtype"]).nameValue ?? "Unknown", default: 0] += 1
                 }
             }
         }
         return counts
     }
 
-    /// The annotations of `page`, which is page `pageIndex` of this document.
-    public func annotations(of page: PDFPage, pageIndex: Int) -> [PDFAnnotation] {
+    /// The dictionaries of page `pageIndex`'s `/Annots`, with their references and places in
+    /// the array; entries that are not dictionaries are skipped with a warning, and those past
+    /// ``maxAnnotationsPerPage`` with one warning.
+    private func entries(of page: PDFPage, pageIndex: Int) -> [(dictionary: PDFDictionary, reference: PDFReference?, index: Int)] {
         let entries = resolve(page.dictionary["Annots"]).arrayValue ?? []
         if entries.count > PDFDocument.maxAnnotationsPerPage {
             log.add("page \(pageIndex + 1) has \(entries.count) annotations; only the first \(PDFDocument.maxAnnotationsPerPage) are read",
                     object: page.reference)
         }
-        var result: [PDFAnnotation] = []
-        for (index, entry) in entries.prefix(PDFDocument.maxAnnotationsPerPage).enumerated() {
-            guard let dictionary = resolve(entry).dictionaryValue else {
-                if !resolve(entry).isNull {
+        return entries.prefix(PDFDocument.maxAnnotationsPerPage).enumerated().compactMap { index, entry in
+            let resolved = resolve(entry)
+            guard let dictionary = resolved.dictionaryValue else {
+                if !resolved.isNull {
                     log.add("annotation \(index + 1) of page \(pageIndex + 1) is not a dictionary", object: entry.referenceValue)
                 }
-                continue
+                return nil
             }
-            result.append(annotation(dictionary, reference: entry.referenceValue, pageIndex: pageIndex, index: index))
+            return (dictionary, entry.referenceValue, index)
+        }
+    }
+
+    /// The annotations of `page`, which is page `pageIndex` of this document.
+    public func annotations(of page: PDFPage, pageIndex: Int) -> [PDFAnnotation] {
+        var result = entries(of: page, pageIndex: pageIndex).map { entry in
+            annotation(entry.dictionary, reference: entry.reference, pageIndex: pageIndex, index: entry.index)
         }
         // /NM names the annotation only where it is unique on the page.
         var nameCounts: [String: Int] = [:]

@@ -83,6 +83,8 @@ public struct LibraryServer: Sendable {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
         pictures = PageImageCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/pages"))
+        // Covers were kept in .folio/covers before pages were: drawn again when asked for.
+        try? FileManager.default.removeItem(atPath: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
         self.options = options
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
@@ -126,7 +128,8 @@ public struct LibraryServer: Sendable {
 
     /// The router that answers WebSocket upgrades (rehearsals' sockets), behind the same
     /// host check and access as every other request. An upgrade it refuses is answered by
-    /// ``router()``, which says why.
+    /// Hummingbird's upgrade handler with a bare 400; a plain GET of the socket's address goes
+    /// to ``router()``, which says why it is refused (403, 404, 400 or 426).
     public func socketRouter() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))

@@ -35,8 +35,8 @@ enum JSONValue {
     }
 
     /// `value` with at most four decimals, appended: the digits of the whole number of
-    /// ten-thousandths, so no text is made on the way (Swift's shortest form of the rounded
-    /// value, used past 10^11, writes the same digits).
+    /// ten-thousandths, so no text is made on the way. They are the digits Swift's shortest
+    /// form of the rounded value writes, which is used past 10^11.
     static func format(_ value: Double, to out: inout [UInt8]) {
         guard value.isFinite else { out.append(contentsOf: "null".utf8); return }
         let scaled = (value * 10_000).rounded()
