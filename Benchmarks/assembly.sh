@@ -4,10 +4,6 @@
 # Usage: REPEAT=5 bash Benchmarks/assembly.sh   (FOLIO=path picks the binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-folio="${FOLIO:-}"
-if [ -z "$folio" ]; then
-    swift build -c release --product folio >/dev/null
-    folio="$(swift build -c release --show-bin-path)/folio"
-fi
+. Benchmarks/folio-binary.sh && folio_binary
 python3 -c "import pypdf, img2pdf, fpdf" 2>/dev/null || python3 -m pip install -q pypdf img2pdf fpdf2
 python3 Benchmarks/assembly_bench.py "$folio" "${FOLIO_CORPUS:-../shared/corpus}" "${REPEAT:-5}"

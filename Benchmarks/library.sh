@@ -6,9 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # FOLIO=path picks the binary.
-folio="${FOLIO:-}"
-if [ -z "$folio" ]; then
-    swift build -c release --product folio >/dev/null
-    folio="$(swift build -c release --show-bin-path)/folio"
-fi
+. Benchmarks/folio-binary.sh && folio_binary
 python3 Benchmarks/library_bench.py "$folio" "${FOLIO_CORPUS:-../shared/corpus}" "${COUNT:-10000}" "${REPEAT:-3}"

@@ -163,20 +163,19 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
                     pairs[found].value = newValue
                 } else {
                     pairs.append((key, newValue))
-                    if index != nil {
-                        index?[key] = pairs.count - 1
-                    } else if pairs.count > PDFDictionary.indexedCount {
-                        index = Dictionary(pairs.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-                    }
+                    if index != nil { index?[key] = pairs.count - 1 } else { index = PDFDictionary.index(of: pairs) }
                 }
             } else if let found = position(of: key) {
                 pairs.remove(at: found)
-                if index != nil {
-                    index = pairs.count > PDFDictionary.indexedCount
-                        ? Dictionary(pairs.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) : nil
-                }
+                if index != nil { index = PDFDictionary.index(of: pairs) }
             }
         }
+    }
+
+    /// The positions of `pairs`' keys, or nil when they are few enough to look along.
+    private static func index(of pairs: [(key: String, value: PDFObject)]) -> [String: Int]? {
+        guard pairs.count > indexedCount else { return nil }
+        return Dictionary(pairs.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Key/value pairs in order.
@@ -187,7 +186,7 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
         guard lhs.pairs.count == rhs.pairs.count else { return false }
         for (offset, pair) in lhs.pairs.enumerated() {
             // Same order is the common case: compare in place before looking the key up.
-            if offset < rhs.pairs.count, rhs.pairs[offset].key == pair.key {
+            if rhs.pairs[offset].key == pair.key {
                 if rhs.pairs[offset].value != pair.value { return false }
             } else if rhs[pair.key] != pair.value {
                 return false

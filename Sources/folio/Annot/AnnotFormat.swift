@@ -8,7 +8,7 @@ enum AnnotFormat {
     static func json(path: String, _ document: ScoreFile.Document, page: Int?) throws -> String {
         var out: [UInt8] = []
         out.append(contentsOf: "{\"path\":".utf8)
-        JSONValue.quote(path, to: &out)
+        JSONText.quote(path, to: &out)
         out.append(contentsOf: ",\"annotations\":[".utf8)
         var first = true
         try AnnotationListing.forEachPage(document, page: page) { _, shown in

@@ -90,7 +90,7 @@ enum JSONValue {
     /// strings level by level cost more than reading the annotations of the file.
     func write(to out: inout [UInt8]) {
         switch self {
-        case .string(let text): JSONValue.quote(text, to: &out)
+        case .string(let text): JSONText.quote(text, to: &out)
         case .int(let value): out.append(contentsOf: String(value).utf8)
         case .number(let value): JSONValue.format(value, to: &out)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -113,7 +113,7 @@ enum JSONValue {
             out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in fields.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.quote(key, to: &out)
+                JSONText.quote(key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
@@ -130,12 +130,7 @@ enum JSONValue {
     /// Written out because JSONSerialization per field cost more than reading the PDF.
     static func quote(_ text: String) -> String {
         var bytes: [UInt8] = []
-        quote(text, to: &bytes)
+        JSONText.quote(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `text` quoted and escaped, appended as UTF-8 (`JSONText`).
-    static func quote(_ text: String, to out: inout [UInt8]) {
-        JSONText.quote(text, to: &out)
     }
 }
