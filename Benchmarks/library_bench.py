@@ -108,7 +108,8 @@ def main():
         with open(query_file, "w") as handle:
             handle.write("\n".join(queries) + "\n")
         timings = {}
-        for label, extra in (("all results", []), ("first 50 (a UI page)", ["--limit", "50"])):
+        for label, extra in (("scores, all results", []), ("scores, first 50 (the search box's page)", ["--limit", "50"]),
+                             ("with bookmarks, first 50", ["--limit", "50", "--bookmarks"])):
             timings[label] = json.loads(subprocess.run([folio, "library", "bench-search", folder, "--queries", query_file]
                                                        + extra, check=True, capture_output=True, text=True).stdout)
 

@@ -1,4 +1,4 @@
-import FolioLibrary
+@testable import FolioLibrary
 import FolioPDF
 import FolioScore
 import FolioTestSupport
@@ -120,6 +120,34 @@ final class LibraryRobustnessTests: XCTestCase {
         paths += ["Neu/copy-0.pdf", "Neu/copy-1.pdf", "Neu/moved-0.pdf", "Neu/moved-1.pdf"]
         XCTAssertEqual(try catalog.counts().scores, paths.count)
         try assertCatalogMatchesSerialReads(catalog, paths)
+    }
+
+    /// A batch is written in one transaction; a row the database refuses sends that batch
+    /// back through savepoints, one per file: the refused file is reported once, every other
+    /// file of the batch (before and after it) is stored once, and the counts add up.
+    func testARefusedRowLeavesTheRestOfItsBatchStored() throws {
+        let paths = try generate(12)
+        let refused = try XCTUnwrap(paths.first { $0.contains("Dvořák") })
+        let catalog = try LibraryCatalog(folder: folder.path)
+        try catalog.write { db in
+            // DDL takes no parameters: the path as an SQL literal.
+            let literal = "'" + refused.replacingOccurrences(of: "'", with: "''") + "'"
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.score WHEN NEW.path = \(literal)
+                BEGIN SELECT RAISE(ABORT, 'refused for the test: Откажи'); END
+                """)
+        }
+        var scanner = LibraryScanner(catalog: catalog)
+        scanner.batchSize = 64   // all twelve in one batch
+        let summary = try scanner.scan()
+        XCTAssertEqual(summary.skipped.count, 1, "\(summary.skipped)")
+        XCTAssertTrue(summary.skipped.first?.hasPrefix(refused + ": the catalog refused it") == true, "\(summary.skipped)")
+        XCTAssertTrue(summary.skipped.first?.contains("Откажи") == true, "\(summary.skipped)")
+        XCTAssertEqual(summary.added, paths.count - 1)
+        XCTAssertEqual(summary.opened, paths.count)
+        XCTAssertEqual(Set(summary.unreadable).count, summary.unreadable.count, "each unreadable file once")
+        let stored = try catalog.search(LibraryQuery()).map(\.path)
+        XCTAssertEqual(stored.sorted(), paths.filter { $0 != refused }.sorted())
     }
 
     func testFileVanishingDuringTheScanIsListedAndLeavesNextTime() throws {

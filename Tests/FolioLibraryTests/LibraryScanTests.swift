@@ -1,8 +1,9 @@
-import FolioLibrary
+@testable import FolioLibrary
 import FolioPDF
 import FolioScore
 import FolioTestSupport
 import Foundation
+import GRDB
 import XCTest
 
 /// A library of corpus copies in nested folders (accented names, a damaged and an
@@ -199,5 +200,99 @@ final class LibraryScanTests: XCTestCase {
         let stored = run.stdout
         let decoded = try JSONDecoder().decode([[String]].self, from: stored)
         XCTAssertEqual(decoded, [composers, ["ἁρμονία", "موسيقى"]])
+    }
+    /// Annotation counts and empty fields are written without JSONEncoder; the text is the
+    /// one JSONEncoder writes with sorted keys, and reads back as the same values.
+    func testCountsAndEmptyFieldsAreTheJSONEncodersText() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let cases: [[String: Int]] = [
+            [:], ["Ink": 3], ["Link": 12, "Ink": 1, "FreeText": 2, "Square": 0, "Highlight": 40_000],
+            ["Ω": 1, "Zvýraznění": 2, "a\"b": 3, "Stempel/Ünterschrift": 4, "注釈": 5, "ink": 6, "Ink": 7],
+        ]
+        for counts in cases {
+            let ours = LibraryCatalog.json(counts)
+            XCTAssertEqual(ours, String(decoding: try encoder.encode(counts), as: UTF8.self))
+            XCTAssertEqual(try JSONDecoder().decode([String: Int].self, from: Data(ours.utf8)), counts)
+        }
+        XCTAssertEqual(LibraryCatalog.json(ScoreMetadata()), String(decoding: try encoder.encode(ScoreMetadata()), as: UTF8.self))
+        var own = ScoreMetadata()
+        own.composers = ["Leoš Janáček"]
+        XCTAssertEqual(LibraryCatalog.json(own), String(decoding: try encoder.encode(own), as: UTF8.self))
+        XCTAssertNotEqual(LibraryCatalog.json(own), LibraryCatalog.json(ScoreMetadata()))
+    }
+    /// Scores' own entries sit above `scoreTextOffset` in the text index: a search for scores
+    /// alone gives what the search with bookmarks gives less its bookmarks, in the same order
+    /// (the ranking is over the same index), and a removed score takes its text rows along.
+    func testScoreSearchesReadTheirOwnRangeAndRankAsWithBookmarks() throws {
+        // Bookmarks from a table of contents in Czech, Greek and Japanese beside the scores' titles.
+        let book = folder.appendingPathComponent("Sborník.pdf")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(Self.catalogue[2].file), to: book)
+        try PDFSaver.update(path: book.path) { document in
+            var edit = ScoreEdit()
+            edit.title = "Sborník písní"
+            _ = try ScoreWriter.write(edit, to: document)
+            try document.setOutline([PDFOutlineItem(title: "Měsíček", target: .page(index: 0)), PDFOutlineItem(title: "Ἀπρès un rêve", target: .page(index: 0)),
+                                     PDFOutlineItem(title: "月の光 Clair", target: .page(index: 0))])
+        }
+        _ = try scan()
+        let catalog = try LibraryCatalog(folder: folder.path, create: false)
+        var compared = 0
+        for text in ["a", "e", "mesic", "clair", "reve", "apres", "月の光", "sbornik", "dvorak", "lied klavier", "zzz"] {
+            var all = LibraryQuery(text: text, includeBookmarks: true)
+            all.limit = 100
+            let scores = try catalog.search(LibraryQuery(text: text))
+            let withBookmarks = try catalog.search(all)
+            XCTAssertEqual(scores, withBookmarks.filter { $0.bookmark == nil }, text)
+            compared += scores.isEmpty ? 0 : 1
+            XCTAssertTrue(scores.allSatisfy { $0.bookmark == nil }, text)
+        }
+        XCTAssertGreaterThan(compared, 5)
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "Ἀπρès", includeBookmarks: true)).compactMap(\.bookmark?.title),
+                       ["Ἀπρès un rêve"])
+        let layout = try catalog.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM entry_text WHERE rowid >= ?) AS high,
+                       (SELECT count(*) FROM entry WHERE bookmark IS NULL) AS scores,
+                       (SELECT count(*) FROM entry_text WHERE rowid < ?) AS low,
+                       (SELECT count(*) FROM entry WHERE bookmark IS NOT NULL) AS bookmarks
+                """, arguments: [LibraryCatalog.scoreTextOffset, LibraryCatalog.scoreTextOffset])
+        }
+        let row = try XCTUnwrap(layout)
+        XCTAssertEqual(row["high"] as Int, row["scores"] as Int)
+        XCTAssertEqual(row["low"] as Int, row["bookmarks"] as Int)
+        XCTAssertGreaterThanOrEqual(row["bookmarks"] as Int, 3)
+        try FileManager.default.removeItem(at: book)
+        _ = try scan()
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "sbornik", includeBookmarks: true)), [])
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "Ἀπρès", includeBookmarks: true)), [])
+    }
+
+    /// A catalog made before v9 (every text row at its entry's id) is moved on opening:
+    /// searches find its scores and bookmarks, and removing a score removes its text.
+    func testACatalogFromBeforeTheScoreRangeIsMoved() throws {
+        let database = folder.appendingPathComponent(".folio/library.sqlite")
+        try FileManager.default.createDirectory(at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let queue = try DatabaseQueue(path: database.path)
+            try CatalogSchema.migrator.migrate(queue, upTo: "v8")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO score (id, path, pathKey, size, modified, fingerprint, added) VALUES (1, 'Dvořák.pdf', 'Dvořák.pdf', 1, 1, 'x', 0);
+                    INSERT INTO entry (id, scoreId, bookmark, title) VALUES (1, 1, NULL, 'Slovanské tance');
+                    INSERT INTO entry (id, scoreId, bookmark, title) VALUES (2, 1, 0, 'Furiant');
+                    INSERT INTO entry_text (rowid, title, people, words) VALUES (1, 'Slovanské tance', 'Antonín Dvořák', '');
+                    INSERT INTO entry_text (rowid, title, people, words) VALUES (2, 'Furiant', 'Antonín Dvořák', '');
+                    """)
+            }
+        }
+        let catalog = try LibraryCatalog(folder: folder.path, create: false)
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "slovanske")).map(\.title), ["Slovanské tance"])
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "dvorak")).map(\.title), ["Slovanské tance"])
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "dvorak", includeBookmarks: true)).map(\.title).sorted(),
+                       ["Furiant", "Slovanské tance"])
+        XCTAssertEqual(try catalog.search(LibraryQuery(text: "furiant")), [])
+        try catalog.write { db in try LibraryCatalog.remove(id: 1, in: db) }
+        XCTAssertEqual(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_text") }, 0)
     }
 }

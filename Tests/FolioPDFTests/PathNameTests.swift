@@ -24,6 +24,10 @@ final class PathNameTests: XCTestCase {
         XCTAssertEqual(PathName.parent(of: "/\u{301}c.pdf"), "/")
         XCTAssertEqual(PathName.parent(of: "שיר.pdf"), ".")
         XCTAssertEqual(PathName.lastComponent(of: "a/\u{1DA84}q.png"), "\u{1DA84}q.png")
+        // The last of the components, whatever the slashes around it.
+        for path in ["", "/", "//", "Ноты", "/Ноты/Dvořák//", "a//\u{301}b", "/\u{301}", "楽譜/ソナタ.pdf", "שירים/", "x/../y"] {
+            XCTAssertEqual(PathName.lastComponent(of: path), PathName.components(path).last ?? path, path)
+        }
         XCTAssertTrue(PathName.isInside("/lib/\u{301}x.pdf", folder: "/lib"))
         XCTAssertTrue(PathName.isInside("/lib/x.pdf", folder: "/lib/"))
         XCTAssertFalse(PathName.isInside("/library/x.pdf", folder: "/lib"))

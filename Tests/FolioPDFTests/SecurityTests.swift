@@ -97,22 +97,67 @@ final class SecurityTests: XCTestCase {
         }
     }
 
-    func testAES128EncryptorFIPS197() {
+    /// Revisions 5 and 6: the key that decrypts /Perms to its known bytes is taken without
+    /// the validation hash; a wrong /Perms falls back to that hash and gives the same key; a
+    /// wrong password gets nothing either way.
+    func testPermsConfirmTheKeyAndAWrongPermsFallsBack() throws {
+        for (name, password) in [("r6-empty-password.pdf", ""), ("r5-empty-password.pdf", ""),
+                                 ("r6-user-password.pdf", "asdfzxcv"), ("r5-user-password.pdf", "asdfzxcv"),
+                                 ("r6-both-passwords.pdf", "foo")] {
+            let file = try path(name)
+            let document = try PDFDocument(path: file, password: password.isEmpty ? nil : password)
+            let encrypt = try XCTUnwrap(document.resolve(document.trailer["Encrypt"]).dictionaryValue, name)
+            func bytes(_ key: String) throws -> [UInt8] { try XCTUnwrap(encrypt[key]?.stringValue?.bytes, "\(name) /\(key)") }
+            let permissions = Int32(truncatingIfNeeded: try XCTUnwrap(encrypt["P"]?.intValue))
+            let revision = try XCTUnwrap(encrypt["R"]?.intValue)
+            func key(_ password: String, perms: [UInt8]?) throws -> [UInt8]? {
+                try StandardSecurityHandler.aes256Key(
+                    password: password, revision: revision, owner: bytes("O"), user: bytes("U"),
+                    ownerEncrypted: bytes("OE"), userEncrypted: bytes("UE"), perms: perms, permissions: permissions)?.key
+            }
+            let byHash = try XCTUnwrap(key(password, perms: nil), name)
+            XCTAssertTrue(StandardSecurityHandler.permsAgree(key: byHash, perms: try bytes("Perms"), permissions: permissions,
+                                                             encryptMetadata: true), name)
+            XCTAssertEqual(try key(password, perms: bytes("Perms")), byHash, name)
+            var wrong = try bytes("Perms")
+            wrong[10] ^= 0x5A
+            XCTAssertFalse(StandardSecurityHandler.permsAgree(key: byHash, perms: wrong, permissions: permissions,
+                                                              encryptMetadata: true), name)
+            XCTAssertEqual(try key(password, perms: wrong), byHash, name)
+            XCTAssertNil(try key("Dvořák", perms: bytes("Perms")), name)
+            XCTAssertNil(try key("Dvořák", perms: wrong), name)
+
+            // The whole file with a wrong /Perms (one hex digit changed, offsets kept) still opens and decrypts.
+            var content = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            let marker = Array("/Perms <".utf8)
+            let at = try XCTUnwrap(content.indices.first { content[$0...].starts(with: marker) }, name) + marker.count
+            content[at] = content[at] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            let damaged = try PDFDocument(bytes: content, password: password.isEmpty ? nil : password)
+            XCTAssertEqual(damaged.info.entries, document.info.entries, name)
+            let page = try XCTUnwrap(damaged.pages().first, name)
+            let contents = try XCTUnwrap(damaged.resolve(page.dictionary["Contents"]).streamValue, name)
+            XCTAssertNoThrow(try damaged.decodedData(of: contents), name)
+        }
+    }
+
+    func testAES128EncryptorFIPS197() throws {
         // FIPS-197 Appendix C.1: one block, so CBC with a zero IV is plain AES.
         var block = hexBytes("00112233445566778899aabbccddeeff")
-        AES128Encryptor(key: hexBytes("000102030405060708090a0b0c0d0e0f")[...]).encryptCBC(
+        try AES128Encryptor(key: hexBytes("000102030405060708090a0b0c0d0e0f")[...]).encryptCBC(
             &block, iv: [UInt8](repeating: 0, count: 16)[...])
         XCTAssertEqual(hexString(block), "69c4e0d86a7b0430d8cdb78070b4c55a")
     }
 
     func testAES128EncryptorMatchesSwiftCrypto() throws {
         var generator = SystemRandomNumberGenerator()
-        for length in [16, 64, 1024, 4096] {
-            let key = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let iv = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // The lengths Algorithm 2.B encrypts (64 × 32, 48, 64 bytes and more), key and IV as
+        // slices inside a longer array as the hash passes them.
+        for length in [16, 32, 64, 1024, 2048, 3072, 4096, 12_160] {
+            let hash = (0..<48).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let key = Array(hash[0..<16]), iv = Array(hash[16..<32])
             let plain = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             var ours = plain
-            AES128Encryptor(key: key[...]).encryptCBC(&ours, iv: iv[...])
+            try AES128Encryptor(key: hash[0..<16]).encryptCBC(&ours, iv: hash[16..<32])
             let reference = try AES._CBC.encrypt(plain, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: iv),
                                                  noPadding: true)
             XCTAssertEqual(ours, Array(reference), "length \(length)")

@@ -11,7 +11,8 @@ import GRDB
 /// - `facet`: every value of the list fields (composer, genre, tag, label) of an entry,
 ///   folded for case- and diacritic-insensitive equality.
 /// - `entry_text`: FTS5 over titles, people and words, diacritics removed (`unicode61
-///   remove_diacritics 2`), kept in step with `entry` by triggers.
+///   remove_diacritics 2`), kept in step with `entry` by triggers. Its rowid is the
+///   entry's id for a bookmark and id + 2^40 for a score's own entry (from v9).
 /// - v2 adds `entry.own`: the entry's own fields as JSON (``FolioScore/ScoreMetadata``'s JSON).
 /// - v3 adds setlists: `setlist` (unique name, optional folder path) and `setlist_entry`
 ///   (ordered; a score or bookmark points to its score's id, so moves and rescans keep
@@ -24,6 +25,8 @@ import GRDB
 ///   bookmark's by title, to an audio file: loop points, offset; `file` keeps the path it
 ///   was linked by, so a link whose file is missing waits for it); `score.tracksAdopted`
 ///   remembers which `folioscore:tracks` of the file were taken into the catalog.
+/// - v8 adds `score.partLabel` and `score.partSong`.
+/// - v9 moves scores' own entries in `entry_text` to rowid id + 2^40.
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -180,6 +183,23 @@ enum CatalogSchema {
             try db.execute(sql: """
                 ALTER TABLE score ADD COLUMN partLabel TEXT;
                 ALTER TABLE score ADD COLUMN partSong TEXT;
+                """)
+        }
+        migrator.registerMigration("v9") { db in
+            // A score's own entry moves to rowid id + 2^40 in entry_text (bookmarks stay at
+            // their id): a search for scores alone reads that range only (see
+            // LibraryCatalog.scoreTextOffset). Same text, same ranking.
+            try db.execute(sql: """
+                DROP TRIGGER entry_text_delete;
+                CREATE TRIGGER entry_text_delete AFTER DELETE ON entry BEGIN
+                    DELETE FROM entry_text WHERE rowid = old.id + (CASE WHEN old.bookmark IS NULL THEN \(LibraryCatalog.scoreTextOffset) ELSE 0 END);
+                END;
+                CREATE TEMP TABLE moving AS SELECT t.rowid AS id, t.title, t.people, t.words
+                    FROM entry_text t JOIN entry e ON e.id = t.rowid WHERE e.bookmark IS NULL;
+                DELETE FROM entry_text WHERE rowid IN (SELECT id FROM moving);
+                INSERT INTO entry_text (rowid, title, people, words)
+                    SELECT id + \(LibraryCatalog.scoreTextOffset), title, people, words FROM moving;
+                DROP TABLE moving;
                 """)
         }
         return migrator

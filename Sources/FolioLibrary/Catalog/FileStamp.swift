@@ -60,13 +60,30 @@ public struct FileStamp: Sendable, Equatable {
     func withFingerprint(absolutePath: String) throws -> FileStamp {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: absolutePath))
         defer { try? handle.close() }
-        var hasher = SHA256()
-        hasher.update(data: Array(String(size).utf8))
-        hasher.update(data: try handle.read(upToCount: Self.window) ?? Data())
+        let head = try handle.read(upToCount: Self.window) ?? Data()
+        var tail = Data()
         if size > Int64(Self.window) {
             try handle.seek(toOffset: UInt64(max(Int64(Self.window), size - Int64(Self.window))))
-            hasher.update(data: try handle.read(upToCount: Self.window) ?? Data())
+            tail = try handle.read(upToCount: Self.window) ?? Data()
         }
+        return head.withUnsafeBytes { head in tail.withUnsafeBytes { tail in withFingerprint(head: head, tail: tail) } }
+    }
+
+    /// The fingerprint of `content`, the file's bytes already in memory (all `size` of them).
+    func withFingerprint(of content: UnsafeRawBufferPointer) -> FileStamp {
+        precondition(Int64(content.count) == size, "the fingerprint is of the whole file")
+        let head = UnsafeRawBufferPointer(rebasing: content.prefix(Self.window))
+        let tailStart = max(Self.window, content.count - Self.window)
+        let tail = UnsafeRawBufferPointer(rebasing: content[min(tailStart, content.count)...])
+        return withFingerprint(head: head, tail: tail)
+    }
+
+    /// SHA-256 of the size in decimal, the first window and (when the file is longer) the last.
+    private func withFingerprint(head: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer) -> FileStamp {
+        var hasher = SHA256()
+        hasher.update(data: Array(String(size).utf8))
+        hasher.update(bufferPointer: head)
+        hasher.update(bufferPointer: tail)
         var copy = self
         let digits = Array("0123456789abcdef".utf8)
         copy.fingerprint = String(decoding: hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)

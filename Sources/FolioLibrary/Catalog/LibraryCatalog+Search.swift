@@ -58,10 +58,16 @@ extension LibraryCatalog {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         let match = query.matchExpression
+        let offset = Self.scoreTextOffset
         if let match {
-            sql += " JOIN entry_text ON entry_text.rowid = e.id"
+            // The text index leads; scores alone are its upper rowid range.
+            sql = """
+                SELECT e.*, s.path, s.pages, s.added FROM entry_text JOIN entry e ON e.id = entry_text.rowid % \(offset)
+                JOIN score s ON s.id = e.scoreId
+                """
             conditions.append("entry_text MATCH ?")
             arguments += [match]
+            if !query.includeBookmarks { conditions.append("entry_text.rowid >= \(offset)") }
         }
         if !query.includeBookmarks { conditions.append("e.bookmark IS NULL") }
         for (field, values) in [("composer", query.composers), ("genre", query.genres), ("tag", query.tags),

@@ -159,7 +159,7 @@ public final class LibraryCatalog: Sendable {
                                     title: String, metadata: ScoreMetadata, own: ScoreMetadata,
                                     in db: Database) throws {
         // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
-        let title = title.replacingOccurrences(of: "\0", with: "")
+        let title = title.utf8.contains(0) ? title.replacingOccurrences(of: "\0", with: "") : title
         try db.cachedStatement(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature)
@@ -184,7 +184,7 @@ public final class LibraryCatalog: Sendable {
         }
         let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 }
         try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [entryID, title, metadata.composers.joined(separator: " ; "), words.joined(separator: " ; ")])
+            .execute(arguments: [entryID + (bookmark == nil ? scoreTextOffset : 0), title, metadata.composers.joined(separator: " ; "), words.joined(separator: " ; ")])
     }
 
     static func remove(id: Int64, in db: Database) throws {
@@ -216,8 +216,37 @@ public final class LibraryCatalog: Sendable {
         JSONText.strings(values)
     }
 
-    /// Lists and counts are stored as JSON text.
-    static func json<T: Encodable>(_ value: T) -> String {
+    /// Where a score's own entry lies in `entry_text`: at its id plus this (a bookmark's at
+    /// its id). FTS5 reads a rowid range without touching the rest, so a search for scores
+    /// alone never walks the bookmarks that match: "Sonata" over a library whose books hold
+    /// tens of thousands of sonatas answers as fast as the scores that match. `rowid % offset`
+    /// is the entry's id either way.
+    static let scoreTextOffset: Int64 = 1 << 40
+
+    /// Counts by name (annotations by subtype) as a JSON object, keys in order, like
+    /// JSONEncoder's `.sortedKeys` would write them.
+    static func json(_ counts: [String: Int]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (index, name) in counts.keys.sorted().enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.quote(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: String(counts[name] ?? 0).utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A score's or bookmark's own fields as JSON (``FolioScore/ScoreMetadata``'s form). Most
+    /// bookmarks have none of their own, and that text is made once.
+    static func json(_ metadata: ScoreMetadata) -> String {
+        metadata == ScoreMetadata() ? emptyMetadataJSON : json(encoding: metadata)
+    }
+
+    private static let emptyMetadataJSON = json(encoding: ScoreMetadata())
+
+    /// Any other value (a list of track links) as JSON text, keys sorted.
+    static func json<T: Encodable>(encoding value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"

@@ -77,8 +77,10 @@ public struct LibraryScanner: Sendable {
     }
 
     public let catalog: LibraryCatalog
-    /// Files read per transaction.
-    public var batchSize = 64
+    /// Files read per transaction. Each commit rewrites the index pages it touched (the
+    /// fingerprints' and facets' are scattered) and adds a segment to the text index: 256
+    /// files a commit scanned 10,000 in 1.9 s where 64 took 2.2 s.
+    public var batchSize = 256
 
     public init(catalog: LibraryCatalog) {
         self.catalog = catalog
@@ -111,32 +113,13 @@ public struct LibraryScanner: Sendable {
             current.group.wait()
             let records = current.box.records
             reading = position + 1 < batches.count ? readAhead(batches[position + 1]) : nil
-            try catalog.write { db in
-                for record in records {
-                    // Each file in a savepoint of its own: a row the database refuses is reported
-                    // and left out, and the rest of the batch is still stored.
-                    do {
-                        try db.inSavepoint {
-                            if let old = known[record.stamp.path] {
-                                try LibraryCatalog.store(record, id: old.id, in: db)
-                                summary.updated += 1
-                            } else if var ids = missing[record.stamp.fingerprint], let id = ids.popLast() {
-                                missing[record.stamp.fingerprint] = ids
-                                try LibraryCatalog.store(record, id: id, in: db)
-                                summary.moved += 1
-                            } else {
-                                let id = try LibraryCatalog.store(record, id: nil, in: db)
-                                known[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
-                                summary.added += 1
-                            }
-                            return .commit
-                        }
-                    } catch let error as DatabaseError {
-                        summary.skipped.append("\(record.stamp.path): the catalog refused it (\(error.message ?? error.description))")
-                        continue
-                    }
-                    if let error = record.error { summary.unreadable.append("\(record.stamp.path): \(error)") }
-                }
+            // The batch in one transaction; only when the database refuses a row is it written
+            // again with a savepoint per file, so that the rest is still stored. (A savepoint per
+            // file always made the text index flush at each one: 24 writes per file, not 1.)
+            do {
+                try catalog.write { db in try store(records, savepoints: false, known: &known, missing: &missing, summary: &summary, in: db) }
+            } catch let error as LibraryError where error.code == .database {
+                try catalog.write { db in try store(records, savepoints: true, known: &known, missing: &missing, summary: &summary, in: db) }
             }
             summary.opened += records.count
             for record in records {
@@ -152,6 +135,47 @@ public struct LibraryScanner: Sendable {
         }
         summary.removed = gone.count
         return summary
+    }
+
+    /// Stores `records` in the transaction `db`: a catalogued path keeps its id, a new path
+    /// with the fingerprint of a missing one takes that id (a move), else a new id. With
+    /// `savepoints`, each file is stored in a savepoint of its own and a row the database
+    /// refuses is reported and left out; without, the first refusal throws and nothing of
+    /// the batch counts (`known`, `missing` and `summary` change only when all is stored).
+    private func store(_ records: [ScoreRecord], savepoints: Bool, known: inout [String: LibraryCatalog.Known],
+                       missing: inout [String: [Int64]], summary: inout Summary, in db: Database) throws {
+        var (newKnown, newMissing, newSummary) = (known, missing, summary)
+        for record in records {
+            func storeOne() throws {
+                if let old = newKnown[record.stamp.path] {
+                    try LibraryCatalog.store(record, id: old.id, in: db)
+                    newSummary.updated += 1
+                } else if var ids = newMissing[record.stamp.fingerprint], let id = ids.popLast() {
+                    newMissing[record.stamp.fingerprint] = ids
+                    try LibraryCatalog.store(record, id: id, in: db)
+                    newSummary.moved += 1
+                } else {
+                    let id = try LibraryCatalog.store(record, id: nil, in: db)
+                    newKnown[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
+                    newSummary.added += 1
+                }
+            }
+            if savepoints {
+                do {
+                    try db.inSavepoint {
+                        try storeOne()
+                        return .commit
+                    }
+                } catch let error as DatabaseError {
+                    newSummary.skipped.append("\(record.stamp.path): the catalog refused it (\(error.message ?? error.description))")
+                    continue
+                }
+            } else {
+                try storeOne()
+            }
+            if let error = record.error { newSummary.unreadable.append("\(record.stamp.path): \(error)") }
+        }
+        (known, missing, summary) = (newKnown, newMissing, newSummary)
     }
 
     /// Brings one file's entry up to date after a change made through Folio (a save, an
@@ -257,12 +281,15 @@ public struct LibraryScanner: Sendable {
         DispatchQueue.concurrentPerform(iterations: stamps.count) { index in
             let stamp = stamps[index]
             let absolute = folder + "/" + stamp.path
-            var record: ScoreRecord
-            do {
-                record = ScoreRecord.read(try stamp.withFingerprint(absolutePath: absolute), absolutePath: absolute)
-            } catch {
-                record = ScoreRecord.read(stamp, absolutePath: absolute)
-                record.error = record.error ?? "cannot read: \(error.localizedDescription)"
+            // The fingerprint comes from the bytes the PDF was read from; from the file when it
+            // could not be opened as one.
+            var record = ScoreRecord.read(stamp, absolutePath: absolute)
+            if record.stamp.fingerprint.isEmpty {
+                do {
+                    record.stamp = try stamp.withFingerprint(absolutePath: absolute)
+                } catch {
+                    record.error = record.error ?? "cannot read: \(error.localizedDescription)"
+                }
             }
             lock.lock()
             slots.records[index] = record

@@ -42,7 +42,8 @@ public struct ScoreRecord: Sendable, Equatable {
     public var tracks: [AudioTrackLink] = []
 
     /// Reads the PDF `stamp` names. Never throws: a file that cannot be read gives a record
-    /// with its error, so a scan lists it and goes on.
+    /// with its error, so a scan lists it and goes on. A stamp without its fingerprint gets
+    /// it from the bytes opened, when they are the whole file (else it stays empty).
     public static func read(_ stamp: FileStamp, absolutePath: String) -> ScoreRecord {
         var record = ScoreRecord(stamp: stamp, pageCount: nil, version: nil, encrypted: false, metadata: ScoreMetadata(),
                                  bookmarks: [], annotations: [:], warnings: [], error: nil)
@@ -56,6 +57,9 @@ public struct ScoreRecord: Sendable, Equatable {
         } catch {
             record.error = "\(error)"
             return record
+        }
+        if stamp.fingerprint.isEmpty, Int64(document.source.count) == stamp.size {
+            record.stamp = stamp.withFingerprint(of: document.source.bytes)
         }
         record.version = document.version
         record.encrypted = document.encryption != nil

@@ -94,7 +94,7 @@ extension LibraryCatalog {
     /// there is looked for by name among the library's audio files (a name only one has),
     /// else the link waits for it.
     static func adoptTracks(_ links: [AudioTrackLink], scoreID: Int64, scorePath: String, in db: Database) throws {
-        let digest = links.isEmpty ? nil : json(links)
+        let digest = links.isEmpty ? nil : json(encoding: links)
         let adopted = try String.fetchOne(db.cachedStatement(sql: "SELECT tracksAdopted FROM score WHERE id = ?"), arguments: [scoreID])
         guard digest != adopted else { return }
         try db.execute(sql: "UPDATE score SET tracksAdopted = ? WHERE id = ?", arguments: [digest, scoreID])

@@ -27,12 +27,15 @@ extension PDFDocument {
     /// ```
     public func annotationCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
-        for (pageIndex, page) in pages().enumerated() {
+        var pageIndex = 0
+        // Only each page's own /Annots is read: no inherited boxes or resources.
+        walkPages(collect: false) { page in
             readingOnce {
                 for entry in entries(of: page, pageIndex: pageIndex) {
                     counts[resolve(entry.dictionary["Subtype"]).nameValue ?? "Unknown", default: 0] += 1
                 }
             }
+            pageIndex += 1
         }
         return counts
     }

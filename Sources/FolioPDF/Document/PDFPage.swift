@@ -69,7 +69,10 @@ extension PDFDocument {
         return result
     }
 
-    private func walkPages(collect: Bool, _ visit: (PDFPage) -> Void) {
+    /// Visits every page in order, loops and repeats warned about. With `collect`, each page
+    /// comes with its inherited resources, boxes and rotation; without, only its reference and
+    /// dictionary (enough to count pages, map references to indices or read `/Annots`).
+    func walkPages(collect: Bool, _ visit: (PDFPage) -> Void) {
         guard let root = catalog?["Pages"] else {
             log.add("catalog has no /Pages")
             return

@@ -85,8 +85,10 @@ struct DestinationResolver {
     init(document: PDFDocument) {
         self.document = document
         var index: [Int: Int] = [:]
-        for (position, page) in document.pages().enumerated() {
+        var position = 0
+        document.walkPages(collect: false) { page in
             if let number = page.reference?.number, index[number] == nil { index[number] = position }
+            position += 1
         }
         pageIndex = index
         named = NameTree(document: document, root: document.dictionary(document.catalog?["Names"])?["Dests"])

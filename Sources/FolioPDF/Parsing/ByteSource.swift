@@ -7,7 +7,8 @@ import Musl
 #endif
 
 /// The bytes of a PDF, memory-mapped from a file so that opening a document touches only
-/// the pages the reader actually visits (the tail, the xref, the objects asked for).
+/// the pages the reader actually visits (the tail, the xref, the objects asked for); a file
+/// of at most 256 KiB is read whole instead, which costs less than mapping it.
 ///
 /// Also wraps an in-memory copy, for object streams, tests and files that cannot be mapped.
 ///
@@ -33,7 +34,10 @@ public final class ByteSource: @unchecked Sendable {
 
     public var count: Int { bytes.count }
 
-    /// Maps the file at `path` read-only.
+    /// Files up to this size are read into memory; larger ones are mapped.
+    static let readWholeLimit = 256 << 10
+
+    /// Opens the file at `path` read-only: mapped, or read whole when it is small.
     public init(path: String) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
@@ -56,6 +60,26 @@ public final class ByteSource: @unchecked Sendable {
         self.path = path
         if size == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            isMapped = false
+            return
+        }
+        if size <= Self.readWholeLimit {
+            // A small file is read in one call: cheaper than mapping it, faulting its pages in
+            // and unmapping it (which interrupts every other core to flush its TLB).
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            var done = 0
+            while done < size {
+                let got = pread(fd, buffer.baseAddress.map { $0 + done }, size - done, off_t(done))
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else {
+                    let reason = got == 0 ? "it ended at \(done) of \(size) bytes" : String(cString: strerror(errno))
+                    buffer.deallocate()
+                    close(fd)
+                    throw PDFError(.io, "cannot read \(path): \(reason)")
+                }
+                done += got
+            }
+            bytes = UnsafeRawBufferPointer(buffer)
             isMapped = false
             return
         }

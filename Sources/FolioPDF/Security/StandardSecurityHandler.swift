@@ -106,7 +106,9 @@ struct StandardSecurityHandler {
             if revision >= 5 {
                 found = try StandardSecurityHandler.aes256Key(
                     password: candidate, revision: revision, owner: owner, user: user,
-                    ownerEncrypted: encrypt["OE"]?.stringValue?.bytes, userEncrypted: encrypt["UE"]?.stringValue?.bytes)
+                    ownerEncrypted: encrypt["OE"]?.stringValue?.bytes, userEncrypted: encrypt["UE"]?.stringValue?.bytes,
+                    perms: encrypt["Perms"]?.stringValue?.bytes, permissions: permissions,
+                    encryptMetadata: encryptMetadata)
             } else {
                 // A missing or wrong /Length: qpdf falls back to 128 bits, and so do we.
                 for bits in [keyLength, 128, 40] {
@@ -270,19 +272,28 @@ struct StandardSecurityHandler {
 
     // MARK: Revisions 5 and 6
 
+    /// The file key of revisions 5 and 6 for `password`, and whether it was the owner's;
+    /// nil when it is neither password.
+    ///
+    /// A password is checked by its validation hash, then the file key is unwrapped with its
+    /// key hash (Algorithms 2.A and 11). In revision 6 each hash costs some 100 AES and SHA-2
+    /// rounds, so the user password is first tried the other way round: the key hash alone,
+    /// and the key it unwraps decrypting `/Perms` to its twelve known bytes (the permissions,
+    /// four 0xFF, `T` or `F`, `adb`). Ninety-six bits agreeing is proof enough; when they do
+    /// not (a writer that got `/Perms` wrong), the validation hash decides, as the standard has it.
     static func aes256Key(
         password: String, revision: Int, owner: [UInt8], user: [UInt8], ownerEncrypted: [UInt8]?,
-        userEncrypted: [UInt8]?
+        userEncrypted: [UInt8]?, perms: [UInt8]? = nil, permissions: Int32 = -1, encryptMetadata: Bool = true
     ) throws -> (key: [UInt8], owner: Bool)? {
         guard owner.count >= 48, user.count >= 48 else {
             throw PDFError(.damaged, "/O or /U is shorter than 48 bytes for AES-256")
         }
         let pass = Array(Array(password.utf8).prefix(127))
         let user48 = Array(user.prefix(48))
-        func hash(_ salt: ArraySlice<UInt8>, _ extra: [UInt8]) -> [UInt8] {
+        func hash(_ salt: ArraySlice<UInt8>, _ extra: [UInt8]) throws -> [UInt8] {
             revision == 5
                 ? Array(SHA256.hash(data: pass + salt + extra))
-                : hardenedHash(password: pass, salt: Array(salt), userKey: extra)
+                : try hardenedHash(password: pass, salt: Array(salt), userKey: extra)
         }
         func unwrap(_ intermediate: [UInt8], _ encrypted: [UInt8]?) -> [UInt8]? {
             guard let encrypted, encrypted.count >= 32,
@@ -293,19 +304,37 @@ struct StandardSecurityHandler {
             return Array(key)
         }
         // The user password first: it is the common case (the empty password).
-        if hash(user[32..<40], []) == Array(user.prefix(32)), let key = unwrap(hash(user[40..<48], []), userEncrypted) {
+        let userKeyHash = try hash(user[40..<48], [])
+        if let key = unwrap(userKeyHash, userEncrypted),
+            try permsAgree(key: key, perms: perms, permissions: permissions, encryptMetadata: encryptMetadata)
+                || hash(user[32..<40], []) == Array(user.prefix(32))
+        {
             return (key, false)
         }
-        if hash(owner[32..<40], user48) == Array(owner.prefix(32)),
-            let key = unwrap(hash(owner[40..<48], user48), ownerEncrypted)
+        if try hash(owner[32..<40], user48) == Array(owner.prefix(32)),
+            let key = unwrap(try hash(owner[40..<48], user48), ownerEncrypted)
         {
             return (key, true)
         }
         return nil
     }
 
+    /// Whether `key` decrypts `/Perms` (AES-256, one block) to what the dictionary says:
+    /// bytes 0–3 the permissions low byte first, 4–7 0xFF, 8 `T` or `F` for EncryptMetadata,
+    /// 9–11 `adb` (ISO 32000-2, Algorithm 13).
+    static func permsAgree(key: [UInt8], perms: [UInt8]?, permissions: Int32, encryptMetadata: Bool) -> Bool {
+        guard let perms, perms.count >= 16, key.count == 32,
+            let iv = try? AES._CBC.IV(ivBytes: [UInt8](repeating: 0, count: 16)),
+            let block = try? AES._CBC.decrypt(perms.prefix(16), using: SymmetricKey(data: key), iv: iv, noPadding: true)
+        else { return false }
+        let bits = UInt32(bitPattern: permissions)
+        let expected: [UInt8] = [UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24),
+                                 0xFF, 0xFF, 0xFF, 0xFF, encryptMetadata ? 0x54 : 0x46, 0x61, 0x64, 0x62]
+        return Array(block.prefix(12)) == expected
+    }
+
     /// Algorithm 2.B (revision 6).
-    static func hardenedHash(password: [UInt8], salt: [UInt8], userKey: [UInt8]) -> [UInt8] {
+    static func hardenedHash(password: [UInt8], salt: [UInt8], userKey: [UInt8]) throws -> [UInt8] {
         var k = Array(SHA256.hash(data: password + salt + userKey))
         var round = 0
         while true {
@@ -313,7 +342,7 @@ struct StandardSecurityHandler {
             var k1: [UInt8] = []
             k1.reserveCapacity(block.count * 64)
             for _ in 0..<64 { k1 += block }
-            AES128Encryptor(key: k[0..<16]).encryptCBC(&k1, iv: k[16..<32])
+            try AES128Encryptor(key: k[0..<16]).encryptCBC(&k1, iv: k[16..<32])
             let e = k1
             var sum = 0
             for byte in e.prefix(16) { sum += Int(byte) }

@@ -44,7 +44,12 @@ public enum PathName {
 
     /// The last part of `path` (the whole of it without a separator).
     public static func lastComponent(of path: String) -> String {
-        components(path).last ?? path
+        let scalars = path.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex, scalars[scalars.index(before: end)] == "/" { end = scalars.index(before: end) }
+        guard end > scalars.startIndex else { return path }   // "" or only slashes
+        let start = scalars[..<end].lastIndex(of: "/").map(scalars.index(after:)) ?? scalars.startIndex
+        return String(String.UnicodeScalarView(scalars[start..<end]))
     }
 
     /// Whether the absolute `path` lies inside `folder` (byte for byte, below it).

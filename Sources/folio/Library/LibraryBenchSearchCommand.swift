@@ -9,7 +9,8 @@ struct LibraryBenchSearchCommand: ParsableCommand {
         commandName: "bench-search",
         abstract: "Time searches in one process (for Benchmarks/library.sh).",
         discussion: """
-            Each line of QUERIES is one search: words for --text (bookmarks included). Prints one JSON line:
+            Each line of QUERIES is one search: words for --text, scores alone as the server's search box asks
+            (--bookmarks: bookmarks too, as `folio library find`). Prints one JSON line:
             {"queries","results","median_ms","p99_ms","max_ms"}.
             Exit codes: 0 timed; 1 no catalog; 64 usage error.
             """,
@@ -19,6 +20,7 @@ struct LibraryBenchSearchCommand: ParsableCommand {
     @Argument(help: "The library folder.") var directory: String
     @Option(help: "A file with one query per line.") var queries: String
     @Option(help: "At most N results per query (a UI's page); all by default.") var limit: Int?
+    @Flag(help: "Search bookmarks too.") var bookmarks = false
     @OptionGroup var location: LibraryLocation
 
     func run() throws {
@@ -29,7 +31,7 @@ struct LibraryBenchSearchCommand: ParsableCommand {
             let catalog = try location.catalog(folder: directory, create: false)
             for line in lines {
                 let start = DispatchTime.now().uptimeNanoseconds
-                var query = LibraryQuery(text: line, includeBookmarks: true)
+                var query = LibraryQuery(text: line, includeBookmarks: bookmarks)
                 query.limit = limit
                 results += try catalog.search(query).count
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
