@@ -30,7 +30,7 @@ import sqlite3, sys, pikepdf
 db = sqlite3.connect(sys.argv[1], timeout=60)
 db.execute("CREATE TABLE IF NOT EXISTS score (path TEXT PRIMARY KEY, title, author, subject, keywords, pages, bookmarks)")
 rows = []
-for path in sys.argv[2:]:
+for path in open(sys.argv[2], encoding="utf-8").read().splitlines():
     try:
         with pikepdf.open(path) as pdf:
             info = pdf.docinfo
@@ -129,8 +129,14 @@ def main():
                 os.remove(database)
             half = len(paths) // 2
             start = time.perf_counter()
-            children = [subprocess.Popen([sys.executable, "-c", PIKEPDF_LOOP, database] + chunk,
-                                         stderr=subprocess.DEVNULL) for chunk in (paths[:half], paths[half:])]
+            # The paths go in files: 100,000 of them do not fit a command line.
+            lists = []
+            for number, chunk in enumerate((paths[:half], paths[half:])):
+                lists.append(os.path.join(work, f"pikepdf-paths-{number}.txt"))
+                with open(lists[-1], "w", encoding="utf-8") as handle:
+                    handle.write("\n".join(chunk) + "\n")
+            children = [subprocess.Popen([sys.executable, "-c", PIKEPDF_LOOP, database, listing],
+                                         stderr=subprocess.DEVNULL) for listing in lists]
             peak = 0
             for child in children:
                 _, _, usage = os.wait4(child.pid, 0)

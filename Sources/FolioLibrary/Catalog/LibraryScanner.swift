@@ -141,23 +141,30 @@ public struct LibraryScanner: Sendable {
     /// with the fingerprint of a missing one takes that id (a move), else a new id. With
     /// `savepoints`, each file is stored in a savepoint of its own and a row the database
     /// refuses is reported and left out; without, the first refusal throws and nothing of
-    /// the batch counts (`known`, `missing` and `summary` change only when all is stored).
+    /// the batch counts (`known`, `missing` and `summary` change only when all is stored;
+    /// what the batch adds is kept aside until then, never a copy of the whole catalog's).
     private func store(_ records: [ScoreRecord], savepoints: Bool, known: inout [String: LibraryCatalog.Known],
                        missing: inout [String: [Int64]], summary: inout Summary, in db: Database) throws {
-        var (newKnown, newMissing, newSummary) = (known, missing, summary)
+        var added: [String: LibraryCatalog.Known] = [:]
+        var taken: [String: Int] = [:]   // ids taken from the end of missing[fingerprint]
+        var (updated, moved, new) = (0, 0, 0)
+        var skipped: [String] = [], unreadable: [String] = []
         for record in records {
+            let path = record.stamp.path, fingerprint = record.stamp.fingerprint
+            let candidates = missing[fingerprint] ?? []
+            let reused = taken[fingerprint, default: 0]
             func storeOne() throws {
-                if let old = newKnown[record.stamp.path] {
+                if let old = known[path] ?? added[path] {
                     try LibraryCatalog.store(record, id: old.id, in: db)
-                    newSummary.updated += 1
-                } else if var ids = newMissing[record.stamp.fingerprint], let id = ids.popLast() {
-                    newMissing[record.stamp.fingerprint] = ids
-                    try LibraryCatalog.store(record, id: id, in: db)
-                    newSummary.moved += 1
+                    updated += 1
+                } else if reused < candidates.count {
+                    try LibraryCatalog.store(record, id: candidates[candidates.count - 1 - reused], in: db)
+                    taken[fingerprint] = reused + 1
+                    moved += 1
                 } else {
                     let id = try LibraryCatalog.store(record, id: nil, in: db)
-                    newKnown[record.stamp.path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
-                    newSummary.added += 1
+                    added[path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
+                    new += 1
                 }
             }
             if savepoints {
@@ -167,15 +174,21 @@ public struct LibraryScanner: Sendable {
                         return .commit
                     }
                 } catch let error as DatabaseError {
-                    newSummary.skipped.append("\(record.stamp.path): the catalog refused it (\(error.message ?? error.description))")
+                    skipped.append("\(path): the catalog refused it (\(error.message ?? error.description))")
                     continue
                 }
             } else {
                 try storeOne()
             }
-            if let error = record.error { newSummary.unreadable.append("\(record.stamp.path): \(error)") }
+            if let error = record.error { unreadable.append("\(path): \(error)") }
         }
-        (known, missing, summary) = (newKnown, newMissing, newSummary)
+        known.merge(added) { _, new in new }
+        for (fingerprint, count) in taken { missing[fingerprint]?.removeLast(count) }
+        summary.updated += updated
+        summary.moved += moved
+        summary.added += new
+        summary.skipped += skipped
+        summary.unreadable += unreadable
     }
 
     /// Brings one file's entry up to date after a change made through Folio (a save, an
