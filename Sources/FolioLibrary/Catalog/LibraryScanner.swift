@@ -78,8 +78,8 @@ public struct LibraryScanner: Sendable {
 
     public let catalog: LibraryCatalog
     /// Files read per transaction. Each commit rewrites the index pages it touched (the
-    /// fingerprints' and facets' are scattered) and adds a segment to the text index: 256
-    /// files a commit scanned 10,000 in 1.9 s where 64 took 2.2 s.
+    /// fingerprints' and facets' are scattered) and adds a segment to the text index, so
+    /// fewer, larger commits write less: 10,000 files took 1.9 s at 256 a commit, 2.2 s at 64.
     public var batchSize = 256
 
     public init(catalog: LibraryCatalog) {

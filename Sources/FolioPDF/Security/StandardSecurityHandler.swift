@@ -276,8 +276,8 @@ struct StandardSecurityHandler {
     /// nil when it is neither password.
     ///
     /// A password is checked by its validation hash, then the file key is unwrapped with its
-    /// key hash (Algorithms 2.A and 11). In revision 6 each hash costs some 100 AES and SHA-2
-    /// rounds, so the user password is first tried the other way round: the key hash alone,
+    /// key hash (Algorithms 2.A and 11). In revision 6 each hash costs at least 64 rounds of AES
+    /// and SHA-2, so the user password is first tried the other way round: the key hash alone,
     /// and the key it unwraps decrypting `/Perms` to its twelve known bytes (the permissions,
     /// four 0xFF, `T` or `F`, `adb`). Ninety-six bits agreeing is proof enough; when they do
     /// not (a writer that got `/Perms` wrong), the validation hash decides, as the standard has it.
