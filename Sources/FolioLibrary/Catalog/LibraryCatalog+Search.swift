@@ -54,17 +54,14 @@ public struct LibraryFacet: Sendable, Equatable {
 extension LibraryCatalog {
     /// The scores (and, when asked, bookmarks) that match `query`, best first.
     public func search(_ query: LibraryQuery) throws -> [LibraryEntry] {
-        var sql = "SELECT e.*, s.path, s.pages, s.added FROM entry e JOIN score s ON s.id = e.scoreId"
         var conditions: [String] = []
         var arguments: StatementArguments = []
         let match = query.matchExpression
         let offset = Self.scoreTextOffset
+        // With text, the text index leads; scores alone are its upper rowid range.
+        let rows = match == nil ? "entry e" : "entry_text JOIN entry e ON e.id = entry_text.rowid % \(offset)"
+        var sql = "SELECT e.*, s.path, s.pages, s.added FROM \(rows) JOIN score s ON s.id = e.scoreId"
         if let match {
-            // The text index leads; scores alone are its upper rowid range.
-            sql = """
-                SELECT e.*, s.path, s.pages, s.added FROM entry_text JOIN entry e ON e.id = entry_text.rowid % \(offset)
-                JOIN score s ON s.id = e.scoreId
-                """
             conditions.append("entry_text MATCH ?")
             arguments += [match]
             if !query.includeBookmarks { conditions.append("entry_text.rowid >= \(offset)") }

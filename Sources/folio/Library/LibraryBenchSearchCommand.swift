@@ -10,7 +10,7 @@ struct LibraryBenchSearchCommand: ParsableCommand {
         abstract: "Time searches in one process (for Benchmarks/library.sh).",
         discussion: """
             Each line of QUERIES is one search: words for --text, scores alone as the server's search box asks
-            (--bookmarks: bookmarks too, as `folio library find`). Prints one JSON line:
+            (--bookmarks: bookmarks too, as `folio library search`). Prints one JSON line:
             {"queries","results","median_ms","p99_ms","max_ms"}.
             Exit codes: 0 timed; 1 no catalog; 64 usage error.
             """,
