@@ -105,14 +105,10 @@ public struct LibraryScanner: Sendable {
         // What is catalogued but gone from its path: candidates for moves, else removed.
         var missing = LibraryCatalog.Known.missing(known, seen: seen)
         var done = 0
-        // One batch is read (on every core) while the one before is written (on one).
-        let batches = stride(from: 0, to: toRead.count, by: batchSize).map { Array(toRead[$0..<min($0 + batchSize, toRead.count)]) }
-        var reading = batches.first.map(readAhead)
-        for position in batches.indices {
-            guard let current = reading else { break }
-            current.group.wait()
-            let records = current.box.records
-            reading = position + 1 < batches.count ? readAhead(batches[position + 1]) : nil
+        // Files are read on every core while the batch before is written (on one).
+        let stream = RecordStream(stamps: toRead, folder: catalog.folder, window: 2 * batchSize)
+        defer { stream.stop() }
+        while case let records = stream.next(batchSize), !records.isEmpty {
             // The batch in one transaction; only when the database refuses a row is it written
             // again with a savepoint per file, so that the rest is still stored. (A savepoint per
             // file always made the text index flush at each one: 24 writes per file, not 1.)
@@ -222,7 +218,7 @@ public struct LibraryScanner: Sendable {
         let stamp = FileStamp(path: relative, info: info)
         summary.found = 1
         if known?.isUnchanged(stamp) == true { return summary }
-        let records = read([stamp])
+        let records = [RecordStream.read(stamp, in: catalog.folder)]
         try catalog.write { db in
             for record in records { try LibraryCatalog.store(record, id: known?.id, in: db) }
         }
@@ -266,49 +262,6 @@ public struct LibraryScanner: Sendable {
             }
         }
         return result.indices.filter { !dropped.contains($0) }.map { result[$0] }.sorted { $0.path < $1.path }
-    }
-
-    /// Records being read off the calling thread; `group` is left when they are all in `box`.
-    private final class ReadBox: @unchecked Sendable {
-        // Written once by the reading task before it leaves the group, read after wait().
-        var records: [ScoreRecord] = []
-    }
-
-    /// Starts reading `stamps` in the background.
-    private func readAhead(_ stamps: [FileStamp]) -> (group: DispatchGroup, box: ReadBox) {
-        let group = DispatchGroup(), box = ReadBox()
-        DispatchQueue.global(qos: .userInitiated).async(group: group) { box.records = read(stamps) }
-        return (group, box)
-    }
-
-    /// Reads `stamps` in parallel; the order is kept.
-    private func read(_ stamps: [FileStamp]) -> [ScoreRecord] {
-        final class Slots: @unchecked Sendable {
-            // Each index is written by exactly one iteration; the array is read after all end.
-            var records: [ScoreRecord?]
-            init(count: Int) { records = Array(repeating: nil, count: count) }
-        }
-        let slots = Slots(count: stamps.count)
-        let folder = catalog.folder
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: stamps.count) { index in
-            let stamp = stamps[index]
-            let absolute = folder + "/" + stamp.path
-            // The fingerprint comes from the bytes the PDF was read from; from the file when it
-            // could not be opened as one.
-            var record = ScoreRecord.read(stamp, absolutePath: absolute)
-            if record.stamp.fingerprint.isEmpty {
-                do {
-                    record.stamp = try stamp.withFingerprint(absolutePath: absolute)
-                } catch {
-                    record.error = record.error ?? "cannot read: \(error.localizedDescription)"
-                }
-            }
-            lock.lock()
-            slots.records[index] = record
-            lock.unlock()
-        }
-        return slots.records.compactMap { $0 }
     }
 
     /// Every PDF below `folder` (not hidden, no symbolic links), with size and time,

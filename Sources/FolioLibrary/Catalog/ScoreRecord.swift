@@ -64,13 +64,11 @@ public struct ScoreRecord: Sendable, Equatable {
         record.version = document.version
         record.encrypted = document.encryption != nil
         record.pageCount = document.pageCount
-        let (metadata, warnings) = ScoreMetadata.read(from: document)
-        record.metadata = metadata
-        record.warnings = warnings
-        let stored = XMPBookmarkProvider(document: document)
-        record.warnings += stored.warnings
+        let reading = ScoreReading(document: document)
+        record.metadata = reading.metadata
+        record.warnings = reading.metadataWarnings + reading.bookmarkWarnings
         var storedEntries: [BookmarkEntry] = []
-        for bookmark in stored.bookmarks {
+        for bookmark in reading.bookmarks {
             let start = bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 }
             let end = bookmark.pages?.upperBound ?? start
             storedEntries.append(BookmarkEntry(title: bookmark.name ?? "", start: start, end: end, source: "xmp",
@@ -84,7 +82,7 @@ public struct ScoreRecord: Sendable, Equatable {
                                                   source: "toc", metadata: ScoreMetadata()))
         }
         record.bookmarks += storedEntries
-        record.tracks = AudioTrackLink.links(of: document)
+        record.tracks = reading.tracks
         record.annotations = document.annotationCounts()
         record.warnings += document.warnings.map(\.description)
         return record

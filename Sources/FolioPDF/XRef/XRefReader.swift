@@ -63,8 +63,12 @@ struct XRefReader {
                     if let value = section.trailer[key] { table.trailer[key] = value }
                 }
             }
-            for (number, entry) in section.entries where table.entries[number] == nil {
-                table.entries[number] = entry
+            if table.entries.isEmpty {
+                table.entries = section.entries  // the newest section: taken whole, not entry by entry
+            } else {
+                for (number, entry) in section.entries where table.entries[number] == nil {
+                    table.entries[number] = entry
+                }
             }
             table.sectionCount += 1
             if let prev = section.trailer["Prev"]?.intValue {
@@ -114,6 +118,7 @@ struct XRefReader {
                 throw PDFError(.damaged, "cross-reference subsection claims \(count) entries, more than the file can hold",
                                offset: subsectionStart)
             }
+            entries.reserveCapacity(entries.count + min(count, 1 << 16))
             for index in 0..<count {
                 guard let (field1, field2, kind) = readEntry(&lexer) else {
                     throw PDFError(.damaged, "malformed cross-reference entry", offset: lexer.position)
@@ -227,6 +232,7 @@ struct XRefReader {
             throw PDFError(.damaged, "cross-reference stream /W sums to zero", offset: offset)
         }
         var entries: [Int: XRefEntry] = [:]
+        entries.reserveCapacity(min(data.count / entrySize, 1 << 16))  // room for what is likely, not what a hostile /Size claims
         var position = 0
         func field(_ width: Int) -> Int {
             var value = 0

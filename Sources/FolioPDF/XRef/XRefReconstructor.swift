@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Rebuilds cross-reference data by scanning the whole file once for `N G obj` and
 /// `trailer`, for files whose xref is missing or wrong. Linear in the file size.
 struct XRefReconstructor {
@@ -17,28 +23,20 @@ struct XRefReconstructor {
         var offsets: [Int: (offset: Int, generation: Int)] = [:]
         var trailers: [PDFDictionary] = []
         let count = bytes.count
-        var index = 0
-        // Scan for "obj" and "trailer" keywords.
-        while index + 3 <= count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "o"), index + 3 <= count, bytes[index + 1] == UInt8(ascii: "b"),
-                bytes[index + 2] == UInt8(ascii: "j"),
-                index + 3 == count || !ByteClass.isRegular(bytes[index + 3]),
+        // "N G obj" and "trailer", each found with memmem (the file is scanned at memory speed,
+        // not byte by byte); keywords found inside other tokens are passed over.
+        for index in occurrences(of: "obj") {
+            if index + 3 == count || !ByteClass.isRegular(bytes[index + 3]),
                 let (number, generation, start) = headerBefore(index)
             {
                 offsets[number] = (start, generation)
-                index += 3
-                continue
             }
-            if byte == UInt8(ascii: "t"), index + 7 <= count, matches("trailer", at: index) {
-                var parser = Parser(bytes: bytes, position: index + 7, log: nil)
-                if case .dictionary(let trailer)? = try? parser.parseObject() {
-                    trailers.append(trailer)
-                }
-                index += 7
-                continue
+        }
+        for index in occurrences(of: "trailer") where matches("trailer", at: index) {
+            var parser = Parser(bytes: bytes, position: index + 7, log: nil)
+            if case .dictionary(let trailer)? = try? parser.parseObject() {
+                trailers.append(trailer)
             }
-            index += 1
         }
         guard !offsets.isEmpty else {
             throw PDFError(.notPDF, "no objects found; this does not look like a PDF")
@@ -60,14 +58,11 @@ struct XRefReconstructor {
         var catalogs: [PDFReference] = []
         let parser = IndirectObjectParser(bytes: bytes, log: nil)
         for (number, location) in offsets.sorted(by: { $0.value.offset < $1.value.offset }) {
-            let window = Lexer(bytes: bytes)
-            let limit = min(location.offset + 512, count)
-            let isObjStm = window.find(Array("/ObjStm".utf8), from: location.offset, limit: limit) != nil
-            let isXRef = window.find(Array("/XRef".utf8), from: location.offset, limit: limit) != nil
-            let isCatalog = window.find(Array("/Catalog".utf8), from: location.offset, limit: limit) != nil
-            if isObjStm { objectStreams.append(number) }
-            if isCatalog { catalogs.append(PDFReference(number: number, generation: location.generation)) }
-            if isXRef, let parsed = try? parser.parse(at: location.offset, length: { _ in nil }),
+            // Names in the object's first 512 bytes tell what it is without parsing it.
+            let names = self.names(in: location.offset..<min(location.offset + 512, count))
+            if names.objectStream { objectStreams.append(number) }
+            if names.catalog { catalogs.append(PDFReference(number: number, generation: location.generation)) }
+            if names.xref, let parsed = try? parser.parse(at: location.offset, length: { _ in nil }),
                 case .stream(let stream) = parsed.object, stream.dictionary["Type"]?.nameValue == "XRef"
             {
                 // A trailer held in an xref stream dictionary (files without `trailer`).
@@ -81,6 +76,44 @@ struct XRefReconstructor {
         table.style = trailers.isEmpty ? .stream : .table
         log.add("cross-reference table rebuilt by scanning the file (\(offsets.count) objects)")
         return Result(table: table, objectStreamCandidates: objectStreams, catalogCandidates: catalogs)
+    }
+
+    /// Where `word` starts in the file, in order: its first byte found with memchr, which
+    /// scans at memory speed, then the rest compared.
+    private func occurrences(of word: StaticString) -> [Int] {
+        guard let base = bytes.baseAddress else { return [] }
+        let length = word.utf8CodeUnitCount, first = Int32(word.utf8Start.pointee)
+        var found: [Int] = []
+        var start = 0
+        while start + length <= bytes.count, let hit = memchr(base + start, first, bytes.count - length + 1 - start) {
+            let index = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(hit, word.utf8Start, length) == 0 {
+                found.append(index)
+                start = index + length
+            } else {
+                start = index + 1
+            }
+        }
+        return found
+    }
+
+    /// Whether the names `/ObjStm`, `/XRef` (or a longer name it begins) and `/Catalog`
+    /// are in `range`.
+    private func names(in range: Range<Int>) -> (objectStream: Bool, xref: Bool, catalog: Bool) {
+        var found = (objectStream: false, xref: false, catalog: false)
+        for index in range where bytes[index] == UInt8(ascii: "/") {
+            found.objectStream = found.objectStream || has("ObjStm", at: index + 1, before: range.upperBound)
+            found.xref = found.xref || has("XRef", at: index + 1, before: range.upperBound)
+            found.catalog = found.catalog || has("Catalog", at: index + 1, before: range.upperBound)
+        }
+        return found
+    }
+
+    /// Whether `word` is at `index` and ends before `end`.
+    private func has(_ word: StaticString, at index: Int, before end: Int) -> Bool {
+        guard index + word.utf8CodeUnitCount <= end else { return false }
+        guard let base = bytes.baseAddress else { return false }
+        return memcmp(base + index, word.utf8Start, word.utf8CodeUnitCount) == 0
     }
 
     private func matches(_ word: String, at index: Int) -> Bool {

@@ -28,7 +28,11 @@ public struct XMPBookmarkProvider: BookmarkProvider {
     private var nutrientEntries: [String: Data] = [:]
 
     public init(document: PDFDocument) {
-        let stored = StoredScore(document)
+        self.init(stored: StoredScore(document))
+    }
+
+    /// The bookmarks of a packet already read (``ScoreReading`` reads it once for all).
+    init(stored: StoredScore) {
         warnings = stored.warnings
         guard let xmp = stored.xmp else { return }
         var byID: [String: Bookmark] = [:]

@@ -54,7 +54,12 @@ public struct AudioTrackLink: Sendable, Equatable, Codable {
 
     /// The links the document keeps (unreadable entries left out).
     public static func links(of document: PDFDocument) -> [AudioTrackLink] {
-        StoredScore.list(property, of: document).prefix(maxTracks).compactMap { item in
+        links(in: StoredScore.list(property, of: document))
+    }
+
+    /// The links of `folioscore:tracks`'s items, as read.
+    static func links(in items: [String]) -> [AudioTrackLink] {
+        items.prefix(maxTracks).compactMap { item in
             guard let link = try? JSONDecoder().decode(AudioTrackLink.self, from: Data(item.utf8)), link.refusal == nil else { return nil }
             return link
         }

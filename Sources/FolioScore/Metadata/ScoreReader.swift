@@ -20,7 +20,11 @@ extension ScoreMetadata {
     /// let (score, warnings) = ScoreMetadata.read(from: try PDFDocument(path: "Chopin.pdf"))
     /// ```
     public static func read(from document: PDFDocument) -> (ScoreMetadata, [String]) {
-        let stored = StoredScore(document)
+        read(stored: StoredScore(document))
+    }
+
+    /// ``read(from:)`` of a document's Info and packet already read.
+    static func read(stored: StoredScore) -> (ScoreMetadata, [String]) {
         var (score, warnings) = ForScoreInfo.read(stored.fields)
         score.labels = stored.labels
         score.reference = stored.reference

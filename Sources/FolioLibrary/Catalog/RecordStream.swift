@@ -1,0 +1,107 @@
+import Foundation
+
+/// Files read on every core in the background and handed over in their order, a batch at a
+/// time, to the one thread that stores them: what a scan stands on.
+///
+/// Each reader takes the next file as soon as it is done with one, up to `window` files
+/// ahead of what was handed over, so no core waits for the slowest file of a batch (an
+/// AES-256 file's password hash costs as much as fifty plain files) and memory holds at
+/// most `window` records.
+///
+/// ```swift
+/// let stream = RecordStream(stamps: stamps, folder: "/scores", window: 512)
+/// defer { stream.stop() }
+/// while case let records = stream.next(256), !records.isEmpty { store(records) }
+/// ```
+final class RecordStream: @unchecked Sendable {  // every mutable property is guarded by `condition`
+    private let stamps: [FileStamp]
+    private let folder: String
+    private let window: Int
+    private let condition = NSCondition()
+    private let readers = DispatchGroup()
+    /// Ring of `window` slots: file `i` is kept in slot `i % window` until it is handed over.
+    private var slots: [ScoreRecord?]
+    /// The next file a reader takes.
+    private var taken = 0
+    /// Files handed over; every file before `ready` is read.
+    private var handed = 0
+    private var ready = 0
+    private var stopped = false
+
+    /// Starts reading `stamps` (paths relative to `folder`) on `readers` threads.
+    init(stamps: [FileStamp], folder: String, window: Int,
+         readers count: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.stamps = stamps
+        self.folder = folder
+        self.window = max(1, window)
+        slots = Array(repeating: nil, count: min(self.window, stamps.count))
+        for _ in 0..<max(1, min(count, stamps.count)) {
+            DispatchQueue.global(qos: .userInitiated).async(group: readers) { self.readUntilDone() }
+        }
+    }
+
+    /// The next `count` records in order (fewer at the end, none when all are handed over),
+    /// waiting until they are read.
+    func next(_ count: Int) -> [ScoreRecord] {
+        condition.lock()
+        defer { condition.unlock() }
+        let end = min(handed + max(1, count), stamps.count)
+        while ready < end && !stopped { condition.wait() }
+        guard !stopped else { return [] }
+        var records: [ScoreRecord] = []
+        records.reserveCapacity(end - handed)
+        for index in handed..<end {
+            if let record = slots[index % window] { records.append(record) }
+            slots[index % window] = nil
+        }
+        handed = end
+        condition.broadcast()  // room in the window
+        return records
+    }
+
+    /// Lets the readers finish the file each is reading and waits for them; `next` hands
+    /// over nothing more.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+        readers.wait()
+    }
+
+    private func readUntilDone() {
+        while true {
+            condition.lock()
+            while !stopped && taken < stamps.count && taken >= handed + window { condition.wait() }
+            guard !stopped, taken < stamps.count else {
+                condition.unlock()
+                return
+            }
+            let index = taken
+            taken += 1
+            condition.unlock()
+            let record = Self.read(stamps[index], in: folder)
+            condition.lock()
+            slots[index % window] = record
+            let before = ready
+            while ready < taken, slots[ready % window] != nil, ready < handed + window { ready += 1 }
+            if ready != before { condition.broadcast() }
+            condition.unlock()
+        }
+    }
+
+    /// One file's record, its fingerprint from the bytes the PDF was read from, or from the
+    /// file when it could not be opened as one.
+    static func read(_ stamp: FileStamp, in folder: String) -> ScoreRecord {
+        let absolute = folder + "/" + stamp.path
+        var record = ScoreRecord.read(stamp, absolutePath: absolute)
+        if record.stamp.fingerprint.isEmpty {
+            do {
+                record.stamp = try stamp.withFingerprint(absolutePath: absolute)
+            } catch {
+                record.error = record.error ?? "cannot read: \(error.localizedDescription)"
+            }
+        }
+        return record
+    }
+}
