@@ -151,7 +151,10 @@ public final class LibraryCatalog: Sendable {
                             end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
                             in: db)
         }
-        try adoptTracks(record.tracks, scoreID: scoreID, scorePath: record.stamp.path, in: db)
+        // A new row has adopted nothing yet: without links there is nothing to compare.
+        if id != nil || !record.tracks.isEmpty {
+            try adoptTracks(record.tracks, scoreID: scoreID, scorePath: record.stamp.path, in: db)
+        }
         return scoreID
     }
 

@@ -40,12 +40,12 @@ final class RecordStream: @unchecked Sendable {  // every mutable property is gu
         }
     }
 
-    /// The next `count` records in order (fewer at the end, none when all are handed over),
-    /// waiting until they are read.
+    /// The next `count` records in order, waiting until they are read: at most `window` of
+    /// them (the readers stay within it), fewer at the end, none when all are handed over.
     func next(_ count: Int) -> [ScoreRecord] {
         condition.lock()
         defer { condition.unlock() }
-        let end = min(handed + max(1, count), stamps.count)
+        let end = min(handed + min(max(1, count), window), stamps.count)
         while ready < end && !stopped { condition.wait() }
         guard !stopped else { return [] }
         var records: [ScoreRecord] = []

@@ -127,7 +127,7 @@ struct XRefReconstructor {
     }
 
     /// For "obj" at `index`, reads "N G " before it; returns N, G and the offset of N.
-    private func headerBefore(_ index: Int) -> (Int, Int, Int)? {
+    func headerBefore(_ index: Int) -> (Int, Int, Int)? {
         var i = index - 1
         func skipSpace() -> Bool {
             let start = i

@@ -72,9 +72,10 @@ struct StoredScore {
     let warnings: [String]
 
     init(_ document: PDFDocument) {
-        let documentInfo = document.info
-        info = InfoFields(title: documentInfo.title, author: documentInfo.author, subject: documentInfo.subject,
-                          keywords: documentInfo.keywords)
+        // The four fields alone: every other Info entry (dates, producer) is not decoded.
+        let infoDictionary = document.infoDictionary
+        func text(_ key: String) -> String? { infoDictionary.flatMap { document.resolve($0[key]).stringValue?.text } }
+        info = InfoFields(title: text("Title"), author: text("Author"), subject: text("Subject"), keywords: text("Keywords"))
         var fields = info
         var warnings: [String] = []
         var packet: XMPPacket?
