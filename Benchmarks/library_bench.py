@@ -28,27 +28,36 @@ import sys
 import tempfile
 import time
 
+# What both pikepdf loops share (in place of their #ROWS line): rows written 64 to a transaction.
+BATCHED_ROWS = r"""
+rows = []
+def keep(row):
+    rows.append(row)
+    if len(rows) == 64:
+        flush()
+def flush():
+    if rows:
+        db.executemany("INSERT OR REPLACE INTO score VALUES (" + ", ".join("?" * len(rows[0])) + ")", rows)
+        db.commit()
+        rows.clear()
+"""
+
 PIKEPDF_LOOP = r"""
 import sqlite3, sys, pikepdf
 db = sqlite3.connect(sys.argv[1], timeout=60)
 db.execute("CREATE TABLE IF NOT EXISTS score (path TEXT PRIMARY KEY, title, author, subject, keywords, pages, bookmarks)")
-rows = []
+#ROWS
 for path in open(sys.argv[2], encoding="utf-8").read().splitlines():
     try:
         with pikepdf.open(path) as pdf:
             info = pdf.docinfo
             with pdf.open_outline() as outline:
                 titles = [item.title for item in outline.root]
-            rows.append((path, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
-                         str(info.get("/Keywords", "")), len(pdf.pages), "\n".join(titles)))
+            keep((path, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
+                  str(info.get("/Keywords", "")), len(pdf.pages), "\n".join(titles)))
     except Exception:
-        rows.append((path, None, None, None, None, None, None))
-    if len(rows) == 64:
-        db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        db.commit()
-        rows = []
-db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-db.commit()
+        keep((path, None, None, None, None, None, None))
+flush()
 """
 
 # The same loop reading what Folio's catalog keeps of each file besides: the whole outline
@@ -59,6 +68,7 @@ import hashlib, os, sqlite3, sys, pikepdf
 db = sqlite3.connect(sys.argv[1], timeout=60)
 db.execute("CREATE TABLE IF NOT EXISTS score (path TEXT PRIMARY KEY, fingerprint, title, author, subject, keywords, "
            "xmp, pages, annotations, bookmarks)")
+#ROWS
 def fingerprint(path):
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
@@ -85,7 +95,6 @@ def target(item):
         return item.destination if item.destination is not None else (item.action or {}).get("/D")
     except pikepdf.OutlineStructureError:
         return None
-rows = []
 for path in open(sys.argv[2], encoding="utf-8").read().splitlines():
     try:
         stamp = fingerprint(path)
@@ -108,16 +117,11 @@ for path in open(sys.argv[2], encoding="utf-8").read().splitlines():
                     item = pending.pop(0)
                     bookmarks.append(f"{item.title}\t{page_of(pdf, numbers, target(item))}")
                     pending[0:0] = list(item.children)
-            rows.append((path, stamp, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
-                         str(info.get("/Keywords", "")), xmp, len(pdf.pages), str(sorted(counts.items())), "\n".join(bookmarks)))
+            keep((path, stamp, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
+                  str(info.get("/Keywords", "")), xmp, len(pdf.pages), str(sorted(counts.items())), "\n".join(bookmarks)))
     except Exception:
-        rows.append((path, None, None, None, None, None, None, None, None, None))
-    if len(rows) == 64:
-        db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        db.commit()
-        rows = []
-db.executemany("INSERT OR REPLACE INTO score VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-db.commit()
+        keep((path, None, None, None, None, None, None, None, None, None))
+flush()
 """
 
 
@@ -173,7 +177,8 @@ def main():
             if os.path.exists(database):
                 os.remove(database)
             start = time.perf_counter()
-            children = [subprocess.Popen([sys.executable, "-c", program, database, listing], stderr=subprocess.DEVNULL)
+            children = [subprocess.Popen([sys.executable, "-c", program.replace("#ROWS\n", BATCHED_ROWS), database, listing],
+                                         stderr=subprocess.DEVNULL)
                         for listing in lists]
             peak = 0
             for child in children:
