@@ -23,16 +23,17 @@ struct XRefReconstructor {
         var offsets: [Int: (offset: Int, generation: Int)] = [:]
         var trailers: [PDFDictionary] = []
         let count = bytes.count
-        // "N G obj" and "trailer", each found with memmem (the file is scanned at memory speed,
+        // "N G obj" and "trailer", each found with memchr (the file is scanned at memory speed,
         // not byte by byte); keywords found inside other tokens are passed over.
-        for index in occurrences(of: "obj") {
+        forEachOccurrence(of: "obj") { index in
             if index + 3 == count || !ByteClass.isRegular(bytes[index + 3]),
                 let (number, generation, start) = headerBefore(index)
             {
                 offsets[number] = (start, generation)
             }
         }
-        for index in occurrences(of: "trailer") where matches("trailer", at: index) {
+        forEachOccurrence(of: "trailer") { index in
+            guard matches("trailer", at: index) else { return }
             var parser = Parser(bytes: bytes, position: index + 7, log: nil)
             if case .dictionary(let trailer)? = try? parser.parseObject() {
                 trailers.append(trailer)
@@ -78,23 +79,22 @@ struct XRefReconstructor {
         return Result(table: table, objectStreamCandidates: objectStreams, catalogCandidates: catalogs)
     }
 
-    /// Where `word` starts in the file, in order: its first byte found with memchr, which
-    /// scans at memory speed, then the rest compared.
-    private func occurrences(of word: StaticString) -> [Int] {
-        guard let base = bytes.baseAddress else { return [] }
+    /// Calls `body` with each offset where `word` starts, in order: its first byte found with
+    /// memchr, which scans at memory speed, then the rest compared. Nothing is collected, so
+    /// a file full of the word costs no memory.
+    private func forEachOccurrence(of word: StaticString, _ body: (Int) -> Void) {
+        guard let base = bytes.baseAddress else { return }
         let length = word.utf8CodeUnitCount, first = Int32(word.utf8Start.pointee)
-        var found: [Int] = []
         var start = 0
         while start + length <= bytes.count, let hit = memchr(base + start, first, bytes.count - length + 1 - start) {
             let index = base.distance(to: UnsafeRawPointer(hit))
             if memcmp(hit, word.utf8Start, length) == 0 {
-                found.append(index)
+                body(index)
                 start = index + length
             } else {
                 start = index + 1
             }
         }
-        return found
     }
 
     /// Whether the names `/ObjStm`, `/XRef` (or a longer name it begins) and `/Catalog`
@@ -127,6 +127,7 @@ struct XRefReconstructor {
     }
 
     /// For "obj" at `index`, reads "N G " before it; returns N, G and the offset of N.
+    /// (Internal, not private: the tests read a file byte by byte with the same rule.)
     func headerBefore(_ index: Int) -> (Int, Int, Int)? {
         var i = index - 1
         func skipSpace() -> Bool {
