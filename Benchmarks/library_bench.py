@@ -112,11 +112,11 @@ for path in open(sys.argv[2], encoding="utf-8").read().splitlines():
                     counts[subtype] = counts.get(subtype, 0) + 1
             bookmarks = []
             with pdf.open_outline() as outline:
-                pending = list(outline.root)
+                pending = list(reversed(list(outline.root)))  # a stack: the tree in reading order
                 while pending:
-                    item = pending.pop(0)
+                    item = pending.pop()
                     bookmarks.append(f"{item.title}\t{page_of(pdf, numbers, target(item))}")
-                    pending[0:0] = list(item.children)
+                    pending.extend(reversed(list(item.children)))
             keep((path, stamp, str(info.get("/Title", "")), str(info.get("/Author", "")), str(info.get("/Subject", "")),
                   str(info.get("/Keywords", "")), xmp, len(pdf.pages), str(sorted(counts.items())), "\n".join(bookmarks)))
     except Exception:
