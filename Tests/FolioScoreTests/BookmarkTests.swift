@@ -79,10 +79,7 @@ final class BookmarkTests: XCTestCase {
     }
 
     func testWriteAndReadBackKeepsWhatFolioDoesNotKnow() throws {
-        let directory = try TestPDF.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("book.pdf").path
-        try Data(TestPDF.make(info: "<< >>", xmp: packet)).write(to: URL(fileURLWithPath: path))
+        let path = try temporaryPDF(named: "book.pdf", info: "<< >>", xmp: packet)
         var piece = Bookmark(id: "F1", name: "Nocturne № 2", action: .page(index: 0), pages: 1...1)
         piece.metadata.composers = ["Frédéric Chopin"]
         piece.metadata.key = try MusicalKey(parsing: "Eb")

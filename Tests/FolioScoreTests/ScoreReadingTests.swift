@@ -33,10 +33,7 @@ final class ScoreReadingTests: XCTestCase {
     }
 
     func testAScoreWithStoredBookmarksTracksAndFields() throws {
-        let directory = try TestPDF.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("Rusalka.pdf").path
-        try Data(TestPDF.make(info: "<< >>", xmp: nil)).write(to: URL(fileURLWithPath: path))
+        let path = try temporaryPDF(named: "Rusalka.pdf", info: "<< >>", xmp: nil)
         var piece = Bookmark(id: "R1", name: "Měsíčku na nebi hlubokém", action: .page(index: 0), pages: 1...1)
         piece.metadata.composers = ["Antonín Dvořák"]
         piece.metadata.labels = ["Μέτζο", "ソプラノ"]

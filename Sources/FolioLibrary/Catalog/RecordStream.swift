@@ -84,7 +84,7 @@ final class RecordStream: @unchecked Sendable {  // every mutable property is gu
             condition.lock()
             slots[index % window] = record
             let before = ready
-            while ready < taken, slots[ready % window] != nil, ready < handed + window { ready += 1 }
+            while ready < taken, slots[ready % window] != nil { ready += 1 }  // taken ≤ handed + window
             if ready != before { condition.broadcast() }
             condition.unlock()
         }

@@ -26,14 +26,13 @@ struct XRefReconstructor {
         // "N G obj" and "trailer", each found with memchr (the file is scanned at memory speed,
         // not byte by byte); keywords found inside other tokens are passed over.
         forEachOccurrence(of: "obj") { index in
-            if index + 3 == count || !ByteClass.isRegular(bytes[index + 3]),
-                let (number, generation, start) = headerBefore(index)
+            if tokenEnds(at: index + 3), let (number, generation, start) = headerBefore(index)
             {
                 offsets[number] = (start, generation)
             }
         }
         forEachOccurrence(of: "trailer") { index in
-            guard matches("trailer", at: index) else { return }
+            guard index == 0 || !ByteClass.isRegular(bytes[index - 1]), tokenEnds(at: index + 7) else { return }
             var parser = Parser(bytes: bytes, position: index + 7, log: nil)
             if case .dictionary(let trailer)? = try? parser.parseObject() {
                 trailers.append(trailer)
@@ -116,14 +115,10 @@ struct XRefReconstructor {
         return memcmp(base + index, word.utf8Start, word.utf8CodeUnitCount) == 0
     }
 
-    private func matches(_ word: String, at index: Int) -> Bool {
-        var i = index
-        for byte in word.utf8 {
-            guard i < bytes.count, bytes[i] == byte else { return false }
-            i += 1
-        }
-        if index > 0, ByteClass.isRegular(bytes[index - 1]) { return false }
-        return i == bytes.count || !ByteClass.isRegular(bytes[i])
+    /// Whether a keyword whose last byte is before `end` ends there: at the end of the file,
+    /// or before white space or a delimiter.
+    private func tokenEnds(at end: Int) -> Bool {
+        end == bytes.count || !ByteClass.isRegular(bytes[end])
     }
 
     /// For "obj" at `index`, reads "N G " before it; returns N, G and the offset of N.

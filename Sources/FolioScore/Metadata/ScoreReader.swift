@@ -46,8 +46,12 @@ struct StoredScore {
     /// The items of Folio's ordered XMP property `name` in `document` (none when it has no
     /// readable packet).
     static func list(_ name: XMPPacket.Name, of document: PDFDocument) -> [String] {
-        guard let bytes = document.xmpPacket, let packet = try? XMPPacket(bytes: bytes) else { return [] }
-        return packet.array(name.namespace, name.local)
+        list(name, in: document.xmpPacket.flatMap { try? XMPPacket(bytes: $0) })
+    }
+
+    /// The items of `name` in a packet already read (none without one).
+    static func list(_ name: XMPPacket.Name, in packet: XMPPacket?) -> [String] {
+        packet?.array(name.namespace, name.local) ?? []
     }
 
     /// Sets Folio's ordered XMP property `name` in `document` to `items` (none removes it), unsaved.

@@ -29,6 +29,6 @@ public struct ScoreReading: Sendable {
         let provider = XMPBookmarkProvider(stored: stored)
         bookmarks = provider.bookmarks
         bookmarkWarnings = provider.warnings
-        tracks = AudioTrackLink.links(in: stored.xmp.map { $0.array(AudioTrackLink.property.namespace, AudioTrackLink.property.local) } ?? [])
+        tracks = AudioTrackLink.links(in: StoredScore.list(AudioTrackLink.property, in: stored.xmp))
     }
 }

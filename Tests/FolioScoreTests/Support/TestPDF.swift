@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// Small PDFs built in the tests: one page, an Info dictionary and, optionally, an XMP
 /// packet. Object 5 is Info, object 4 the metadata stream.
@@ -31,5 +32,17 @@ enum TestPDF {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-score-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+extension XCTestCase {
+    /// `TestPDF.make(info:xmp:)` written as `name` in a temporary folder that is removed when
+    /// the test ends; its path.
+    func temporaryPDF(named name: String, info: String, xmp: String?) throws -> String {
+        let directory = try TestPDF.directory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(name).path
+        try Data(TestPDF.make(info: info, xmp: xmp)).write(to: URL(fileURLWithPath: path))
+        return path
     }
 }
