@@ -17,7 +17,7 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testPartNamesThatCrashed() throws {
-        for (name, bytes) in try inputs("FuzzParts") {
+        for (_, bytes) in try inputs("FuzzParts") {
             let text = String(decoding: bytes, as: UTF8.self)
             let parsed = PartName(file: text)
             XCTAssertFalse(parsed.song.contains("/"), "the last path component: \(parsed.song.debugDescription)")

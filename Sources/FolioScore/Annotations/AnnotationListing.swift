@@ -43,15 +43,19 @@ public enum AnnotationListing {
         let pages = document.pages()
         if let page, !pages.indices.contains(page - 1) { throw PDFError.pageOutOfRange(page, count: pages.count) }
         for (index, item) in pages.enumerated() where page == nil || page == index + 1 {
-            let geometry = PDFPageGeometry(page: item)
-            let shown = document.readingOnce {
-                document.annotations(of: item, pageIndex: index).compactMap { annotation -> Shown? in
-                    guard popups || annotation.subtype != "Popup" else { return nil }
-                    let box = geometry.toDisplay(annotation.rect, noRotate: annotation.staysUpright)
-                    return Shown(annotation: annotation, display: [box.x, box.y, box.width, box.height])
-                }
+            try body(index, listing(item, index, of: document, popups: popups))
+        }
+    }
+
+    /// One page's annotations where they show, read once (see `PDFDocument.readingOnce`).
+    static func listing(_ page: PDFPage, _ index: Int, of document: PDFDocument, popups: Bool) -> [Shown] {
+        let geometry = PDFPageGeometry(page: page)
+        return document.readingOnce {
+            document.annotations(of: page, pageIndex: index).compactMap { annotation -> Shown? in
+                guard popups || annotation.subtype != "Popup" else { return nil }
+                let box = geometry.toDisplay(annotation.rect, noRotate: annotation.staysUpright)
+                return Shown(annotation: annotation, display: [box.x, box.y, box.width, box.height])
             }
-            try body(index, shown)
         }
     }
 

@@ -59,10 +59,12 @@ struct AnnotListCommand: ParsableCommand {
 
     func run() throws {
         let (json, password, page) = (self.json, self.password, self.page)
+        // One file is read on every core, page by page; many files take a core each.
+        let readers = files.count == 1 ? ProcessInfo.processInfo.activeProcessorCount : 1
         let succeeded = FileBatch.run(files, json: json) { index, path in
-            let document = try ScoreFile(path, password: password).open()
-            if json { return try AnnotFormat.json(path: path, document, page: page) }
-            return AnnotFormat.text(path: path, try AnnotationListing.list(document, page: page), separator: index > 0)
+            let score = ScoreFile(path, password: password)
+            if json { return try AnnotFormat.json(path: path, score, page: page, readers: readers) }
+            return AnnotFormat.text(path: path, try AnnotationListing.list(try score.open(), page: page), separator: index > 0)
         }
         if !succeeded { throw ExitCode(1) }
     }

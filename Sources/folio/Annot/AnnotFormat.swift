@@ -4,22 +4,45 @@ import Foundation
 /// The text and JSON forms of `folio annot list`.
 enum AnnotFormat {
     /// The JSON line of a file whose annotations are read page by page: each page's
-    /// annotations are written out and forgotten before the next page is read.
-    static func json(path: String, _ document: ScoreFile.Document, page: Int?) throws -> String {
-        var out: [UInt8] = []
-        out.append(contentsOf: "{\"path\":".utf8)
-        JSONText.quote(path, to: &out)
-        out.append(contentsOf: ",\"annotations\":[".utf8)
-        var first = true
-        try AnnotationListing.forEachPage(document, page: page) { _, shown in
-            for item in shown {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                object(item).write(to: &out)
-            }
+    /// annotations are written out and forgotten before the next page is read. With more
+    /// than one reader (the whole file, not one --page), pages are read and written out on
+    /// that many threads (see `AnnotationListing.forEachPage(of:readers:)`).
+    static func json(path: String, _ score: ScoreFile, page: Int?, readers: Int) throws -> String {
+        var head: [UInt8] = []
+        head.append(contentsOf: "{\"path\":".utf8)
+        JSONText.quote(path, to: &head)
+        head.append(contentsOf: ",\"annotations\":[".utf8)
+        // Each page's objects as written, joined once at the end.
+        var chunks = [head]
+        func add(_ items: [UInt8]) {
+            guard !items.isEmpty else { return }
+            if chunks.count > 1 { chunks.append([UInt8(ascii: ",")]) }
+            chunks.append(items)
         }
-        out.append(contentsOf: "]}\n".utf8)
-        return String(decoding: out, as: UTF8.self)
+        if let page {
+            try AnnotationListing.forEachPage(try score.open(), page: page) { _, shown in add(objects(shown)) }
+        } else {
+            try AnnotationListing.forEachPage(of: score, readers: readers) { _, shown in objects(shown) } _: { _, items in add(items) }
+        }
+        chunks.append(Array("]}\n".utf8))
+        return String(unsafeUninitializedCapacity: chunks.reduce(0) { $0 + $1.count }) { buffer in
+            var offset = 0
+            for chunk in chunks {
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(from: chunk)
+                offset += chunk.count
+            }
+            return offset
+        }
+    }
+
+    /// A page's annotations as JSON objects separated by commas.
+    static func objects(_ shown: [AnnotationListing.Shown]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (index, item) in shown.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            object(item).write(to: &out)
+        }
+        return out
     }
 
     static func object(_ shown: AnnotationListing.Shown) -> JSONValue {

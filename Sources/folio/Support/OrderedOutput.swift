@@ -12,13 +12,25 @@ final class OrderedOutput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         pending[index] = text
-        var out = ""
-        while let ready = pending.removeValue(forKey: next) {
-            out += ready
+        while var ready = pending.removeValue(forKey: next) {
+            // Written from the string's own bytes: one file's JSON can be tens of megabytes.
+            ready.withUTF8 { Self.write($0) }
             next += 1
         }
-        if !out.isEmpty {
-            FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    /// All of `bytes` to standard output, as `FileHandle.write` does, without copying them.
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var start = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = Foundation.write(STDOUT_FILENO, start, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // a closed pipe: the reader is gone
+            }
+            start += written
+            left -= written
         }
     }
 }
