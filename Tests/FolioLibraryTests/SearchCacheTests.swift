@@ -59,7 +59,7 @@ final class SearchCacheTests: XCTestCase {
         let scanner = LibraryScanner(catalog: catalog)
         _ = try scanner.scan()
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "noct")).map(\.title), ["Nocturne"])
-        XCTAssertNotNil(catalog.searches.entries(for: String(reflecting: LibraryQuery(text: "noct"))), "the answer was kept")
+        XCTAssertNotNil(catalog.searches.entries(for: LibraryCatalog.searchKey(LibraryQuery(text: "noct"))), "the answer was kept")
 
         edit.title = "Nocturnal"
         try PDFSaver.update(path: file.path) { _ = try ScoreWriter.write(edit, to: $0) }

@@ -72,6 +72,8 @@ public struct LibraryQuery: Sendable, Equatable {
     public var includeBookmarks = false
     public var sort: Sort?
     /// At most this many results (the best first), as a page of a UI asks; nil for all.
+    /// A page of text alone in the default order ranks at most 1,000 matches (see
+    /// ``LibraryCatalog/search(_:)``).
     public var limit: Int?
 
     public init(text: String? = nil, includeBookmarks: Bool = false) {

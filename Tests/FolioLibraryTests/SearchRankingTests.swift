@@ -1,0 +1,110 @@
+@testable import FolioLibrary
+import Foundation
+import GRDB
+import XCTest
+
+/// A page of text results ranks at most so many matches: the ones catalogued last, whole
+/// scores before bookmarks. The expected pages come from the whole ranking (no limit), cut
+/// to those candidates here, so a page equals what ranking everything would put first among
+/// them; a query matching no more than the bound, or with a filter, is ranked whole.
+final class SearchRankingTests: XCTestCase {
+    private var folder: URL!
+    private var catalog: LibraryCatalog!
+
+    /// Score titles that all match "pís" (Czech, with Greek, Russian and Japanese words beside),
+    /// each score with two bookmarks that match too.
+    private static let titles = [
+        "Písně", "Písně lidové", "Τραγούδια και Písně", "Песни и Písně z Moravy", "歌 Písně", "Cigánské písně",
+        "Biblické písně op. 99", "Večerní písně", "Milostné písně a balady", "Písně kosmické",
+    ]
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ranking-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        catalog = try LibraryCatalog(folder: folder.path)
+        try catalog.write { db in
+            var entryID: Int64 = 0
+            for (index, title) in Self.titles.enumerated() {
+                let scoreID = Int64(index + 1)
+                let path = "Písně \(scoreID).pdf"
+                try db.execute(sql: """
+                    INSERT INTO score (id, path, pathKey, size, modified, fingerprint, added, pages)
+                    VALUES (?, ?, ?, 1, 1, ?, 0, 4)
+                    """, arguments: [scoreID, path, CatalogPath.key(path), "f\(scoreID)"])
+                let people = index % 3 == 0 ? "Antonín Dvořák" : "Leoš Janáček"
+                for (bookmark, text) in [(nil, title), (0, "Píseň \(title)"), (1, "Písně č. \(scoreID)")] as [(Int?, String)] {
+                    entryID += 1
+                    try db.execute(sql: "INSERT INTO entry (id, scoreId, bookmark, title, composers) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [entryID, scoreID, bookmark, text, "[\"\(people)\"]"])
+                    let rowid = entryID + (bookmark == nil ? LibraryCatalog.scoreTextOffset : 0)
+                    try db.execute(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, '')",
+                                   arguments: [rowid, text, people])
+                    try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'composer', ?, ?)",
+                                   arguments: [entryID, LibraryQuery.fold(people), people])
+                }
+            }
+        }
+    }
+
+    override func tearDownWithError() throws {
+        catalog = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func query(_ text: String, bookmarks: Bool, limit: Int?) -> LibraryQuery {
+        var query = LibraryQuery(text: text, includeBookmarks: bookmarks)
+        query.limit = limit
+        return query
+    }
+
+    func testAPageRanksTheLatestScoresWhenMoreMatchThanTheBound() throws {
+        for bookmarks in [false, true] {
+            let everything = try catalog.search(query("pís", bookmarks: bookmarks, limit: nil), rankingAtMost: 4)
+            XCTAssertEqual(everything.count, bookmarks ? 30 : 10, "without a limit every match is ranked")
+            // Four candidates: the scores with the highest ids (scores lie above bookmarks).
+            let candidates = Set(Int64(7)...10)
+            let expected = everything.filter { $0.bookmark == nil && candidates.contains($0.id) }.prefix(3)
+            let page = try catalog.search(query("pís", bookmarks: bookmarks, limit: 3), rankingAtMost: 4)
+            XCTAssertEqual(page, Array(expected))
+            XCTAssertEqual(page.count, 3)
+            // A bound above the matches ranks them all: the page is the whole ranking's head.
+            let whole = try catalog.search(query("pís", bookmarks: bookmarks, limit: 3), rankingAtMost: 40)
+            XCTAssertEqual(whole, Array(everything.prefix(3)))
+        }
+    }
+
+    func testBookmarksAreCandidatesWhenFewerScoresMatch() throws {
+        // "píseň" is in the first bookmark of every score and in no score's title.
+        let everything = try catalog.search(query("píseň", bookmarks: true, limit: nil))
+        XCTAssertEqual(everything.count, 10)
+        XCTAssertTrue(everything.allSatisfy { $0.bookmark?.title.hasPrefix("Píseň") == true })
+        let page = try catalog.search(query("píseň", bookmarks: true, limit: 3), rankingAtMost: 4)
+        XCTAssertEqual(page, Array(everything.filter { (7...10).contains($0.id) }.prefix(3)))
+        // "biblické" is in score 7's title and its first bookmark: one candidate, the score.
+        XCTAssertEqual(try catalog.search(query("biblické", bookmarks: true, limit: nil)).count, 2)
+        let first = try catalog.search(query("biblické", bookmarks: true, limit: 1), rankingAtMost: 1)
+        XCTAssertEqual(first.map(\.title), ["Biblické písně op. 99"])
+        XCTAssertNil(first.first?.bookmark)
+    }
+
+    func testFiltersAndOrdersRankEveryMatch() throws {
+        var filtered = query("pís", bookmarks: false, limit: 2)
+        filtered.composers = ["antonin dvorak"]
+        let dvorak = try catalog.search(filtered, rankingAtMost: 1)
+        XCTAssertEqual(dvorak.map(\.id), Array(try catalog.search({ var all = filtered; all.limit = nil; return all }(), rankingAtMost: 1).map(\.id).prefix(2)))
+        XCTAssertEqual(dvorak.count, 2)
+        XCTAssertTrue(dvorak.allSatisfy { $0.metadata.composers == ["Antonín Dvořák"] })
+        var byTitle = query("pís", bookmarks: false, limit: 3)
+        byTitle.sort = .title
+        XCTAssertEqual(try catalog.search(byTitle, rankingAtMost: 1).map(\.title), ["Biblické písně op. 99", "Cigánské písně", "Milostné písně a balady"])
+        // A limit above the bound ranks every match.
+        XCTAssertEqual(try catalog.search(query("pís", bookmarks: false, limit: 5), rankingAtMost: 4).count, 5)
+    }
+
+    /// The bound the library uses: 1,000 candidates, and a page of up to 1,000 is bounded.
+    func testTheLibraryRanksAThousandCandidates() throws {
+        XCTAssertEqual(LibraryCatalog.rankedCandidates, 1_000)
+        XCTAssertEqual(try catalog.search(query("písně", bookmarks: true, limit: 50)),
+                       Array(try catalog.search(query("písně", bookmarks: true, limit: nil)).prefix(50)))
+    }
+}
