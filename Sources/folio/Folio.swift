@@ -17,4 +17,19 @@ struct Folio: AsyncParsableCommand {
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
                       MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self]
     )
+
+    /// As ArgumentParser's own entry point, with a long list of files set aside while the
+    /// rest of the line is parsed (see ``LongFileList``).
+    static func main() async {
+        do {
+            var command = try await LongFileList.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
