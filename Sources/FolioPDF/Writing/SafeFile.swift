@@ -202,7 +202,13 @@ public enum SafeFile {
         return try SaveJournal.settle(path: path)
     }
 
-    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
+    /// Writes all of `buffer` to `fd` (at `offset`, when given), again after a short write or
+    /// an interrupted one; any other failure is `PDFError` `io`, naming `path`.
+    ///
+    /// ```swift
+    /// try Array("Ноктюрн\n".utf8).withUnsafeBytes { try SafeFile.writeAll(STDOUT_FILENO, $0, path: "standard output") }
+    /// ```
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int? = nil, path: String) throws {
         guard let base = buffer.baseAddress else { return }
         var written = 0
         while written < buffer.count {

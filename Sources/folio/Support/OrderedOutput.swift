@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// Prints results produced out of order (by parallel workers) in input order, as soon
@@ -13,24 +14,10 @@ final class OrderedOutput: @unchecked Sendable {
         defer { lock.unlock() }
         pending[index] = text
         while var ready = pending.removeValue(forKey: next) {
-            // Written from the string's own bytes: one file's JSON can be tens of megabytes.
-            ready.withUTF8 { Self.write($0) }
+            // Written from the string's own bytes: one file's JSON can be tens of megabytes. A
+            // failure (a closed pipe: the reader is gone) is not reported, as before.
+            ready.withUTF8 { try? SafeFile.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0), path: "standard output") }
             next += 1
-        }
-    }
-
-    /// All of `bytes` to standard output, as `FileHandle.write` does, without copying them.
-    private static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var start = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let written = Foundation.write(STDOUT_FILENO, start, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // a closed pipe: the reader is gone
-            }
-            start += written
-            left -= written
         }
     }
 }
