@@ -97,6 +97,12 @@ final class LibraryUnicodeNameTests: XCTestCase {
         XCTAssertEqual(LibraryFileName.sanitized("Piano/\u{301}Étude.pdf"), "\u{301}Étude.pdf")
         XCTAssertEqual(LibraryFileName.sanitized(".\u{301}hidden"), "\u{301}hidden.pdf")
         XCTAssertTrue(CatalogPath.sameName(nfc, nfd))
+        XCTAssertTrue(CatalogPath.key(nfd).utf8.elementsEqual(nfc.utf8), "the key of a decomposed name is composed")
+        XCTAssertTrue(CatalogPath.key(nfc).utf8.elementsEqual(nfc.utf8))
+        XCTAssertTrue(CatalogPath.key("Police 3/Box 1/score 00042.pdf").utf8.elementsEqual("Police 3/Box 1/score 00042.pdf".utf8))
+        for name in ["Чайковский/Лебединое озеро.pdf", "Μότσαρτ", "武満徹/雨の樹.pdf", "Ha\u{0308}ndel/Messiah.pdf"] {
+            XCTAssertTrue(CatalogPath.key(name).utf8.elementsEqual(name.precomposedStringWithCanonicalMapping.utf8), name)
+        }
         XCTAssertFalse(CatalogPath.sameName(nfc, "dvořák – humoreska.pdf"))
     }
 

@@ -63,4 +63,22 @@ final class RecordStreamTests: XCTestCase {
         XCTAssertEqual(empty.next(10), [])
         empty.stop()
     }
+
+    func testBatchesBetweenAMinimumAndAMaximumTakeWhatIsRead() {
+        let alone = stamps.map { RecordStream.read($0, in: folder.path) }
+        for (window, minimum, maximum, readers) in [(4, 1, 3, 2), (8, 2, 8, 3), (3, 2, 100, 1), (64, 5, 5, 2)] {
+            let stream = RecordStream(stamps: stamps, folder: folder.path, window: window, readers: readers)
+            var handed: [ScoreRecord] = []
+            while case let records = stream.next(atLeast: minimum, atMost: maximum), !records.isEmpty {
+                XCTAssertLessThanOrEqual(records.count, min(maximum, window))
+                // Fewer than the minimum only at the end.
+                if handed.count + records.count < stamps.count {
+                    XCTAssertGreaterThanOrEqual(records.count, min(minimum, window))
+                }
+                handed += records
+            }
+            stream.stop()
+            XCTAssertEqual(handed, alone, "window \(window), \(minimum)…\(maximum), \(readers) readers")
+        }
+    }
 }

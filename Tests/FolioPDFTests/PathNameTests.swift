@@ -1,4 +1,4 @@
-import FolioPDF
+@testable import FolioPDF
 import Foundation
 import XCTest
 
@@ -45,5 +45,17 @@ final class PathNameTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: target), Data("Ἀθῆναι".utf8))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["stamps"], "nothing left beside the folder")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/stamps"), ["\u{1DA84}q — Ἀθῆναι.png"])
+    }
+
+    /// A journal's or leftover's name beside a file, taken apart by bytes, is what the
+    /// scalar-wise helpers compose, in every script and with slashes anywhere.
+    func testAHiddenSiblingIsNamedAsTheScalarHelpersNameIt() {
+        for path in ["", "/", "//", "a.pdf", "./x.pdf", "/x.pdf", "Ноты", "/Ноты/Dvořák//", "a//\u{301}b", "/\u{301}",
+                     "/tmp/楽譜/ソナタ.pdf", "שירים/", "x/../y", "Police 3/Krabice/Βιβλίο 3.pdf", "a/\u{1DA84}q — Ἀθῆναι.png"] {
+            let parent = PathName.parent(of: path)
+            let bare = parent == "." && !path.unicodeScalars.starts(with: "./".unicodeScalars)  // a name without a folder
+            let expected = (bare ? "" : parent + "/") + ".\(PathName.lastComponent(of: path)).folio-journal"
+            XCTAssertEqual(SafeFile.hiddenSibling(of: path, suffix: "folio-journal"), expected, path)
+        }
     }
 }

@@ -88,6 +88,22 @@ final class SecurityTests: XCTestCase {
         XCTAssertEqual(hexString(keystream), "b2396305f03dc027ccc3524a0a1118a8")
     }
 
+    /// Algorithms 5 and 7 run RC4 under the key XORed with 0 … 19; the in-place form that
+    /// allocates no key is the plain one under the XORed key.
+    func testRC4UnderAMaskedKeyIsRC4UnderTheXoredKey() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [1, 5, 16, 40] {
+            let key = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let data = Array("Dvořák – Rusalka, Μότσαρτ, 武満徹".utf8)
+            for mask in [0, 1, 7, 19] as [UInt8] {
+                var inPlace = data
+                RC4.process(&inPlace, key: key, mask: mask)
+                XCTAssertEqual(inPlace, RC4.process(data, key: key.map { $0 ^ mask }), "key of \(length), mask \(mask)")
+                XCTAssertNotEqual(inPlace, data)
+            }
+        }
+    }
+
     func testUnsupportedHandlerIsAClearError() throws {
         var builder = PDFBuilder.minimal()
         builder.add(4, "<< /Filter /FooSecurity /V 2 /R 3 /O (x) /U (y) /P -4 >>")

@@ -43,18 +43,28 @@ final class RecordStream: @unchecked Sendable {  // every mutable property is gu
     /// The next `count` records in order, waiting until they are read: at most `window` of
     /// them (the readers stay within it), fewer at the end, none when all are handed over.
     func next(_ count: Int) -> [ScoreRecord] {
+        next(atLeast: count, atMost: count)
+    }
+
+    /// The next records in order: waits until `minimum` are read (fewer at the end), then
+    /// hands over all that are read, up to `maximum` (and `window`); none when all are
+    /// handed over. A consumer slower than the readers takes large batches, one that keeps
+    /// up takes small ones, so little is left to it when the last file is read.
+    func next(atLeast minimum: Int, atMost maximum: Int) -> [ScoreRecord] {
         condition.lock()
         defer { condition.unlock() }
-        let end = min(handed + min(max(1, count), window), stamps.count)
+        let minimum = min(max(1, minimum), window)
+        let end = min(handed + minimum, stamps.count)
         while ready < end && !stopped { condition.wait() }
         guard !stopped else { return [] }
+        let last = min(ready, handed + min(max(minimum, maximum), window))
         var records: [ScoreRecord] = []
-        records.reserveCapacity(end - handed)
-        for index in handed..<end {
+        records.reserveCapacity(last - handed)
+        for index in handed..<last {
             if let record = slots[index % window] { records.append(record) }
             slots[index % window] = nil
         }
-        handed = end
+        handed = last
         condition.broadcast()  // room in the window
         return records
     }

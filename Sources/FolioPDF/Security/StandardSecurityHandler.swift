@@ -228,46 +228,51 @@ struct StandardSecurityHandler {
         password: String, revision: Int, keyLength: Int, owner: [UInt8], user: [UInt8], permissions: Int32,
         firstID: [UInt8], encryptMetadata: Bool
     ) -> (key: [UInt8], owner: Bool)? {
+        let n = revision == 2 ? 5 : keyLength
         func fileKey(_ padded: [UInt8]) -> [UInt8] {
             var material = padded + Array(owner.prefix(32))
             let p = UInt32(bitPattern: permissions)
             material += [UInt8(p & 0xFF), UInt8(p >> 8 & 0xFF), UInt8(p >> 16 & 0xFF), UInt8(p >> 24 & 0xFF)]
             material += firstID
             if revision >= 4 && !encryptMetadata { material += [0xFF, 0xFF, 0xFF, 0xFF] }
-            var digest = Array(Insecure.MD5.hash(data: material))
-            let n = revision == 2 ? 5 : keyLength
-            if revision >= 3 {
-                for _ in 0..<50 { digest = Array(Insecure.MD5.hash(data: Array(digest.prefix(n)))) }
-            }
-            return Array(digest.prefix(n))
+            let digest = Insecure.MD5.hash(data: material)
+            return Array((revision >= 3 ? md5(of: digest, times: 50, first: n) : digest).prefix(n))
         }
         func userMatches(_ key: [UInt8]) -> Bool {
             if revision == 2 {
                 return RC4.process(padding, key: key) == Array(user.prefix(32))
             }
-            var value = RC4.process(Array(Insecure.MD5.hash(data: padding + firstID)), key: key)
-            for i in 1...19 { value = RC4.process(value, key: key.map { $0 ^ UInt8(i) }) }
+            var value = Array(Insecure.MD5.hash(data: padding + firstID))
+            for i in 0...19 { RC4.process(&value, key: key, mask: UInt8(i)) }
             return user.count >= 16 && value == Array(user.prefix(16))
         }
         let userKey = fileKey(pad(password))
         if userMatches(userKey) { return (userKey, false) }
         // Owner password: it decrypts /O into the user password.
-        var ownerDigest = Array(Insecure.MD5.hash(data: pad(password)))
-        let n = revision == 2 ? 5 : keyLength
-        if revision >= 3 {
-            for _ in 0..<50 { ownerDigest = Array(Insecure.MD5.hash(data: ownerDigest)) }
-        }
+        var ownerDigest = Insecure.MD5.hash(data: pad(password))
+        if revision >= 3 { ownerDigest = md5(of: ownerDigest, times: 50, first: 16) }
         let ownerKey = Array(ownerDigest.prefix(n))
         var userPassword = Array(owner.prefix(32))
         if revision == 2 {
             userPassword = RC4.process(userPassword, key: ownerKey)
         } else {
-            for i in stride(from: 19, through: 0, by: -1) {
-                userPassword = RC4.process(userPassword, key: ownerKey.map { $0 ^ UInt8(i) })
-            }
+            for i in stride(from: 19, through: 0, by: -1) { RC4.process(&userPassword, key: ownerKey, mask: UInt8(i)) }
         }
         let key = fileKey(userPassword)
         return userMatches(key) ? (key, true) : nil
+    }
+
+    /// `digest` hashed again `times` times, each time its first `first` bytes (Algorithms 2 and 3).
+    private static func md5(of digest: Insecure.MD5Digest, times: Int, first: Int) -> Insecure.MD5Digest {
+        var digest = digest
+        for _ in 0..<times {
+            digest = digest.withUnsafeBytes { bytes in
+                var hasher = Insecure.MD5()
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes.prefix(first)))
+                return hasher.finalize()
+            }
+        }
+        return digest
     }
 
     // MARK: Revisions 5 and 6
@@ -336,24 +341,37 @@ struct StandardSecurityHandler {
     /// Algorithm 2.B (revision 6).
     static func hardenedHash(password: [UInt8], salt: [UInt8], userKey: [UInt8]) throws -> [UInt8] {
         var k = Array(SHA256.hash(data: password + salt + userKey))
+        // K1 is built again in the same buffer each round (64 times password, K, user key).
+        let blockLength = password.count + 64 + userKey.count
+        var k1: [UInt8] = []
+        k1.reserveCapacity(blockLength * 64)
         var round = 0
         while true {
-            let block = password + k + userKey
-            var k1: [UInt8] = []
-            k1.reserveCapacity(block.count * 64)
-            for _ in 0..<64 { k1 += block }
+            k1.removeAll(keepingCapacity: true)
+            for _ in 0..<64 {
+                k1 += password
+                k1 += k
+                k1 += userKey
+            }
             try AES128Encryptor(key: k[0..<16]).encryptCBC(&k1, iv: k[16..<32])
-            let e = k1
             var sum = 0
-            for byte in e.prefix(16) { sum += Int(byte) }
-            switch sum % 3 {
-            case 0: k = Array(SHA256.hash(data: e))
-            case 1: k = Array(SHA384.hash(data: e))
-            default: k = Array(SHA512.hash(data: e))
+            for byte in k1.prefix(16) { sum += Int(byte) }
+            k = k1.withUnsafeBytes { e in
+                switch sum % 3 {
+                case 0: digest(SHA256.self, e)
+                case 1: digest(SHA384.self, e)
+                default: digest(SHA512.self, e)
+                }
             }
             round += 1
-            if round >= 64, let last = e.last, Int(last) <= round - 32 { break }
+            if round >= 64, let last = k1.last, Int(last) <= round - 32 { break }
         }
         return Array(k.prefix(32))
+    }
+
+    private static func digest<Hash: HashFunction>(_: Hash.Type, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var hasher = Hash()
+        hasher.update(bufferPointer: bytes)
+        return Array(hasher.finalize())
     }
 }
