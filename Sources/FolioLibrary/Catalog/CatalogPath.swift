@@ -14,7 +14,7 @@ import Foundation
 public enum CatalogPath {
     /// The lookup key of a relative path: its NFC form.
     public static func key(_ path: String) -> String {
-        // ASCII is its own NFC form; Foundation's mapping costs a scan's writer 1 % of its time.
+        // ASCII is its own NFC form; Foundation's mapping took 5 % of a scan's writing thread.
         path.utf8.allSatisfy({ $0 < 0x80 }) ? path : path.precomposedStringWithCanonicalMapping
     }
 
