@@ -47,9 +47,16 @@ final class PathNameTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/stamps"), ["\u{1DA84}q — Ἀθῆναι.png"])
     }
 
-    /// A journal's or leftover's name beside a file, taken apart by bytes, is what the
-    /// scalar-wise helpers compose, in every script and with slashes anywhere.
+    /// The folder and the last part, taken apart by bytes, are what taking the path apart by
+    /// scalars gives, in every script and with slashes anywhere; a journal's or leftover's
+    /// name beside a file is composed of them.
     func testAHiddenSiblingIsNamedAsTheScalarHelpersNameIt() {
+        for path in ["", "/", "//", "a.pdf", "./x.pdf", "/x.pdf", "Ноты", "/Ноты/Dvořák//", "a//\u{301}b", "/\u{301}",
+                     "\u{600}/x", "/tmp/楽譜/ソナタ.pdf", "שירים/", "x/../y", "a/\u{1DA84}q — Ἀθῆναι.png"] {
+            let scalars = path.unicodeScalars
+            let parent = scalars.lastIndex(of: "/").map { String(String.UnicodeScalarView(scalars[..<$0])) }
+            XCTAssertEqual(PathName.parent(of: path), parent.map { $0.isEmpty ? "/" : $0 } ?? ".", path)
+        }
         for path in ["", "/", "//", "a.pdf", "./x.pdf", "/x.pdf", "Ноты", "/Ноты/Dvořák//", "a//\u{301}b", "/\u{301}",
                      "/tmp/楽譜/ソナタ.pdf", "שירים/", "x/../y", "Police 3/Krabice/Βιβλίο 3.pdf", "a/\u{1DA84}q — Ἀθῆναι.png"] {
             let parent = PathName.parent(of: path)

@@ -257,26 +257,10 @@ public enum SafeFile {
     }
 
     /// A hidden file beside `path` in the same folder: `.NAME.suffix`.
-    ///
-    /// Every file opened asks for two of these (a journal, a leftover), so the path is taken
-    /// apart by its UTF-8 bytes: "/" is one byte that no other scalar's bytes contain, so
-    /// this is ``PathName/parent(of:)`` and ``PathName/lastComponent(of:)`` without the
-    /// cost of scalar views.
     static func hiddenSibling(of path: String, suffix: String) -> String {
-        let slash = UInt8(ascii: "/")
-        var bytes = Array(path.utf8)
-        guard let lastSlash = bytes.lastIndex(of: slash) else { return ".\(path).\(suffix)" }
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == slash { end -= 1 }
-        let name = end == 0 ? bytes : Array(bytes[(bytes[..<end].lastIndex(of: slash).map { $0 + 1 } ?? 0)..<end])
-        bytes.removeSubrange(lastSlash...)
-        if bytes.isEmpty { bytes.append(slash) }  // a file at the root: its folder is "/"
-        bytes.append(slash)
-        bytes.append(UInt8(ascii: "."))
-        bytes += name
-        bytes.append(UInt8(ascii: "."))
-        bytes += suffix.utf8
-        return String(decoding: bytes, as: UTF8.self)
+        let directory = parentDirectory(of: path)
+        let name = PathName.lastComponent(of: path)
+        return (directory == "." && !path.utf8.starts(with: "./".utf8) ? "" : directory + "/") + ".\(name).\(suffix)"
     }
 
     /// Whether `path` still names the file open as `fd` (it may have been replaced by a
