@@ -42,7 +42,7 @@ final class RecordStreamTests: XCTestCase {
             let stream = RecordStream(stamps: stamps, folder: folder.path, window: window, readers: readers)
             var handed: [ScoreRecord] = []
             var batches = 0
-            while case let records = stream.next(batch), !records.isEmpty {
+            while case let records = stream.next(atLeast: batch, atMost: batch), !records.isEmpty {
                 XCTAssertLessThanOrEqual(records.count, min(batch, window))
                 handed += records
                 batches += 1
@@ -56,11 +56,11 @@ final class RecordStreamTests: XCTestCase {
 
     func testAStoppedStreamHandsOverNothingMore() {
         let stream = RecordStream(stamps: stamps, folder: folder.path, window: 2, readers: 2)
-        XCTAssertEqual(stream.next(2).map(\.stamp.path), Array(stamps.prefix(2)).map(\.path))
+        XCTAssertEqual(stream.next(atLeast: 2, atMost: 2).map(\.stamp.path), Array(stamps.prefix(2)).map(\.path))
         stream.stop()  // returns once the readers have ended
-        XCTAssertEqual(stream.next(2), [])
+        XCTAssertEqual(stream.next(atLeast: 2, atMost: 2), [])
         let empty = RecordStream(stamps: [], folder: folder.path, window: 4)
-        XCTAssertEqual(empty.next(10), [])
+        XCTAssertEqual(empty.next(atLeast: 10, atMost: 10), [])
         empty.stop()
     }
 

@@ -9,9 +9,9 @@ import Foundation
 /// most `window` records.
 ///
 /// ```swift
-/// let stream = RecordStream(stamps: stamps, folder: "/scores", window: 512)
+/// let stream = RecordStream(stamps: stamps, folder: "/scores", window: 2048)
 /// defer { stream.stop() }
-/// while case let records = stream.next(256), !records.isEmpty { store(records) }
+/// while case let records = stream.next(atLeast: 256, atMost: 1024), !records.isEmpty { store(records) }
 /// ```
 final class RecordStream: @unchecked Sendable {  // every mutable property is guarded by `condition`
     private let stamps: [FileStamp]
@@ -38,12 +38,6 @@ final class RecordStream: @unchecked Sendable {  // every mutable property is gu
         for _ in 0..<max(1, min(count, stamps.count)) {
             DispatchQueue.global(qos: .userInitiated).async(group: readers) { self.readUntilDone() }
         }
-    }
-
-    /// The next `count` records in order, waiting until they are read: at most `window` of
-    /// them (the readers stay within it), fewer at the end, none when all are handed over.
-    func next(_ count: Int) -> [ScoreRecord] {
-        next(atLeast: count, atMost: count)
     }
 
     /// The next records in order: waits until `minimum` are read (fewer at the end), then
