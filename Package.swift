@@ -49,7 +49,8 @@ let package = Package(
         .target(
             name: "FolioLibrary",
             dependencies: [
-                "FolioScore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                "FolioScore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

@@ -107,4 +107,52 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertEqual(try catalog.search(query("písně", bookmarks: true, limit: 50)),
                        Array(try catalog.search(query("písně", bookmarks: true, limit: nil)).prefix(50)))
     }
+
+    /// `folio_rank` beside SQLite's own bm25 on the same rows: a query of one phrase differs
+    /// from it by one factor for every row (the phrase's inverse document frequency), a query
+    /// of several phrases not at all.
+    func testTheRankIsBm25WithoutTheFactorOfAQueryOfOnePhrase() throws {
+        func ranks(_ match: String) throws -> [(bm25: Double, rank: Double)] {
+            try catalog.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT bm25(entry_text), \(SearchRank.name)(entry_text) FROM entry_text WHERE entry_text MATCH ?
+                    """, arguments: [match]).map { (bm25: $0[0], rank: $0[1]) }
+            }
+        }
+        for match in ["\"pís\"*", "\"písně\"", "\"Песни\"*", "\"歌\"", "\"dvořák\"*"] {
+            let rows = try ranks(match)
+            XCTAssertFalse(rows.isEmpty, match)
+            let factor = rows[0].bm25 / rows[0].rank
+            XCTAssertGreaterThan(factor, 0, match)
+            for row in rows { XCTAssertEqual(row.bm25 / row.rank, factor, accuracy: factor * 1e-12, match) }
+        }
+        XCTAssertGreaterThan(Set(try ranks("\"pís\"*").map(\.rank)).count, 5, "rows of different lengths rank apart")
+        for match in ["\"písně\"* \"dvořák\"*", "\"Τραγούδια\" \"písně\"", "\"balady\" OR \"písně\"", "\"Песни\"* \"moravy\""] {
+            let rows = try ranks(match)
+            XCTAssertFalse(rows.isEmpty, match)
+            for row in rows { XCTAssertEqual(row.rank, row.bm25, accuracy: abs(row.bm25) * 1e-12, match) }
+        }
+    }
+
+    /// Every page, cut anywhere (inside the ten bookmarks "Písně č. N" that rank equal, whose
+    /// paths in byte order are not their ids' order), is the head of the order SQLite gives
+    /// the whole match by bm25, then path, the score before its bookmarks.
+    func testAPageEndingAmongEqualRanksTakesThemByPath() throws {
+        for text in ["písně", "písně č"] {
+            let match = try XCTUnwrap(LibraryQuery(text: text).matchExpression)
+            let expected = try catalog.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT s.path, e.title FROM entry_text JOIN entry e ON e.id = entry_text.rowid % \(LibraryCatalog.scoreTextOffset)
+                    JOIN score s ON s.id = e.scoreId WHERE entry_text MATCH ?
+                    ORDER BY bm25(entry_text), s.path, e.bookmark IS NOT NULL, e.bookmark
+                    """, arguments: [match]).map { "\($0[0] as String) \($0[1] as String)" }
+            }
+            // "č" is a prefix: "c", accents ignored, so "Cigánské písně" and its bookmark match too.
+            XCTAssertEqual(expected.count, text == "písně" ? 30 : 12)
+            for limit in 1...expected.count {
+                let page = try catalog.search(query(text, bookmarks: true, limit: limit))
+                XCTAssertEqual(page.map { "\($0.path) \($0.title)" }, Array(expected.prefix(limit)), "\(text), \(limit)")
+            }
+        }
+    }
 }

@@ -118,7 +118,7 @@ extension LibraryCatalog {
         case .added: order = "s.added DESC"
         case .rating: order = "e.rating IS NULL, e.rating DESC"
         case .duration: order = "e.duration IS NULL, e.duration"
-        case nil: order = match != nil ? "bm25(entry_text)" : "e.title COLLATE NOCASE"
+        case nil: order = match != nil ? "\(SearchRank.name)(entry_text)" : "e.title COLLATE NOCASE"
         }
         sql += " ORDER BY \(order), s.path, e.bookmark IS NOT NULL, e.bookmark"
         if let limit = query.limit {
@@ -143,7 +143,7 @@ extension LibraryCatalog {
 
     /// The first `limit` of the `candidates` matches of `match` catalogued last (text rowids
     /// from the top: scores, then bookmarks), best first: in the order the whole query sorts
-    /// by (bm25, then path, the score before its bookmarks, bookmarks in order).
+    /// by (``SearchRank``, then path, the score before its bookmarks, bookmarks in order).
     ///
     /// One pass over the text index reads the candidates with their rank, latest first, and
     /// stops at the bound; only the page (and any that tie with its last) is then read from
@@ -154,36 +154,36 @@ extension LibraryCatalog {
         let offset = scoreTextOffset
         var ranked: [(id: Int64, rank: Double)] = []
         let found = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT rowid, bm25(entry_text) FROM entry_text WHERE entry_text MATCH ?\(scoresOnly ? " AND rowid >= \(offset)" : "")
+            SELECT rowid, \(SearchRank.name)(entry_text) FROM entry_text WHERE entry_text MATCH ?\(scoresOnly ? " AND rowid >= \(offset)" : "")
             ORDER BY rowid DESC LIMIT ?
             """), arguments: [match, candidates])
         while let row = try found.next() { ranked.append((id: (row[0] as Int64) % offset, rank: row[1])) }
         guard limit > 0, !ranked.isEmpty else { return [] }
         ranked.sort { $0.rank < $1.rank }
         let last = ranked[min(limit, ranked.count) - 1].rank
-        var rank: [Int64: Double] = [:]
-        for candidate in ranked where candidate.rank <= last { rank[candidate.id] = candidate.rank }
-        // The page and any that tie with its last, in order: by rank, then path (SQLite compares
-        // text by its bytes), the score (no bookmark: -1 here) before its bookmarks. The ids go
-        // in as one JSON array, so each statement is prepared once.
-        func ids(_ ids: some Sequence<Int64>) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
-        let order = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT e.id, s.path, e.bookmark FROM entry e JOIN score s ON s.id = e.scoreId
-            WHERE e.id IN (SELECT value FROM json_each(?))
-            """), arguments: [ids(rank.keys)])
-            .map { row in (id: row[0] as Int64, path: row[1] as String, bookmark: (row[2] as Int?) ?? -1) }
-            .sorted { a, b in
-                let (rankA, rankB) = (rank[a.id] ?? .infinity, rank[b.id] ?? .infinity)
-                if rankA != rankB { return rankA < rankB }
-                if !a.path.utf8.elementsEqual(b.path.utf8) { return a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
-                return a.bookmark < b.bookmark
-            }
-            .prefix(limit).map(\.id)
+        // The page and any that tie with its last, each as the place of its rank among theirs
+        // times the offset plus its id, then put in order by SQLite: by rank, then path (text
+        // compared by its bytes), the score before its bookmarks, bookmarks in order. Ties are
+        // common (a library of one publisher's series), and SQLite orders a thousand of them
+        // faster than their paths come out of it. The keys go in as one JSON array, so each
+        // statement is prepared once.
+        var keys: [Int64] = []
+        var place: Int64 = 0
+        for index in ranked.indices {
+            guard ranked[index].rank <= last else { break }
+            if index > 0, ranked[index].rank != ranked[index - 1].rank { place += 1 }
+            keys.append(place * offset + ranked[index].id)
+        }
+        func json(_ values: [Int64]) -> String { "[" + values.map(String.init).joined(separator: ",") + "]" }
+        let order = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT e.id FROM json_each(?) j JOIN entry e ON e.id = j.value % \(offset) JOIN score s ON s.id = e.scoreId
+            ORDER BY j.value / \(offset), s.path, e.bookmark IS NOT NULL, e.bookmark LIMIT ?
+            """), arguments: [json(keys), limit])
         var entries: [Int64: LibraryEntry] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
             WHERE e.id IN (SELECT value FROM json_each(?))
-            """), arguments: [ids(order)]) {
+            """), arguments: [json(order)]) {
             entries[row[0]] = Self.entry(row)
         }
         return order.compactMap { entries[$0] }
