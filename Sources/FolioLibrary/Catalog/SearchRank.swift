@@ -10,8 +10,8 @@ import GRDBSQLite
 /// factor is the same for every row, so the order is bm25's, but bm25 computes it by running
 /// the phrase a second time over the whole index: for a prefix that 90,000 entries of a
 /// library of 100,000 scores match ("score"*) that second pass was more than half of the
-/// search. A query of several phrases is weighed by their frequencies exactly as bm25 does.
-/// Smaller is better, as with bm25.
+/// search. In a query of several phrases each is weighed by its inverse document frequency,
+/// exactly as bm25 does. Smaller is better, as with bm25.
 ///
 /// ```swift
 /// var configuration = Configuration()
