@@ -21,7 +21,8 @@ struct FolderListing: Sendable {
 
     init() {}
 
-    /// Reads the folder `relative` of `library`; fails with the reason when it cannot be opened.
+    /// Reads the folder `relative` of `library`; fails with the folder and the reason when it
+    /// cannot be opened.
     init(relative: String, in library: String) throws {
         let directory = relative.isEmpty ? library : library + "/" + relative
         // The library's own folder may be a link; a folder inside it is never followed.
@@ -29,7 +30,7 @@ struct FolderListing: Sendable {
         guard descriptor >= 0, let handle = fdopendir(descriptor) else {
             let reason = String(cString: strerror(errno))
             if descriptor >= 0 { close(descriptor) }
-            throw LibraryError(.io, reason)
+            throw LibraryError(.io, "cannot list \(directory): \(reason)")
         }
         defer { closedir(handle) }
         while let entry = readdir(handle) {

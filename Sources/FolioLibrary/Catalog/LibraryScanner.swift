@@ -277,12 +277,7 @@ public struct LibraryScanner: Sendable {
     /// again. Names are decoded as `FileManager` decodes them (bytes that are not UTF-8
     /// repaired), so a name that cannot be stated by its decoding is left out, as before.
     static func files(in folder: String) throws -> (scores: [FileStamp], audio: [FileStamp]) {
-        let top: FolderListing
-        do {
-            top = try FolderListing(relative: "", in: folder)
-        } catch {
-            throw LibraryError(.io, "cannot list \(folder): \(error)")
-        }
+        let top = try FolderListing(relative: "", in: folder)
         let found = FoundFiles(top)
         DispatchQueue.concurrentPerform(iterations: top.folders.count) { index in
             var part = FolderListing()
