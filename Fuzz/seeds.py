@@ -56,6 +56,19 @@ put("FuzzForScore", "pages.plist", plistlib.dumps({
     "Ζ.pdf|1.png": tiny_png(216, 282), "Ζ.pdf|2|L.4se": tiny_png(216, 282),
     "Ζ.pdf|2|textAnnotations": [{"text": "ff", "origin": "{300, 400}", "size": "{50, 20}", "layer": "L"}],
 }, fmt=plistlib.FMT_BINARY))
+# Numbers at their extremes in every numeric field, as reals and as integers (issue 51: minutes
+# of 1e300 trapped a conversion the mutations never reached), in a property list and in an archive.
+for index, value in enumerate([1e300, -1e300, 9.3e18, 2 ** 62, 2 ** 63 - 1, -(2 ** 63), 1e19, float("inf"), float("nan"), 4.5e15]):
+    fields = {f"a.pdf|{field}": value for field in ("minutes", "seconds", "rating", "difficulty", "key", "bpm")}
+    fields["a.pdf|bookmarks"] = [{"Title": "Árie", "First Page": value, "Last Page": value}]
+    try:
+        extreme = plistlib.dumps(fields, fmt=plistlib.FMT_BINARY)
+    except (OverflowError, ValueError):
+        continue
+    put("FuzzForScore", f"extreme-{index}.plist", extreme)
+    packed = zlib.compressobj(9, zlib.DEFLATED, 31)
+    packed = packed.compress(extreme) + packed.flush()
+    put("FuzzForScore", f"extreme-{index}.4sb", b"<--4SBV03-->" + b"%16d%16d" % (7, len(packed)) + b"Archive" + packed)
 for font in glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf")[:3]:
     put("FuzzFont", os.path.basename(font), open(font, "rb").read())
     # Whole fonts are longer than the inputs the fuzzer reads: small cuts of them (fontTools'

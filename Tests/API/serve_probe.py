@@ -11,6 +11,14 @@ may cost the server and what guessing gets an attacker.
   so guesses per second collapse; the rate is printed.
 - Two names for one score (NFC and NFD) are uploaded; both are listed, and the server keeps
   answering after a restart.
+- Numbers at their extremes (page -2^63, 2^63-1, 1e300…) in every integer parameter and in a
+  forScore archive's metadata: answered with 4xx, the server still up.
+- Archive bombs (a 4SB whose one file inflates to 1 GiB, a 4SC that does, a 4SB whose metadata
+  does), three at once: each refused, the server's peak memory printed and under 256 MiB above idle.
+- 1,100 idle sockets from one address: a normal request from another is answered at once;
+  the idle ones and a slowloris (a byte a second) are closed after the first head's 10 s.
+- Wrong passwords from 200 rotating addresses for ten seconds: the global allowance bounds
+  the checks (60 at once, 30 a minute after), printed per second.
 
 Usage: python3 Tests/API/serve_probe.py FOLIO
 Prints the measures and '1 passed, 0 failed' or '0 passed, 1 failed', and exits accordingly."""
@@ -30,6 +38,11 @@ import time
 import traceback
 import unicodedata
 import urllib.parse
+
+import gzip
+import plistlib
+import resource
+import zlib
 
 import pikepdf
 
@@ -227,6 +240,198 @@ def guesses(folio, work):
         server.stop()
 
 
+def sample_peak(pid, done, peak):
+    while not done.is_set():
+        try:
+            peak[0] = max(peak[0], rss_kib(pid))
+        except (OSError, RuntimeError):
+            return
+        time.sleep(0.01)
+
+
+def gzip_zeros(size):
+    """One gzip member of `size` zero bytes, made a piece at a time."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    piece = bytes(1 << 20)
+    parts = [packer.compress(piece) for _ in range(size >> 20)]
+    return b"".join(parts) + packer.flush()
+
+
+def archive(records):
+    """A forScore 4SB (archive kind) of (name, already gzipped bytes) records."""
+    out = bytearray(b"<--4SBV03-->")
+    for name, packed in records:
+        encoded = name.encode()
+        out += str(len(encoded)).rjust(16).encode() + str(len(packed)).rjust(16).encode() + encoded + packed
+    return bytes(out)
+
+
+def extremes_and_bombs(folio, work):
+    library = os.path.join(work, "bombs")
+    os.makedirs(library)
+    shutil.copy(os.path.join(ROOT, "Samples", "Brahms-Cancion_de_Cuna.pdf"), os.path.join(library, "Píseň.pdf"))
+    server = Server(folio, library)
+    try:
+        headers = server.csrf()
+        status, _, listing = server.request("GET", "/api/scores?limit=10")
+        score = json.loads(listing)["scores"][0]["id"]
+        _, answer_headers, _ = server.request("GET", f"/api/scores/{score}/annotations")
+        headers["If-Match"] = answer_headers["ETag"]   # so that edits reach the page check
+        answered = []
+        for value in ("-9223372036854775808", "9223372036854775807", "-1", "0", "1e300", "99999999999999999999"):
+            for path in (f"/api/scores/{score}/annotations?page={value}", f"/api/scores?rating={value}",
+                         f"/api/scores?limit={value}", f"/api/scores/{score}/pages/{urllib.parse.quote(value)}/image",
+                         f"/api/scores/{score}/pages/1/image?height={value}"):
+                status, _, _ = server.request("GET", path, headers={"Origin": "http://attacker.example"})
+                answered.append(status)
+            for kind in ('"type":"freetext","text":"Ahoj – 你好"', '"type":"square"'):
+                body = '{%s,"page":%s,"rect":[10,10,50,20]}' % (kind, value)
+                status, _, _ = server.request("POST", f"/api/scores/{score}/annotations", body=body.encode(),
+                                              headers={**headers, "Content-Type": "application/json"})
+                answered.append(status)
+        assert server.process.poll() is None, "the server stopped"
+        assert all(status < 500 for status in answered), answered
+        # The 126-byte archive of issue 51: minutes 1e300, rating 1e19.
+        metadata = plistlib.dumps({"a.pdf|minutes": 1e300, "a.pdf|rating": 1e19, "a.pdf|seconds": 2 ** 62}, fmt=plistlib.FMT_BINARY)
+        tiny = archive([("Archive", gzip.compress(metadata))])
+        status, answer = upload(server, headers, "Krajnosti.4sb", data=tiny)
+        assert server.process.poll() is None, "the server stopped on extreme metadata"
+        print(f"extreme numbers: {len(answered)} requests answered {sorted(set(answered))}; a {len(tiny)}-byte archive "
+              f"with minutes 1e300 answered {status}; the server is up")
+        # Bombs, three at once, each from a small upload.
+        zeros = gzip_zeros(1 << 30)
+        bombs = {
+            "Bomba.4sb": archive([("Archive", gzip.compress(plistlib.dumps({}, fmt=plistlib.FMT_BINARY))),
+                                  ("{%DOCUMENTS_DIR%}/Nuly.pdf", zeros)]),
+            "Bomba.4sc": zeros,
+            "Metadata.4sb": archive([("Archive", zeros)]),
+        }
+        baseline = rss_kib(server.process.pid)
+        peak = [baseline]
+        done = threading.Event()
+        sampler = threading.Thread(target=sample_peak, args=(server.process.pid, done, peak))
+        sampler.start()
+        results = {}
+        def send(name):
+            results[name] = upload(server, headers, name, data=bombs[name])[0]
+        started = time.monotonic()
+        senders = [threading.Thread(target=send, args=(name,)) for name in bombs]
+        for thread in senders:
+            thread.start()
+        for thread in senders:
+            thread.join()
+        took = time.monotonic() - started
+        done.set()
+        sampler.join()
+        growth = (peak[0] - baseline) / 1024
+        sizes = ", ".join(f"{name} {len(data) / 1e6:.1f} MB → {results[name]}" for name, data in bombs.items())
+        print(f"archive bombs of 1 GiB each, three at once: {sizes}; {took:.1f} s, server RSS {baseline / 1024:.1f} MiB before, "
+              f"peak growth {growth:.1f} MiB (limit 256)")
+        assert server.process.poll() is None, "the server stopped"
+        assert all(400 <= status < 500 or status == 503 for status in results.values()), results
+        assert growth < 256, f"RSS grew by {growth:.1f} MiB"
+        assert sorted(os.listdir(library)) == [".folio", "Píseň.pdf"], os.listdir(library)
+    finally:
+        server.stop()
+
+
+def idle_sockets(folio, work):
+    library = os.path.join(work, "sockets")
+    os.makedirs(library)
+    shutil.copy(os.path.join(ROOT, "Samples", "Brahms-Cancion_de_Cuna.pdf"), library)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    server = Server(folio, library)
+    sockets = []
+    try:
+        for _ in range(1100):
+            client = socket.socket()
+            client.bind(("127.0.0.2", 0))
+            client.connect(("127.0.0.1", server.port))
+            sockets.append(client)
+        started = time.monotonic()
+        status, _, _ = server.request("GET", "/api/facets")
+        answered = time.monotonic() - started
+        assert status == 200, status
+        slow = socket.socket()
+        slow.bind(("127.0.0.3", 0))
+        slow.connect(("127.0.0.1", server.port))
+        opened = time.monotonic()
+        closed_after = None
+        for byte in b"GET /api/facets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 40:
+            try:
+                slow.send(bytes([byte]))
+                slow.settimeout(1)
+                if slow.recv(1) == b"":
+                    closed_after = time.monotonic() - opened
+                    break
+            except socket.timeout:
+                continue
+            except OSError:
+                closed_after = time.monotonic() - opened
+                break
+        def closed(client):
+            client.settimeout(0.01)
+            try:
+                return client.recv(1) == b""
+            except socket.timeout:
+                return False
+            except OSError:
+                return True
+        left = sum(1 for client in sockets if not closed(client))
+        print(f"1,100 idle sockets from one address: a request from another answered in {answered * 1000:.0f} ms; "
+              f"slowloris closed after {closed_after if closed_after is None else round(closed_after, 1)} s; "
+              f"{left} idle sockets still open after {time.monotonic() - started:.0f} s")
+        assert answered < 2, answered
+        assert closed_after is not None and closed_after < 15, closed_after
+        assert left == 0, left
+    finally:
+        for client in sockets:
+            client.close()
+        server.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def rotated_guesses(folio, work):
+    library = os.path.join(work, "rotated")
+    os.makedirs(library)
+    secret = os.path.join(work, "rotated-password")
+    with open(secret, "w") as f:
+        f.write("Janáček – Po zarostlém chodníčku\n")
+    os.chmod(secret, 0o600)
+    server = Server(folio, library, "--password-file", secret)
+    try:
+        wrong = {"Authorization": "Basic " + base64.b64encode(b":guess").decode(), "Host": f"127.0.0.1:{server.port}"}
+        statuses = []
+        lock = threading.Lock()
+        started = time.monotonic()
+        def guess(worker):
+            sent = 0
+            while time.monotonic() - started < 10:
+                source = f"127.0.{worker}.{sent % 200 + 2}"
+                sent += 1
+                connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30, source_address=(source, 0))
+                connection.request("GET", "/api/facets", headers=wrong)
+                response = connection.getresponse()
+                response.read()
+                connection.close()
+                with lock:
+                    statuses.append(response.status)
+        threads = [threading.Thread(target=guess, args=(worker,)) for worker in range(1, 9)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        checked = statuses.count(401)
+        print(f"password guessing from 1,600 rotating addresses for {took:.0f} s: {len(statuses)} requests, {checked} wrong "
+              f"passwords checked ({checked / took:.1f} per second), {statuses.count(429)} refused while guessing pauses")
+        assert checked <= 60 + 30 * took / 60 + 8, checked
+        assert set(statuses) <= {401, 429}, set(statuses)
+    finally:
+        server.stop()
+
+
 def two_forms(folio, work):
     library = os.path.join(work, "names")
     os.makedirs(library)
@@ -256,6 +461,9 @@ def main(folio):
         text_sizes(folio, work)
         guesses(folio, work)
         two_forms(folio, work)
+        extremes_and_bombs(folio, work)
+        idle_sockets(folio, work)
+        rotated_guesses(folio, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

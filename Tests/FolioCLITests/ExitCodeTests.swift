@@ -56,4 +56,34 @@ final class ExitCodeTests: CommandTestCase, @unchecked Sendable {
         XCTAssertTrue(wrong.err.contains("Zamčený.pdf:"), wrong.err)
         try invoke(["meta", "set", "--title", "Tábor", "--password", "tajné", locked])
     }
+
+    /// Every integer option at -2^63 and 2^63-1 is refused with exit 64 (or taken, where the
+    /// value is in range), never a trap: `toc add --page=-9223372036854775808` once stopped
+    /// `folio` with an overflow. The file stays byte-identical whenever the command refused.
+    func testIntegerOptionsAtTheirExtremesNeverTrap() throws {
+        let pdf = try score()
+        for value in ["-9223372036854775808", "9223372036854775807"] {
+            for arguments in [["toc", "add", pdf, "--title", "Vyšehrad", "--page=\(value)"],
+                              ["links", "list", pdf, "--page=\(value)"],
+                              ["links", "add", pdf, "--from=\(value),10,10,40,20", "--to=1"],
+                              ["links", "add", pdf, "--from=1,10,10,40,20", "--to=\(value)"],
+                              ["bookmarks", "add", pdf, "--name", "Šárka", "--page=\(value)"],
+                              ["bookmarks", "add", pdf, "--name", "Šárka", "--page=1", "--end=\(value)"],
+                              ["pages", "rotate", pdf, "--pages", "1", "--by=\(value)"],
+                              ["pages", "move", pdf, "--pages", "1", "--to=\(value)"],
+                              ["pages", "insert-blank", pdf, "--at=\(value)"],
+                              ["meta", "set", pdf, "--rating=\(value)"], ["meta", "set", pdf, "--tempo=\(value)"],
+                              ["annot", "list", pdf, "--page=\(value)"],
+                              ["annot", "add", pdf, "--page=\(value)", "--type", "square", "--rect", "10,10,50,50"],
+                              ["pages", "delete", pdf, "--pages=\(value)"]] {
+                let before = try Data(contentsOf: URL(fileURLWithPath: pdf))
+                let result = try invoke(arguments, status: nil)
+                XCTAssertTrue([0, 1, 64].contains(result.status), "\(arguments): exit \(result.status) \(result.err)")
+                if result.status != 0 {
+                    XCTAssertTrue((result.err + result.out).contains("valid"), "\(arguments) says why: \(result.err)\(result.out)")
+                    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pdf)), before, "\(arguments)")
+                }
+            }
+        }
+    }
 }

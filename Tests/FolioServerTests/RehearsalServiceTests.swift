@@ -119,6 +119,60 @@ final class RehearsalServiceTests: ServerTestCase, @unchecked Sendable {
         XCTAssertEqual(position["page"] as? Int, 1)
     }
 
+    /// Limits free themselves: a follower who left frees their slot after the grace, one
+    /// client cannot hold every rehearsal, and members toggling cannot flood the leader.
+    func testSlotsFreeThemselvesAndTheLeaderIsNotFlooded() async throws {
+        var limits = RehearsalService.Limits()
+        limits.members = 4   // the leader and three followers
+        limits.perClient = 2
+        limits.memberGrace = .milliseconds(300)
+        limits.membersInterval = .milliseconds(200)
+        let (rehearsals, catalog) = try library(limits: limits)
+        let full = try id(catalog, "\(debussy).pdf")
+        _ = try await rehearsals.start(score: full, leader: "Jana", client: "192.0.2.1")
+        _ = try await rehearsals.start(score: full, leader: "Jana", client: "192.0.2.1")
+        do {
+            _ = try await rehearsals.start(score: full, leader: "Jana", client: "192.0.2.1")
+            XCTFail("a third rehearsal from one address")
+        } catch { XCTAssertEqual((error as Any as? ServiceError)?.kind, .busy) }
+        let started = try await rehearsals.start(score: full, leader: "Anna – 指揮者", client: "192.0.2.2")
+        let leader = try await rehearsals.connect(.init(code: started.code, member: "leader-tab-0001", name: "Anna", key: started.key))
+        // Three connect and leave: the rehearsal is full until their grace has passed.
+        for index in 0..<3 {
+            let joined = try await rehearsals.connect(.init(code: started.code, member: "gone-tab-000\(index)", name: "Gone \(index)"))
+            await rehearsals.disconnect(code: started.code, member: "gone-tab-000\(index)", connection: joined.connection)
+        }
+        do {
+            _ = try await rehearsals.connect(.init(code: started.code, member: "real-tab-00001", name: "Петр", instrument: "Violin"))
+            XCTFail("full while the leavers may still come back")
+        } catch { XCTAssertEqual((error as Any as? ServiceError)?.kind, .busy) }
+        // One comes back within the grace and keeps their place.
+        let back = try await rehearsals.connect(.init(code: started.code, member: "gone-tab-0000", name: "Gone 0"))
+        try await Task.sleep(for: .milliseconds(500))
+        let real = try await rehearsals.connect(.init(code: started.code, member: "real-tab-00001", name: "Петр", instrument: "Violin"))
+        let summary = try await rehearsals.summary(code: started.code)
+        XCTAssertEqual(summary.members, 3, "the leader, the one who came back, and the new follower")
+        // A hundred toggles within 0.4 s reach the leader as at most a few member lists.
+        var messages = leader.messages.makeAsyncIterator()
+        try await Task.sleep(for: .milliseconds(300))
+        for index in 0..<100 {
+            _ = await rehearsals.receive(code: started.code, member: index % 2 == 0 ? "gone-tab-0000" : "real-tab-00001",
+                                         connection: index % 2 == 0 ? back.connection : real.connection,
+                                         text: index % 4 < 2 ? #"{"type":"detach"}"# : #"{"type":"attach"}"#)
+            if index % 25 == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        await rehearsals.disconnect(code: started.code, member: "leader-tab-0001", connection: leader.connection)
+        var lists = 0
+        while let text = await messages.next() {
+            if text.contains(#""type":"members""#) { lists += 1 }
+            if text.contains(#""type":"ended""#) { break }
+            if lists > 50 { break }
+        }
+        XCTAssertGreaterThanOrEqual(lists, 1)
+        XCTAssertLessThanOrEqual(lists, 15, "member lists at most every 0.2 s, not one per toggle")
+    }
+
     func testRateReconnectionHandoverAndEnd() async throws {
         var limits = RehearsalService.Limits()
         limits.perSecond = 1

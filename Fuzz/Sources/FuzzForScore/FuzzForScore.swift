@@ -19,11 +19,19 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return 0 }
     defer { try? FileManager.default.removeItem(atPath: path) }
     if let archive = try? ForScoreArchive(path: path) {
+        let extracted = path + ".record"
+        defer { try? FileManager.default.removeItem(atPath: extracted) }
         for record in archive.records.prefix(16) {
             _ = record.drawingLayer
             _ = try? archive.payload(of: record, limit: 16 << 20)
+            _ = try? archive.extract(record, to: extracted, limit: 16 << 20)
+            try? FileManager.default.removeItem(atPath: extracted)
         }
-        _ = try? archive.metadata()
+        // The metadata under the server's bound, then applied as an import applies it.
+        if let library = try? archive.metadata(limit: 16 << 20), let name = library.fileNames.first, let file = library.files[name],
+           let document = blankDocument() {
+            _ = try? ForScoreMarkings.apply(file, to: document, date: Date(timeIntervalSince1970: 0))
+        }
     }
     return 0
 }

@@ -33,13 +33,77 @@ public enum ForScoreImport {
         public var setlists = 0
     }
 
-    public static func importArchive(at path: String, into folder: String, dryRun: Bool = false) throws -> Report {
+    /// What one import may cost. Every record is inflated under a bound as its bytes come: an
+    /// archive's files straight into files of the staging folder (the memory of one piece,
+    /// whatever their size), its metadata and drawings into memory, and all of them together
+    /// under ``total``; a 4SC's property list holds its PDF, so it is inflated into memory
+    /// under ``container``. Past a bound the import fails with `limitExceeded`, nothing written.
+    ///
+    /// ```swift
+    /// let limits = ForScoreImport.Limits.server(read: .server(seconds: 20))
+    /// let report = try ForScoreImport.importArchive(at: "Archive.4sb", into: "/scores", limits: limits)
+    /// ```
+    public struct Limits: Sendable {
+        /// An archive's metadata record (record 0), inflated.
+        public var metadata = ForScoreArchive.maxMetadataSize
+        /// One drawing (a page's picture) of an archive, inflated.
+        public var drawing = 256 << 20
+        /// One file of an archive, inflated (onto disk).
+        public var file = ForScoreArchive.maxFileSize
+        /// All of an archive's records together, inflated.
+        public var total = 64 << 30
+        /// A 4SC's whole property list (its PDF included), inflated.
+        public var container = ForScoreContainer.maxSize
+        /// How the PDFs are read and marked.
+        public var read = PDFReadOptions()
+
+        public init() {}
+
+        /// The bounds `folio serve` imports with, where many requests share one machine:
+        /// metadata 16 MiB, a drawing 16 MiB, a file (on disk) 256 MiB as an upload, 1 GiB in all,
+        /// a 4SC 64 MiB (its property list, its PDF and the marked copy are all in memory).
+        public static func server(read: PDFReadOptions) -> Limits {
+            var limits = Limits()
+            limits.metadata = 16 << 20
+            limits.drawing = 16 << 20
+            limits.file = 256 << 20
+            limits.total = 1 << 30
+            limits.container = 64 << 20
+            limits.read = read
+            return limits
+        }
+    }
+
+    /// What is left of ``Limits/total`` while one archive is read.
+    private struct Budget {
+        var left: Int
+        let total: Int
+
+        /// Inflates one record with `inflate`, which is given the most it may produce: what is
+        /// left, and at most `limit`. Past what is left, the error says the archive's total.
+        mutating func inflate(_ limit: Int, _ inflate: (Int) throws -> Int) throws {
+            let bound = min(limit, left)
+            let produced: Int
+            do { produced = try inflate(bound) } catch let error as ScoreError where error.code == .limitExceeded && bound < limit {
+                throw ScoreError(.limitExceeded, "the archive inflates to more than \(total) bytes in all (valid: up to \(total)); nothing was imported")
+            }
+            left -= produced
+        }
+    }
+
+    public static func importArchive(at path: String, into folder: String, dryRun: Bool = false, limits: Limits = Limits()) throws -> Report {
         let archive = try ForScoreArchive(path: path)
         for record in archive.records {
             guard let name = record.documentName ?? record.drawingLayer?.file, let refusal = refusal(ofName: name) else { continue }
             throw LibraryError(.invalidArgument, "the archive's file name \(refusal); nothing was imported")
         }
-        let data = try archive.metadata()
+        var budget = Budget(left: limits.total, total: limits.total)
+        var plist: [UInt8] = []
+        try budget.inflate(limits.metadata) { bound in
+            plist = try archive.payload(of: archive.records[0], limit: bound)
+            return plist.count
+        }
+        let data = try ForScoreLibraryData(plist: plist, source: "record 0 (\(archive.records[0].name))")
         var report = Report(kind: archive.kind.rawValue)
         report.unread = data.unread
         if data.settingsSkipped > 0 { report.lines.append("\(data.settingsSkipped) forScore settings (&SYS;) ignored") }
@@ -80,15 +144,15 @@ public enum ForScoreImport {
                     report.files += 1
                     continue
                 }
-                var bytes = try archive.payload(of: record)
+                let stagedFile = try staging.file(index: staged.count)
+                try budget.inflate(limits.file) { bound in try archive.extract(record, to: stagedFile, limit: bound) }
                 if isPDF {
-                    file.drawings += try drawings(layers[name] ?? [], in: archive)
-                    let (marked, applied) = try mark(bytes, with: file, name: name)
-                    bytes = marked
+                    file.drawings += try drawings(layers[name] ?? [], in: archive, limits: limits, budget: &budget)
+                    let applied = try mark(stagedFile, with: file, name: name, options: limits.read)
                     line += ": " + describe(applied)
                     report.lines += notes(applied, name: name)
                 }
-                staged.append((try staging.write(bytes, index: staged.count), final))
+                staged.append((stagedFile, final))
                 report.lines.append(line)
                 report.files += 1
             }
@@ -111,18 +175,20 @@ public enum ForScoreImport {
                     report.files += 1
                     continue
                 }
-                file.drawings += try drawings(layers[name] ?? [], in: archive)
-                guard let original = FileManager.default.contents(atPath: target) else { throw LibraryError(.io, "cannot read \(target)") }
-                let (marked, applied) = try mark(Array(original), with: file, name: match.path)
-                updates.append((try staging.write(marked, index: updates.count), target, original.count))
+                file.drawings += try drawings(layers[name] ?? [], in: archive, limits: limits, budget: &budget)
+                guard let size = fileSize(target) else { throw LibraryError(.io, "cannot read \(match.path)") }
+                let stagedFile = try staging.file(index: updates.count)
+                let applied = try mark(target, into: stagedFile, with: file, name: match.path, options: limits.read)
+                updates.append((stagedFile, target, size))
                 report.lines.append("\(name) → \(match.path) (\(match.level.rawValue)): " + describe(applied))
                 report.lines += notes(applied, name: name)
                 report.files += 1
             }
             if !dryRun {
                 for update in updates {
-                    let size = (try? FileManager.default.attributesOfItem(atPath: update.target)[.size] as? Int) ?? -1
-                    guard size == update.size else { throw LibraryError(.io, "\(update.target) changed during the import; nothing more was written") }
+                    guard fileSize(update.target) == update.size else {
+                        throw LibraryError(.io, "\(update.target) changed during the import; nothing more was written")
+                    }
                     try staging.replace(update.target, with: update.file)
                 }
             }
@@ -160,9 +226,9 @@ public enum ForScoreImport {
     /// leads out of the folder (`..`, an absolute path) is refused. Returns the new file's
     /// path and a report.
     public static func importContainer(at path: String, into folder: String, dryRun: Bool = false,
-                                       fallbackName: String? = nil) throws -> (String, [String]) {
-        let bytes = try readBounded(path, limit: ForScoreContainer.maxSize)
-        let container = try ForScoreContainer(bytes: bytes)
+                                       fallbackName: String? = nil, limits: Limits = Limits()) throws -> (String, [String]) {
+        let bytes = try readBounded(path, limit: limits.container)
+        let container = try ForScoreContainer(bytes: bytes, limit: limits.container)
         if let name = container.name, let refusal = refusal(ofName: name) { throw LibraryError(.invalidArgument, "the container's file name \(refusal)") }
         var names = LibraryFileName(folder: folder)
         let fallback = (((fallbackName ?? path) as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -170,7 +236,7 @@ public enum ForScoreImport {
         let target = (folder as NSString).appendingPathComponent(final)
         var file = container.file
         file.name = final
-        let (marked, applied) = try mark(container.pdf, with: file, name: final)
+        let (marked, applied) = try mark(container.pdf, with: file, name: final, options: limits.read)
         var lines = ["\(container.name ?? fallback) → \(final): " + describe(applied)]
         lines += notes(applied, name: nil) + container.unread.map { "  not read: \($0)" }
         if !dryRun {
@@ -200,14 +266,34 @@ public enum ForScoreImport {
         return nil
     }
 
-    private static func mark(_ bytes: [UInt8], with file: ForScoreLibraryData.File, name: String) throws -> ([UInt8], ForScoreMarkings.Applied) {
-        do {
-            let document = try PDFDocument(bytes: bytes)
+    private static func mark(_ bytes: [UInt8], with file: ForScoreLibraryData.File, name: String,
+                             options: PDFReadOptions) throws -> ([UInt8], ForScoreMarkings.Applied) {
+        try refusingUnmarkable(name) {
+            let document = try PDFDocument(bytes: bytes, options: options)
             let applied = try ForScoreMarkings.apply(file, to: document)
             return (try PDFSaver.incrementalBytes(document), applied)
-        } catch let error as PDFError {
-            throw LibraryError(.invalidArgument, "\(name) is not a PDF Folio can mark: \(error.message)")
         }
+    }
+
+    /// Marks the PDF at `path` with an incremental update written to `output` (by default the
+    /// file itself, a staged copy of the import's own); the PDF's bytes are read from the file, not copied into memory.
+    private static func mark(_ path: String, into output: String? = nil, with file: ForScoreLibraryData.File, name: String,
+                             options: PDFReadOptions) throws -> ForScoreMarkings.Applied {
+        try refusingUnmarkable(name) {
+            try PDFSaver.update(path: path, output: output ?? path, options: options) { try ForScoreMarkings.apply(file, to: $0) }
+        }
+    }
+
+    private static func refusingUnmarkable<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PDFError where error.code != .limitExceeded {
+            throw LibraryError(.invalidArgument, "\(name) is not a PDF Folio can mark: \(error.message)")
+        } catch let error as PDFError {
+            throw ScoreError(.limitExceeded, "\(name): \(error.message)")
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     }
 
     private static func describe(_ applied: ForScoreMarkings.Applied) -> String {
@@ -229,9 +315,14 @@ public enum ForScoreImport {
 
     /// The drawings an archive keeps for one file, read (each bounded by the canvas's size).
     private static func drawings(_ records: [(page: Int, layer: String?, record: ForScoreArchive.Record)],
-                                 in archive: ForScoreArchive) throws -> [ForScoreLibraryData.Drawing] {
+                                 in archive: ForScoreArchive, limits: Limits, budget: inout Budget) throws -> [ForScoreLibraryData.Drawing] {
         try records.map { item in
-            ForScoreLibraryData.Drawing(page: item.page, layer: item.layer, png: try archive.payload(of: item.record, limit: 256 << 20))
+            var png: [UInt8] = []
+            try budget.inflate(limits.drawing) { bound in
+                png = try archive.payload(of: item.record, limit: bound)
+                return png.count
+            }
+            return ForScoreLibraryData.Drawing(page: item.page, layer: item.layer, png: png)
         }
     }
 
@@ -260,16 +351,15 @@ public enum ForScoreImport {
             path = (folder as NSString).appendingPathComponent(".folio-import-\(UUID().uuidString.prefix(8))")
         }
 
-        func write(_ bytes: [UInt8], index: Int) throws -> String {
+        /// The path of staged file `index` (the folder made when first needed); the caller writes it.
+        func file(index: Int) throws -> String {
             if !created {
                 do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) } catch {
-                    throw LibraryError(.io, "cannot create \(path): \(error.localizedDescription)")
+                    throw LibraryError(.io, "cannot create the staging folder \((path as NSString).lastPathComponent): \(error.localizedDescription)")
                 }
                 created = true
             }
-            let file = (path as NSString).appendingPathComponent("\(index)")
-            do { try SafeFile.write(to: file, bytes: bytes) } catch { throw LibraryError(.io, "cannot write \(file): \(error)") }
-            return file
+            return (path as NSString).appendingPathComponent("\(index)")
         }
 
         /// Moves a staged file to a new name; never over an existing file.

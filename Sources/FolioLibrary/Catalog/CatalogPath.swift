@@ -29,24 +29,66 @@ public enum CatalogPath {
                                                  0x2066, 0x2067, 0x2068, 0x2069]
 
     /// Why a received file name cannot be used as it is (a control character such as a tab
-    /// or a line end, or a bidirectional override), nil when it can.
+    /// or a line end, a bidirectional override, or an invisible character such as U+200B that
+    /// makes a name look like another), nil when it can. The joiners that scripts need (ZWNJ
+    /// and ZWJ after Arabic, Indic and other joining letters, and in emoji sequences) are kept.
     public static func refusal(ofFileName name: String) -> String? {
-        for scalar in name.unicodeScalars {
+        let scalars = Array(name.unicodeScalars)
+        for index in scalars.indices {
+            let scalar = scalars[index]
             if scalar.properties.generalCategory == .control {
                 return "the name holds a control character (\(String(format: "U+%04X", scalar.value))); rename the file"
             }
             if directionControls.contains(scalar.value) {
                 return "the name holds a bidirectional override (\(String(format: "U+%04X", scalar.value))), which can disguise a name; rename the file"
             }
+            if isInvisible(scalars, at: index) {
+                return "the name holds an invisible character (\(String(format: "U+%04X", scalar.value))), which can make it look like another name; rename the file"
+            }
         }
         return nil
     }
 
-    /// `name` without control characters and bidirectional overrides (for names Folio makes
-    /// itself from what an archive or a setlist says).
+    /// `name` without control characters, bidirectional overrides and invisible characters
+    /// (for names Folio makes itself from what an archive or a setlist says).
     static func stripped(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.filter {
-            $0.properties.generalCategory != .control && !directionControls.contains($0.value)
-        }))
+        let scalars = Array(name.unicodeScalars)
+        return String(String.UnicodeScalarView(scalars.indices.filter {
+            scalars[$0].properties.generalCategory != .control && !directionControls.contains(scalars[$0].value) && !isInvisible(scalars, at: $0)
+        }.map { scalars[$0] }))
     }
+
+    /// Whether the format character at `index` shows nothing and changes nothing there: every
+    /// one (zero-width space, word joiner, soft hyphen, BOM…) except ZWNJ and ZWJ between a
+    /// letter of a script that joins or stacks (Arabic, Syriac, N'Ko, Mongolian, the Indic
+    /// and Southeast Asian scripts) or an emoji and what follows, and emoji tag characters
+    /// (the flags of England, Scotland, Wales) after an emoji.
+    static func isInvisible(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let scalar = scalars[index]
+        guard scalar.properties.generalCategory == .format, !directionControls.contains(scalar.value) else { return false }
+        guard index > 0 else { return true }
+        let before = scalars[index - 1]
+        let emojiBefore = before.properties.isEmoji && before.value > 0x7F || before.value == 0xFE0F
+            || (0x1F3FB...0x1F3FF).contains(before.value) || (0xE0020...0xE007F).contains(before.value)
+        switch scalar.value {
+        case 0x200C, 0x200D:
+            guard index + 1 < scalars.count else { return true }
+            return !(emojiBefore || joiningScripts.contains { $0.contains(before.value) })
+        case 0xE0020...0xE007F:
+            return !emojiBefore
+        default:
+            return true
+        }
+    }
+
+    /// Scripts whose letters join or stack, where ZWNJ and ZWJ change how a word is drawn.
+    static let joiningScripts: [ClosedRange<UInt32>] = [
+        0x0600...0x08FF,   // Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, Arabic extended
+        0x0900...0x0DFF,   // Devanagari to Sinhala
+        0x0F00...0x109F,   // Tibetan, Myanmar
+        0x1780...0x18AF,   // Khmer, Mongolian
+        0xA840...0xA87F,   // Phags-pa
+        0xFB50...0xFDFF,   // Arabic presentation forms A
+        0xFE70...0xFEFF,   // Arabic presentation forms B
+    ]
 }

@@ -60,7 +60,7 @@ extension LibraryCatalog {
     /// catalogued file with that name. Never guesses between several, never leaves the folder.
     public func resolve(fileName: String) throws -> String {
         let parts = PathName.components(fileName, keepingEmpty: true)
-        guard !PathName.isAbsolute(fileName), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+        guard !PathName.isAbsolute(fileName), !parts.contains(where: { $0.hasPrefix(".") || $0.isEmpty }) else {
             throw LibraryError(.invalidArgument, "'\(fileName)' is not a path inside the library")
         }
         var isDirectory: ObjCBool = false

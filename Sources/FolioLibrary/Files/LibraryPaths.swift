@@ -9,8 +9,9 @@ import Musl
 #endif
 
 /// The files a request may reach: only those inside the library folder. A relative path
-/// with `..`, `.`, an absolute path, a NUL byte, or a symbolic link that leads out of the
-/// folder resolves to nothing (the server answers 404).
+/// with `..`, `.`, a hidden component (`.folio/library.sqlite`, a save's journal), an
+/// absolute path, a NUL byte, or a symbolic link that leads out of the folder resolves to
+/// nothing (the server answers 404).
 ///
 /// ```swift
 /// let paths = try LibraryPaths(folder: "Samples")
@@ -32,7 +33,7 @@ public struct LibraryPaths: Sendable {
     /// does not exist or lies outside the library.
     public func resolve(_ relative: String) -> String? {
         guard !relative.isEmpty, relative.utf8.count < 4096, !PathName.isAbsolute(relative), !relative.utf8.contains(0),
-              !PathName.climbs(relative, dot: true)
+              !PathName.climbs(relative, dot: true), !PathName.touchesHidden(relative)
         else { return nil }
         guard let real = Self.realPath(root + "/" + relative), PathName.isInside(real, folder: root) else { return nil }
         return real

@@ -47,6 +47,8 @@ public enum LibraryIntake {
         public var applyLibraryCSV = true
         /// Limits for reading PDFs.
         public var readOptions = PDFReadOptions()
+        /// What a 4SB or 4SC may inflate to (see ``ForScoreImport/Limits``).
+        public var forScore = ForScoreImport.Limits()
         /// How text and ChordPro are typeset.
         public var text = TextScore.Options()
         /// Office documents' converter (one conversion at a time per converter).
@@ -117,14 +119,15 @@ public enum LibraryIntake {
             result.summary = "\(name): \(what) → score \(relative)"
         case .forScoreContainer:
             let (target, lines) = try ForScoreImport.importContainer(at: received, into: catalog.folder, dryRun: options.dryRun,
-                                                                     fallbackName: name)
+                                                                     fallbackName: name, limits: options.forScore)
             let relative = (target as NSString).lastPathComponent
             if !options.dryRun { _ = try LibraryScanner(catalog: catalog).update(path: relative) }
             result.scores = options.dryRun ? [] : [relative]
             result.lines = lines
             result.summary = "\(name): \(what) → \(options.dryRun ? "would become the score" : "score") \(relative)"
         case .forScoreArchive:
-            let report = try ForScoreImport.importArchive(at: received, into: catalog.folder, dryRun: options.dryRun)
+            let report = try ForScoreImport.importArchive(at: received, into: catalog.folder, dryRun: options.dryRun,
+                                                         limits: options.forScore)
             result.lines = report.lines
             result.warnings = report.unread.map { "not read: \($0)" }
             result.summary = "\(name): \(what) (\(report.kind)) → \(options.dryRun ? "would import" : "imported") "

@@ -191,7 +191,7 @@ private struct ContentBoundsWalker {
                     case "Tz" where values.count == 1: state.horizontalScale = values[0] / 100
                     case "TL" where values.count == 1: state.leading = values[0]
                     case "Ts" where values.count == 1: state.rise = values[0]
-                    case "Tr" where values.count == 1: state.renderMode = Int(values[0])
+                    case "Tr" where values.count == 1: state.renderMode = (0...7).contains(values[0]) ? Int(values[0]) : 0
                     case "Td", "TD":
                         if values.count == 2 {
                             if op == "TD" { state.leading = -values[1] }

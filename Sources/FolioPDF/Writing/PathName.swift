@@ -34,6 +34,17 @@ public enum PathName {
         components(path, separators: separators, keepingEmpty: true).contains { $0 == ".." || (dot && $0 == ".") }
     }
 
+    /// Whether a component of `path` is hidden (begins with "."): Folio's own `.folio` folder,
+    /// save journals and staging folders are, and no path a user gives may reach them.
+    ///
+    /// ```swift
+    /// PathName.touchesHidden(".folio/library.sqlite")   // true
+    /// PathName.touchesHidden("Bach/Prelude.pdf")        // false
+    /// ```
+    public static func touchesHidden(_ path: String, separators: String = "/") -> Bool {
+        components(path, separators: separators, keepingEmpty: false).contains { $0.hasPrefix(".") }
+    }
+
     /// The folder part of `path`: "." for a bare name, "/" for a file at the root.
     public static func parent(of path: String) -> String {
         // By UTF-8 bytes: "/" is one byte that no other scalar's bytes contain, and the bytes

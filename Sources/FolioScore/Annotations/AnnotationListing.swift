@@ -41,7 +41,7 @@ public enum AnnotationListing {
     public static func forEachPage(_ document: PDFDocument, page: Int? = nil, popups: Bool = true,
                                    _ body: (Int, [Shown]) throws -> Void) throws {
         let pages = document.pages()
-        if let page, !pages.indices.contains(page - 1) { throw PDFError.pageOutOfRange(page, count: pages.count) }
+        if let page, page < 1 || page > pages.count { throw PDFError.pageOutOfRange(page, count: pages.count) }
         for (index, item) in pages.enumerated() where page == nil || page == index + 1 {
             try body(index, listing(item, index, of: document, popups: popups))
         }

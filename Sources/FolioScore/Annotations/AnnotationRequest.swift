@@ -153,7 +153,7 @@ public struct AnnotationRequest: Sendable, Equatable {
     /// past the document's end is `PDFError` `pageOutOfRange`.
     public func add(to document: PDFDocument) throws -> String {
         let pages = document.pages()
-        guard pages.indices.contains(page - 1) else { throw PDFError.pageOutOfRange(page, count: pages.count) }
+        guard page >= 1, page <= pages.count else { throw PDFError.pageOutOfRange(page, count: pages.count) }
         if let font { document.textFont = font.font }
         var draft = try draft(on: PDFPageGeometry(page: pages[page - 1]))
         if let image {

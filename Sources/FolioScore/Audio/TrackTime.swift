@@ -24,6 +24,8 @@ public enum TrackTime {
 
     /// `seconds` as minutes:seconds, tenths shown when there are any.
     public static func text(_ seconds: Double) -> String {
+        // A file may say anything: what is no time of a recording (past a year, negative, NaN) is shown as it is.
+        guard seconds.isFinite, (0...31_622_400).contains(seconds) else { return "\(seconds) s" }
         let tenths = Int((seconds * 10).rounded())
         let minutes = tenths / 600, rest = Double(tenths % 600) / 10
         let secondsText = rest == rest.rounded() ? String(format: "%02d", Int(rest)) : String(format: "%04.1f", rest)

@@ -74,6 +74,9 @@ public final class ForScoreArchive {
 
     /// The longest record name read.
     public static let maxNameLength = 4096
+    /// The most records read: a library of 10,000 scores with a drawing on every tenth page
+    /// stays well below it, and the list of records stays within some 100 MiB.
+    public static let maxRecords = 1_000_000
     /// The most a metadata payload may inflate to.
     public static let maxMetadataSize = 256 << 20
     /// The most one file may inflate to.
@@ -97,6 +100,9 @@ public final class ForScoreArchive {
         var records: [Record] = []
         var offset = 12
         while offset < size {
+            guard records.count < ForScoreArchive.maxRecords else {
+                throw ScoreError(.limitExceeded, "\(path) has more than \(ForScoreArchive.maxRecords) records (valid: up to \(ForScoreArchive.maxRecords))")
+            }
             guard offset + 32 <= size else {
                 throw ScoreError(.malformed, "record \(records.count) at byte \(offset): the header is cut short (\(size - offset) of 32 bytes)")
             }
@@ -143,9 +149,42 @@ public final class ForScoreArchive {
         }
     }
 
-    /// The metadata of record 0 as a flat dictionary.
-    public func metadata() throws -> ForScoreLibraryData {
-        let bytes = try payload(of: records[0], limit: ForScoreArchive.maxMetadataSize)
+    /// Inflates the record's data into a new file at `path` as it is read, a piece at a time,
+    /// so a file of any size costs the memory of one piece; at most `limit` bytes (past it,
+    /// `.limitExceeded`, and the partial file is removed). Returns the bytes written.
+    ///
+    /// ```swift
+    /// let size = try archive.extract(archive.records[1], to: "/tmp/Score.pdf", limit: 256 << 20)
+    /// ```
+    @discardableResult
+    public func extract(_ record: Record, to path: String, limit: Int = ForScoreArchive.maxFileSize) throws -> Int {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let output = FileHandle(forWritingAtPath: path) else {
+            throw PDFError(.io, "cannot create \(path)")
+        }
+        var finished = false
+        defer {
+            try? output.close()
+            if !finished { try? FileManager.default.removeItem(atPath: path) }
+        }
+        try handle.seek(toOffset: UInt64(record.offset))
+        var left = record.length
+        do {
+            let written = try Gzip.decompress(limit: limit, read: { wanted in
+                let piece = try handle.read(upToCount: min(wanted, left)).map(Array.init) ?? []
+                left -= piece.count
+                return piece
+            }, write: { piece in try output.write(contentsOf: Data(piece)) })
+            finished = true
+            return written
+        } catch let error as PDFError {
+            throw ScoreError(error.code == .limitExceeded ? .limitExceeded : .malformed, "record \(record.name) at byte \(record.offset): \(error.message)")
+        }
+    }
+
+    /// The metadata of record 0 as a flat dictionary, inflated to at most `limit` bytes.
+    public func metadata(limit: Int = ForScoreArchive.maxMetadataSize) throws -> ForScoreLibraryData {
+        let bytes = try payload(of: records[0], limit: limit)
         return try ForScoreLibraryData(plist: bytes, source: "record 0 (\(records[0].name))")
     }
 

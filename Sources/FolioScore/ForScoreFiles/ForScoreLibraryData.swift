@@ -192,9 +192,16 @@ public struct ForScoreLibraryData: Sendable {
             return (text() ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         func number() -> Int? {
-            if let int = value as? Int { return int }
-            if let double = value as? Double, double.isFinite { return Int(double) }
-            return (value as? String).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            ForScoreLibraryData.integer(value)
+        }
+        /// The number when it is in `field`'s range; one out of it is reported as not read.
+        func number(in field: ScoreField) -> Int? {
+            let range = field.range ?? 0...0
+            guard let number = number(), range.contains(number) else {
+                unread.append("\(key): \(value) is out of range (valid: a whole number from \(range.lowerBound) to \(range.upperBound))")
+                return nil
+            }
+            return number
         }
         switch field {
         case "title": file.metadata.title = text()
@@ -203,11 +210,19 @@ public struct ForScoreLibraryData: Sendable {
         case "keywords": file.metadata.tags = list()
         case "labels": file.metadata.labels = list()
         case "reference": file.metadata.reference = text()
-        case "rating": file.metadata.rating = number().flatMap { $0 > 0 ? $0 : nil }
-        case "difficulty": file.metadata.difficulty = number().flatMap { $0 > 0 ? $0 : nil }
+        case "rating": file.metadata.rating = number(in: .rating).flatMap { $0 > 0 ? $0 : nil }
+        case "difficulty": file.metadata.difficulty = number(in: .difficulty).flatMap { $0 > 0 ? $0 : nil }
         case "minutes", "seconds":
+            // Each part and their sum stay within a duration's range (a year), so nothing overflows.
+            let limit = ScoreField.duration.range?.upperBound ?? 0
             guard let amount = number(), amount >= 0 else { unread.append("\(key): not a number"); return }
-            file.metadata.duration = (file.metadata.duration ?? 0) + (field == "minutes" ? amount * 60 : amount)
+            let seconds = field == "minutes" ? (amount <= limit / 60 ? amount * 60 : nil) : amount
+            let total = (file.metadata.duration ?? 0)
+            guard let seconds, seconds <= limit - total else {
+                unread.append("\(key): \(amount) \(field) is out of range (valid: a duration of 0 seconds to \(limit))")
+                return
+            }
+            file.metadata.duration = total + seconds
         case "key":
             if let code = number() {
                 guard let parsed = ForScoreLibraryData.key(code: code) else {
@@ -297,10 +312,12 @@ public struct ForScoreLibraryData: Sendable {
         return SetlistEntry(kind: .score, title: title.isEmpty ? (path as NSString).deletingPathExtension : title, path: path)
     }
 
-    private static func integer(_ value: Any?) -> Int? {
+    /// An integer from a property list's number or string; a real is taken when it is finite
+    /// and within ±2^53 (beyond that it names no page, duration or rating), its fraction dropped.
+    static func integer(_ value: Any?) -> Int? {
         if let int = value as? Int { return int }
-        if let double = value as? Double, double.isFinite { return Int(double) }
-        return (value as? String).flatMap { Int($0) }
+        if let double = value as? Double, double.isFinite, abs(double) <= 9_007_199_254_740_992 { return Int(double) }
+        return (value as? String).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// A text box from its dictionary: text; font or fontName; fontSize; color (components

@@ -235,6 +235,11 @@ public enum ForScoreMarkings {
         let size = geometry.displaySize
         let region = ForScoreCanvas.region(ofPageWidth: size.width, height: size.height,
                                            canvasWidth: Double(image.width), canvasHeight: Double(image.height))
+        // A page's size comes from its file: a region that is no part of the canvas (an empty or
+        // absurd media box) draws nothing rather than reaching the conversions below.
+        let canvas = 0...Double(max(image.width, image.height))
+        guard [region.x, region.y, region.x + region.width, region.y + region.height].allSatisfy({ $0.isFinite && canvas.contains($0) })
+        else { return false }
         let left = Int(region.x.rounded(.down)), top = Int(region.y.rounded(.down))
         let right = min(image.width, Int((region.x + region.width).rounded(.up)))
         let bottom = min(image.height, Int((region.y + region.height).rounded(.up)))

@@ -121,7 +121,7 @@ public enum ScorePages {
     }
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.1f", value)
     }
 
     /// Each page's label as viewers show it ("i", "ii", "1", "A-1"), or its number when the

@@ -61,6 +61,58 @@ public struct AllowedHosts: Sendable, Equatable {
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
+    /// Whether listening on `host` reaches this machine only: an address in 127.0.0.0/8 or
+    /// `::1` (also written as `::ffff:127.x.y.z`), or a name every address of which is one
+    /// (`localhost`). Decided from addresses, never from spelling: a name that merely begins
+    /// with `127.` is looked up like any other, and one that cannot be looked up is not loopback.
+    ///
+    /// ```swift
+    /// AllowedHosts.isLoopback("127.0.0.2")          // true
+    /// AllowedHosts.isLoopback("127.example.org")    // false (unless it resolves to loopback only)
+    /// ```
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = hostPart(host)
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 { return isLoopback(v4) }
+        if inet_pton(AF_INET6, bare, &v6) == 1 { return isLoopback(v6) }
+        guard !bare.isEmpty else { return false }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(bare, nil, &hints, &list) == 0, let first = list else { return false }
+        defer { freeaddrinfo(first) }
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        var found = false
+        while let entry = node {
+            defer { node = entry.pointee.ai_next }
+            guard let address = entry.pointee.ai_addr else { return false }
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                let loop = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { isLoopback($0.pointee.sin_addr) }
+                guard loop else { return false }
+            case AF_INET6:
+                let loop = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { isLoopback($0.pointee.sin6_addr) }
+                guard loop else { return false }
+            default:
+                return false
+            }
+            found = true
+        }
+        return found
+    }
+
+    private static func isLoopback(_ address: in_addr) -> Bool {
+        UInt32(bigEndian: address.s_addr) >> 24 == 127
+    }
+
+    private static func isLoopback(_ address: in6_addr) -> Bool {
+        let bytes = withUnsafeBytes(of: address) { Array($0) }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return true }
+        // An IPv4-mapped address (::ffff:a.b.c.d) is loopback when its IPv4 part is.
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+    }
+
     static func machineName() -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return nil }

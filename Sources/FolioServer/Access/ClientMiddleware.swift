@@ -14,8 +14,8 @@ public struct Client: Sendable, Equatable {
     public var secure: Bool
 }
 
-/// The first middleware of every request: turns away a `Host` that is not one of the
-/// server's names (421, see ``AllowedHosts``), and finds the ``Client`` — the connection's
+/// The first middleware of every request: turns away a request without `Host` (400) or with
+/// one that is not one of the server's names (421, see ``AllowedHosts``), and finds the ``Client`` — the connection's
 /// peer, or, when the peer is a reverse proxy named with `--trusted-proxy`, the address the
 /// proxy puts last in `X-Forwarded-For` and the scheme it gives in `X-Forwarded-Proto`.
 /// Headers of that kind from anyone else are ignored.
@@ -25,8 +25,11 @@ struct ClientMiddleware: RouterMiddleware {
     let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // A request without Host is no browser's (HTTP/1.1 browsers always send it), so it cannot be rebound.
-        if let authority = request.head.authority, !hosts.allows(authority: authority) {
+        // HTTP/1.1 requires Host (RFC 9112, 3.2): a request without one is answered 400, as nginx does.
+        guard let authority = request.head.authority, !authority.isEmpty else {
+            throw HTTPError(.badRequest, message: "a request needs a Host header naming this server")
+        }
+        if !hosts.allows(authority: authority) {
             throw HTTPError(.misdirectedRequest,
                             message: "this server does not answer to the name \(AllowedHosts.hostPart(authority)); "
                                 + "start it with --allow-host \(AllowedHosts.hostPart(authority)) if that name is yours")

@@ -22,11 +22,22 @@ public struct FolioRequestContext: AuthRequestContext, RequestContext, RemoteAdd
     /// Who sent the request, as `ClientMiddleware` found it: the peer, or the address a
     /// trusted reverse proxy names; and whether the browser reached us over HTTPS.
     public var client = Client(address: "unknown", secure: false)
+    /// The connection the request came on (see ``isConnected``).
+    public let channel: any Channel
 
     public init(source: Source) {
         coreContext = .init(source: source)
         identity = nil
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
+    }
+
+    /// Whether the client is still connected: work done for the request alone (drawing a page)
+    /// stops once it has gone. A request without a peer (in-process, as the router's tests
+    /// send) is never gone.
+    public var isConnected: @Sendable () -> Bool {
+        let channel = channel
+        return { channel.isActive || channel.remoteAddress == nil }
     }
 }
 
@@ -143,7 +154,8 @@ struct AccessAuthenticator<Context: AuthRequestContext<LibraryAccess>>: Authenti
 ///
 /// Wrong credentials are counted per client by ``LoginThrottle``: past a few, each answer
 /// waits longer, and a client that keeps guessing is refused everything (429) for a while,
-/// the right credentials included.
+/// the right credentials included. Failures are also counted in all: when addresses together
+/// guess too fast, credentials from addresses that have not proven access are refused unread.
 struct AccessGate: RouterMiddleware {
     typealias Context = FolioRequestContext
     let secret: AccessSecret
@@ -154,6 +166,12 @@ struct AccessGate: RouterMiddleware {
         if let wait = throttle.banned(client) {
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
                             message: "too many wrong passwords or tokens from \(client); try again in \(wait) s")
+        }
+        // While guessing is paused, credentials from an address that has not proven access are
+        // refused whether right or wrong: a guess then tells nothing.
+        if Self.presentsCredentials(request, secret: secret), let wait = throttle.guessingPaused(client) {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
+                            message: "too many wrong passwords or tokens from many addresses; try again in \(wait) s")
         }
         guard let access = context.identity else {
             if Self.presentsCredentials(request, secret: secret) {

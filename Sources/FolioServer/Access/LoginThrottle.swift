@@ -8,6 +8,12 @@ import Foundation
 /// ``Policy/maxClients`` addresses are remembered (the stalest are dropped first), so a
 /// flood of addresses cannot grow it without end.
 ///
+/// Guessing is also bounded in all: every failure, from any address, takes one of
+/// ``Policy/globalBurst`` allowances, which come back at ``Policy/globalPerMinute``. While
+/// none is left, credentials from an address that has not proven access within
+/// ``Policy/provenFor`` are refused unread (``guessingPaused(_:)``), so rotating addresses
+/// gains an attacker nothing, while the musician's own devices keep working.
+///
 /// ```swift
 /// let throttle = LoginThrottle(policy: .init())
 /// let verdict = throttle.failed("192.0.2.7")   // verdict.delay == .zero for the first few
@@ -29,6 +35,14 @@ public final class LoginThrottle: @unchecked Sendable {
         public var banDuration: Duration = .seconds(15 * 60)
         public var window: Duration = .seconds(15 * 60)
         public var maxClients = 10_000
+        /// Failures in all, from every address, before guessing pauses (a band's wrong first
+        /// tries fit; a guessing script does not).
+        public var globalBurst = 60
+        /// Failures in all each minute once the burst is spent: 30, so at most 43,200 guesses
+        /// a day however many addresses send them.
+        public var globalPerMinute = 30
+        /// How long an address that proved access is let in while guessing pauses.
+        public var provenFor: Duration = .seconds(24 * 3600)
         public init() {}
     }
 
@@ -55,11 +69,30 @@ public final class LoginThrottle: @unchecked Sendable {
 
     public let policy: Policy
     private var records: [String: Record] = [:]
+    /// When each address last proved access (at most ``Policy/maxClients``).
+    private var proven: [String: ContinuousClock.Instant] = [:]
+    /// Failures that may still come before guessing pauses, and when that was counted.
+    private var allowance: Double
+    private var counted: ContinuousClock.Instant
     private let lock = NSLock()
     private let clock = ContinuousClock()
 
     public init(policy: Policy) {
         self.policy = policy
+        allowance = Double(policy.globalBurst)
+        counted = clock.now
+    }
+
+    /// Whole seconds until guessing resumes when it is paused for `client` (the failures of
+    /// every address have spent the allowance and `client` has not proven access lately);
+    /// nil when its credentials may be checked.
+    public func guessingPaused(_ client: String) -> Int? {
+        lock.withLock {
+            refill()
+            guard allowance < 1 else { return nil }
+            if let last = proven[client], clock.now - last < policy.provenFor { return nil }
+            return max(1, Int(((1 - allowance) * 60 / Double(max(policy.globalPerMinute, 1))).rounded(.up)))
+        }
     }
 
     /// Whole seconds left of the client's ban, nil when it is not banned.
@@ -94,6 +127,8 @@ public final class LoginThrottle: @unchecked Sendable {
             }
             if records[client] == nil, records.count >= policy.maxClients { dropStalest() }
             records[client] = record
+            refill()
+            allowance = max(allowance - 1, 0)
             return verdict
         }
     }
@@ -102,7 +137,19 @@ public final class LoginThrottle: @unchecked Sendable {
     public func succeeded(_ client: String) {
         lock.withLock {
             if records[client]?.bannedUntil == nil { records[client] = nil }
+            if proven[client] == nil, proven.count >= policy.maxClients,
+               let stalest = proven.min(by: { $0.value < $1.value })?.key { proven[stalest] = nil }
+            proven[client] = clock.now
         }
+    }
+
+    /// Gives back the allowances earned since they were last counted.
+    private func refill() {
+        let now = clock.now
+        let elapsed = now - counted
+        counted = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        allowance = min(Double(policy.globalBurst), allowance + seconds * Double(policy.globalPerMinute) / 60)
     }
 
     /// Drops the tenth of the records that were touched longest ago (bans last).

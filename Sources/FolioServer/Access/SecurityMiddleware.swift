@@ -6,8 +6,13 @@ import NIOCore
 /// Headers every response carries: a strict Content-Security-Policy (scripts, styles,
 /// workers and connections from this server only; no inline script, no eval, no frames),
 /// no MIME sniffing, no referrer. Errors become responses here, each with a JSON body
-/// `{"error":{"message":…}}` (the router's own 404 included).
+/// `{"error":{"message":…}}` (the router's own 404 included), the library's absolute path
+/// left out of every message (names relative to the library say enough, and the folder's place on
+/// the server is nobody's business).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The library folder as the server knows it (as given, and with its links resolved).
+    var folders: [String] = []
+
     static var policy: String {  // computed: generic types hold no stored statics
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
             + "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -20,6 +25,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.body == nil {
             response = try HTTPError(error.status, message: error.status.reasonPhrase).response(from: request, context: context)
+        } catch let error as HTTPError {
+            response = try HTTPError(error.status, headers: error.headers, message: redacted(error.body ?? ""))
+                .response(from: request, context: context)
         } catch is NIOTooManyBytesError {
             response = try HTTPError(.contentTooLarge, message: "the request body is larger than this server accepts")
                 .response(from: request, context: context)
@@ -27,7 +35,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try error.response(from: request, context: context)
         } catch {
             if let known = ErrorStatus.httpError(for: error) {
-                response = try known.response(from: request, context: context)
+                response = try HTTPError(known.status, headers: known.headers, message: redacted(known.body ?? ""))
+                    .response(from: request, context: context)
             } else {
                 // A bug: say so in the log, and answer in the same shape as every other error.
                 context.logger.error("unexpected error", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
@@ -41,9 +50,20 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         return response
     }
+
+    /// `message` with the library folder's absolute path taken out: a file inside it is named
+    /// relative to it, the folder itself "the library".
+    func redacted(_ message: String) -> String {
+        var text = message
+        for folder in folders.sorted(by: { $0.count > $1.count }) where folder.count > 1 {
+            text = text.replacingOccurrences(of: folder + "/", with: "").replacingOccurrences(of: folder, with: "the library")
+        }
+        return text
+    }
 }
 
-/// Refuses state-changing requests (POST, PUT, PATCH, DELETE) that do not come from
+/// Refuses API requests a browser says another site's page made (`Sec-Fetch-Site:
+/// cross-site`), and state-changing requests (POST, PUT, PATCH, DELETE) that do not come from
 /// Folio's own pages: they must carry the `X-Folio-CSRF` header equal to the `folio_csrf`
 /// cookie (SameSite=Strict, set by every page), and an `Origin`, when sent, must be this
 /// server's: the request's own `Host`, and one of the ``AllowedHosts``. Another site can neither read the cookie nor send the header without CORS,
@@ -53,6 +73,12 @@ struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
     let hosts: AllowedHosts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The API answers Folio's own pages: a request another site's page makes (an <img> of a
+        // page picture, a GET of annotations) is refused before any work. Browsers say so in
+        // Sec-Fetch-Site; a request without it (curl, a script) has no page of another site behind it.
+        if request.uri.path.hasPrefix("/api/"), request.headers[Secret.fetchSite]?.lowercased() == "cross-site" {
+            throw HTTPError(.forbidden, message: "cross-site request refused (Sec-Fetch-Site: cross-site)")
+        }
         guard [.post, .put, .patch, .delete].contains(request.method) else { return try await next(request, context) }
         if let origin = request.headers[.origin] {
             let host = request.head.authority ?? ""
@@ -74,6 +100,8 @@ enum Secret {
     static let csrfCookie = "folio_csrf"
     static let csrfHeader = HTTPField.Name("X-Folio-CSRF")!
     static let accessCookie = "folio_token"
+    /// Who made a request, as the browser tells it (`same-origin`, `same-site`, `cross-site`, `none`).
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     static func random() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -15,7 +15,7 @@ struct AnnotationController {
 
     func addRoutes(to router: Router<FolioRequestContext>) {
         router.get("/api/scores/:id/annotations") { request, context -> Response in
-            let page = try LibraryServer.integer("page", request)
+            let page = try LibraryServer.integer("page", request, in: 1...Int.max)
             let (tag, list) = try service.annotations(score: try LibraryServer.scoreID(context), page: page)
             return try LibraryServer.json(["annotations": list], tag: tag)
         }

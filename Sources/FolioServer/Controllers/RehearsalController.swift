@@ -57,11 +57,11 @@ struct RehearsalController {
             guard await rehearsals.exists(code: code) else { return notFoundPage(typed) }
             return LibraryServer.html(HTMLPage.rehearse(code: code, error: nil, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
         }
-        router.post("/api/rehearsals") { request, _ -> Response in
+        router.post("/api/rehearsals") { request, context -> Response in
             let start = try await LibraryServer.decode(Start.self, request, limit: maxBody,
                                                        what: "a rehearsal ({\"score\": 12, \"leader\": \"Jana\"})")
             let started = try await rehearsals.start(score: start.score, setlist: start.setlist, piece: start.piece,
-                                                     leader: start.leader ?? "Leader")
+                                                     leader: start.leader ?? "Leader", client: context.client.address)
             return try LibraryServer.json(Started(code: started.code, key: started.key, join: started.join,
                                                   qr: "/api/rehearsals/\(started.code)/qr.svg"), status: .created)
         }

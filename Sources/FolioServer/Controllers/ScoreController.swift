@@ -34,7 +34,10 @@ struct ScoreController {
             }
         }
         router.get("/api/scores/:id/cover") { request, context -> Response in
-            try await picture(request, context) { path, id, tag in await pictures.cover(for: path, id: id, version: tag) }
+            let connected = context.isConnected
+            return try await picture(request, context) { path, id, tag in
+                try await pictures.cover(for: path, id: id, version: tag, wanted: connected)
+            }
         }
         // A page as a picture, shown while pdf.js starts (`?height=` in pixels).
         router.get("/api/scores/:id/pages/:page/image") { request, context -> Response in
@@ -46,8 +49,9 @@ struct ScoreController {
                 }
                 height = value
             }
+            let connected = context.isConnected
             return try await picture(request, context, page: page) { path, id, tag in
-                await pictures.image(for: path, id: id, page: page, height: height, version: tag)
+                try await pictures.image(for: path, id: id, page: page, height: height, version: tag, wanted: connected)
             }
         }
         router.get("/api/scores/:id/metadata") { _, context -> Response in
@@ -96,7 +100,7 @@ struct ScoreController {
     /// client has that version, 404 when it cannot be drawn. With `page`, a page past the
     /// score's end is 400 with the valid range.
     private func picture(_ request: Request, _ context: FolioRequestContext, page: Int? = nil,
-                         draw: (String, Int64, String) async -> Data?) async throws -> Response {
+                         draw: (String, Int64, String) async throws -> Data?) async throws -> Response {
         let (score, path) = try service.score(try LibraryServer.scoreID(context))
         if let page, let count = score.pages, !(1...max(count, 1)).contains(page) {
             throw HTTPError(.badRequest, message: "page \(page) is out of range (valid: 1 to \(count))")
@@ -105,7 +109,7 @@ struct ScoreController {
         if FileVersion.matches(ifNoneMatch: request.headers[.ifNoneMatch], tag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
-        guard let png = await draw(path, score.id, tag) else {
+        guard let png = try await draw(path, score.id, tag) else {
             throw HTTPError(.notFound, message: "no picture of score \(score.id) (pdftoppm from poppler-utils draws them)")
         }
         var response = LibraryServer.bytes(png, type: "image/png", cache: "no-cache")

@@ -17,10 +17,7 @@ extension LibraryServer {
         search.key = parameters.get("key")
         search.minRating = try integer("rating", request)
         search.sort = parameters.get("sort")
-        search.limit = try integer("limit", request) ?? 200
-        guard (1...10_000).contains(search.limit) else {
-            throw HTTPError(.badRequest, message: "limit \(search.limit) is out of range (valid: 1 to 10000)")
-        }
+        search.limit = try integer("limit", request, in: 1...10_000) ?? 200
         return search
     }
 
@@ -31,10 +28,14 @@ extension LibraryServer {
         return Data(base64Encoded: standard)
     }
 
-    /// An integer query parameter; nil when absent, 400 when it is not an integer.
-    static func integer(_ name: String, _ request: Request) throws -> Int? {
+    /// An integer query parameter in `range`; nil when absent, 400 naming the range when it is
+    /// not an integer in it (checked before anyone does arithmetic with it).
+    static func integer(_ name: String, _ request: Request, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let value = Int(text) else { throw HTTPError(.badRequest, message: "\(name) must be an integer, not \(text)") }
+        guard let value = Int(text) else { throw HTTPError(.badRequest, message: "\(name) must be an integer, not \(text.prefix(40))") }
+        guard range.contains(value) else {
+            throw HTTPError(.badRequest, message: "\(name) \(value) is out of range (valid: \(range.lowerBound) to \(range.upperBound))")
+        }
         return value
     }
 

@@ -2,6 +2,7 @@ import FolioLibrary
 import FolioScore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
@@ -41,6 +42,9 @@ public struct LibraryServer: Sendable {
         /// Addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
         /// believed (`--trusted-proxy`; see `ClientMiddleware`).
         public var trustedProxies: [String] = []
+        /// How many connections may be open, and how long they may stay silent; nil: the
+        /// total from the descriptor limit, raised to its hard limit at start (see ``ConnectionLimits``).
+        public var connections: ConnectionLimits.Policy?
         /// How wrong passwords and tokens are slowed and banned.
         public var loginPolicy = LoginThrottle.Policy()
         /// The font the Text tool's annotations are drawn in (`--font-file`); nil: Helvetica
@@ -69,6 +73,8 @@ public struct LibraryServer: Sendable {
     let csrf: String
     /// Wrong passwords and tokens per client (see `AccessGate`).
     public let throttle: LoginThrottle
+    /// Open connections per client address and in all (see ``ConnectionLimits``).
+    public let connections: ConnectionLimits
 
     public init(catalog: LibraryCatalog, options: Options) throws {
         let work = WorkQueue()
@@ -83,11 +89,17 @@ public struct LibraryServer: Sendable {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
         pictures = PageImageCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/pages"))
+        // What a killed server left (a save's journal beside a score, an import's staging folder)
+        // is settled now, not when that score is next opened.
+        _ = LibraryLeftovers.clean(folder: catalog.folder)
         // Covers were kept in .folio/covers before pages were: drawn again when asked for.
         try? FileManager.default.removeItem(atPath: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
         self.options = options
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
+        var policy = options.connections ?? ConnectionLimits.Policy(total: ConnectionLimits.Policy.total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+        policy.exempt.formUnion(options.trustedProxies)
+        connections = ConnectionLimits(policy: policy)
     }
 
     /// A new random access token (64 hex digits), for ``Options/access``.
@@ -102,7 +114,7 @@ public struct LibraryServer: Sendable {
 
     public func router() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(folders: [service.catalog.folder, service.catalog.files.root]))
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret))
@@ -149,9 +161,16 @@ public struct LibraryServer: Sendable {
         if options.rescanInterval > 0 {
             services.append(CatalogWatcher(catalog: service.catalog, interval: options.rescanInterval, logger: logger))
         }
-        return Application(router: router(),
-                           server: .http1WebSocketUpgrade(webSocketRouter: socketRouter(),
-                                                          configuration: .init(ws: .init(maxFrameSize: RehearsalMessage.maxBytes))),
+        let limits = connections
+        let sockets = socketRouter().buildResponder()
+        let idle = limits.policy.idle.components
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
+                                                                    configuration: .init(http1: http1, ws: .init(maxFrameSize: RehearsalMessage.maxBytes))),
+                                limits: limits)
+        }
+        return Application(router: router(), server: server,
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),
                            services: services, logger: logger)
     }

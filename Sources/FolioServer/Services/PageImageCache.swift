@@ -6,12 +6,15 @@ import Foundation
 /// still starting. Kept beside the catalog in `.folio/pages/`, one PNG per score version,
 /// page and height, so a page is drawn once per change of its file; drawing a new version
 /// removes the score's pictures of older ones. At most two are drawn at a time, each within
-/// 10 seconds, off the server's own threads.
+/// ``drawSeconds``, off the server's own threads, with at most ``waiting`` more queued (past
+/// that a picture is 503: the page shows without it); a drawing whose client has gone is
+/// stopped. The folder is kept under ``maxBytes``: past it the pictures used longest ago go.
+/// Drafts a crash left (`*.part-*`) are removed when the cache is made.
 ///
 /// ```swift
 /// let pictures = PageImageCache(directory: "/lib/.folio/pages")
-/// let cover = await pictures.cover(for: "/lib/a.pdf", id: 3, version: "\"1843-17…\"")
-/// let page = await pictures.image(for: "/lib/a.pdf", id: 3, page: 2, version: "\"1843-17…\"")
+/// let cover = try await pictures.cover(for: "/lib/a.pdf", id: 3, version: "\"1843-17…\"")
+/// let page = try await pictures.image(for: "/lib/a.pdf", id: 3, page: 2, version: "\"1843-17…\"")
 /// ```
 public struct PageImageCache: Sendable {
     public let directory: String
@@ -24,11 +27,20 @@ public struct PageImageCache: Sendable {
     public static let heights = 100...2400
     /// Where pdftoppm is; nil when it is not installed.
     public let renderer: String?
-    private let gate = DispatchSemaphore(value: 2)
+    /// Drawings waiting for one of the two slots (the viewer asks for one page at a time).
+    public static let waiting = 4
+    /// The longest one drawing may take: so that the queue, and a shutdown waiting for it, end within seconds.
+    public static let drawSeconds = 5.0
+    /// The most the folder may hold: some 1,500 pages at the default height.
+    public static let maxBytes = 256 << 20
+    private let queue = WorkQueue(slots: 2, waiting: PageImageCache.waiting, seconds: PageImageCache.drawSeconds)
 
     public init(directory: String, renderer: String? = PageImageCache.findRenderer()) {
         self.directory = directory
         self.renderer = renderer
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.contains(".part-") {
+            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+        }
     }
 
     /// pdftoppm on the usual paths.
@@ -38,30 +50,34 @@ public struct PageImageCache: Sendable {
     }
 
     /// The PNG cover of `pdf` at `version` (its first page, ``coverHeight`` pixels high).
-    public func cover(for pdf: String, id: Int64, version: String) async -> Data? {
-        await image(for: pdf, id: id, page: 1, height: PageImageCache.coverHeight, version: version)
+    public func cover(for pdf: String, id: Int64, version: String, wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
+        try await image(for: pdf, id: id, page: 1, height: PageImageCache.coverHeight, version: version, wanted: wanted)
     }
 
     /// Page `page` (1-based) of `pdf` at `version` as a PNG `height` pixels high (clamped
     /// to ``heights``); nil when it cannot be drawn (no renderer, no such page, a damaged
     /// file, a timeout).
-    public func image(for pdf: String, id: Int64, page: Int, height: Int = PageImageCache.pageHeight, version: String) async -> Data? {
+    /// `wanted` is asked while the picture waits and is drawn: once false (the client has
+    /// gone), the drawing stops and nil is returned. A full queue is ``ServiceError`` `.busy`.
+    public func image(for pdf: String, id: Int64, page: Int, height: Int = PageImageCache.pageHeight, version: String,
+                      wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
         let height = min(max(height, PageImageCache.heights.lowerBound), PageImageCache.heights.upperBound)
         let stamp = Digest.fnv1a(version.utf8)
         let name = "\(id)-p\(page)-h\(height)-\(stamp).png"
         let path = (directory as NSString).appendingPathComponent(name)
-        if let cached = FileManager.default.contents(atPath: path) { return cached }
+        if let cached = FileManager.default.contents(atPath: path) {
+            utime(path, nil)   // used now: the last to go when the folder is trimmed
+            return cached
+        }
         guard let renderer, page >= 1 else { return nil }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                gate.wait()
-                defer { gate.signal() }
-                continuation.resume(returning: draw(pdf, page: page, height: height, with: renderer, into: path, id: id, stamp: stamp))
-            }
+        return try await queue.run {
+            guard wanted() else { return nil }
+            return draw(pdf, page: page, height: height, with: renderer, into: path, id: id, stamp: stamp, wanted: wanted)
         }
     }
 
-    private func draw(_ pdf: String, page: Int, height: Int, with renderer: String, into path: String, id: Int64, stamp: String) -> Data? {
+    private func draw(_ pdf: String, page: Int, height: Int, with renderer: String, into path: String, id: Int64, stamp: String,
+                      wanted: () -> Bool) -> Data? {
         if let cached = FileManager.default.contents(atPath: path) { return cached }  // drawn while this one waited
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = path + ".part-\(UUID().uuidString)"
@@ -72,9 +88,9 @@ public struct PageImageCache: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(PageImageCache.drawSeconds)
         while process.isRunning {
-            if Date() > deadline { process.terminate(); break }
+            if Date() > deadline || !wanted() { process.terminate(); break }
             usleep(5_000)
         }
         process.waitUntilExit()
@@ -86,6 +102,27 @@ public struct PageImageCache: Sendable {
         where old.hasPrefix("\(id)-") && old.hasSuffix(".png") && !old.contains(".part-") && !old.hasSuffix("-\(stamp).png") {
             try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(old))
         }
+        trim()
         return data
+    }
+
+    /// Keeps the folder under ``maxBytes``: past it, the pictures used longest ago go until
+    /// it holds three quarters of that.
+    func trim(maxBytes: Int = PageImageCache.maxBytes) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var files: [(path: String, size: Int, used: Date)] = []
+        var total = 0
+        for name in names where name.hasSuffix(".png") && !name.contains(".part-") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  let size = attributes[.size] as? Int, let used = attributes[.modificationDate] as? Date else { continue }
+            files.append((path, size, used))
+            total += size
+        }
+        guard total > maxBytes else { return }
+        for file in files.sorted(by: { $0.used < $1.used }) {
+            guard total > maxBytes / 4 * 3 else { break }
+            if (try? FileManager.default.removeItem(atPath: file.path)) != nil { total -= file.size }
+        }
     }
 }

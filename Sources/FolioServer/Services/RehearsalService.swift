@@ -24,7 +24,16 @@ public actor RehearsalService {
     /// How many rehearsals, members and messages are taken.
     public struct Limits: Sendable {
         public var rehearsals = 32
+        /// Rehearsals one client address may have running: a leader starts one, a conductor
+        /// with two ensembles two; four leave room without letting one client take all 32.
+        public var perClient = 4
         public var members = 250
+        /// How long a follower whose connection closed keeps their place (a page reload or a
+        /// dropped Wi-Fi reconnects well within it); then their slot is free again.
+        public var memberGrace: Duration = .seconds(60)
+        /// The least time between two member lists sent to the leader: changes within it are
+        /// sent together once it has passed, so members toggling cannot flood the leader.
+        public var membersInterval: Duration = .milliseconds(500)
         /// Messages a member may send a second, and at once (a pedal held down repeats some
         /// 25 times a second).
         public var perSecond = 30.0
@@ -99,19 +108,26 @@ public actor RehearsalService {
 
     /// Starts a rehearsal at the first page of the score `score` (in performance mode, of
     /// the setlist `setlist`'s piece `piece`); `leader` is the leader's name.
-    public func start(score: Int64, setlist: String? = nil, piece: Int? = nil, leader: String) throws(ServiceError) -> Started {
+    /// `client` is the address that asks (at most ``Limits/perClient`` rehearsals each).
+    public func start(score: Int64, setlist: String? = nil, piece: Int? = nil, leader: String,
+                      client: String = "local") throws(ServiceError) -> Started {
         let name = try RehearsalMember.checkedName(leader)
         if let setlist, !(1...200).contains(setlist.count) { throw ServiceError(.invalidValue, "a setlist name has 1 to 200 characters") }
         if let piece, !(1...10_000).contains(piece) { throw ServiceError(.invalidValue, "piece \(piece) is out of range (valid: 1 to 10000)") }
         guard rehearsals.count < limits.rehearsals else {
             throw ServiceError(.busy, "\(limits.rehearsals) rehearsals are running; end one first", retryAfter: 60)
         }
+        guard rehearsals.values.filter({ $0.client == client }).count < limits.perClient else {
+            throw ServiceError(.busy, "this device's network address has \(limits.perClient) rehearsals running (valid: up to \(limits.perClient)); end one first",
+                               retryAfter: 60)
+        }
         let parts = try pieceParts(score)
         var code = Self.newCode()
         while rehearsals[code] != nil { code = Self.newCode() }
         let key = Secret.random()
         rehearsals[code] = Rehearsal(code: code, key: key, leaderName: name,
-                                     position: RehearsalPosition(score: score, setlist: setlist, piece: piece), song: parts.song)
+                                     position: RehearsalPosition(score: score, setlist: setlist, piece: piece), song: parts.song,
+                                     client: client)
         // A leader who never connects leaves no rehearsal behind.
         scheduleEnding(code)
         return Started(code: code, key: key, join: "/rehearse/\(code)")
@@ -161,6 +177,8 @@ public actor RehearsalService {
         // (a duplicated tab carries the same member id).
         member.outbox?.yield(Self.json(["type": "replaced"]))
         member.outbox?.finish()
+        member.leaving?.cancel()
+        member.leaving = nil
         member.outbox = outbox
         member.connection = connections
         member.info.name = name
@@ -236,7 +254,28 @@ public actor RehearsalService {
         rehearsals[code]?.members[id]?.outbox = nil
         rehearsals[code]?.members[id]?.connection = nil
         rehearsals[code]?.members[id]?.info.connected = false
-        if rehearsals[code]?.leaderID == id { scheduleEnding(code) }
+        if rehearsals[code]?.leaderID == id {
+            scheduleEnding(code)
+        } else {
+            scheduleLeaving(id, code: code, connection: connection)
+        }
+        sendMembers(in: code)
+    }
+
+    /// Frees a follower's slot after ``Limits/memberGrace`` unless they connected again.
+    private func scheduleLeaving(_ id: String, code: String, connection: UInt64) {
+        let grace = limits.memberGrace
+        rehearsals[code]?.members[id]?.leaving = Task { [weak self] in
+            try? await Task.sleep(for: grace)
+            guard !Task.isCancelled else { return }
+            await self?.memberGone(id, code: code)
+        }
+    }
+
+    private func memberGone(_ id: String, code: String) {
+        guard let member = rehearsals[code]?.members[id], member.connection == nil, rehearsals[code]?.leaderID != id else { return }
+        rehearsals[code]?.members[id] = nil
+        rehearsals[code]?.order.removeAll { $0 == id }
         sendMembers(in: code)
     }
 
@@ -304,6 +343,8 @@ public actor RehearsalService {
     private func end(_ code: String, reason: String) {
         guard let rehearsal = rehearsals.removeValue(forKey: code) else { return }
         rehearsal.ending?.cancel()
+        rehearsal.membersPending?.cancel()
+        for member in rehearsal.members.values { member.leaving?.cancel() }
         let text = Self.json(["type": "ended", "reason": reason])
         for member in rehearsal.members.values {
             member.outbox?.yield(text)
@@ -354,8 +395,31 @@ public actor RehearsalService {
         outbox.yield(text)
     }
 
+    /// Sends the leader the member list now, or, when one went less than
+    /// ``Limits/membersInterval`` ago, once that has passed (one list for all the changes between).
     private func sendMembers(in code: String) {
+        guard let rehearsal = rehearsals[code], rehearsal.membersPending == nil else { return }
+        let now = ContinuousClock.now
+        if let last = rehearsal.membersSent, now - last < limits.membersInterval {
+            let wait = limits.membersInterval - (now - last)
+            rehearsals[code]?.membersPending = Task { [weak self] in
+                try? await Task.sleep(for: wait)
+                guard !Task.isCancelled else { return }
+                await self?.sendPendingMembers(in: code)
+            }
+            return
+        }
+        sendMembersNow(in: code)
+    }
+
+    private func sendPendingMembers(in code: String) {
+        rehearsals[code]?.membersPending = nil
+        sendMembersNow(in: code)
+    }
+
+    private func sendMembersNow(in code: String) {
         guard var rehearsal = rehearsals[code], let leader = rehearsal.leaderID else { return }
+        rehearsal.membersSent = .now
         var list: [[String: Any]] = []
         for id in rehearsal.order {
             guard let member = rehearsal.members[id] else { continue }
@@ -437,6 +501,8 @@ public actor RehearsalService {
         var connection: UInt64?
         var outbox: AsyncStream<String>.Continuation?
         var rate: MessageRate
+        /// Frees the slot when the grace after a closed connection has passed.
+        var leaving: Task<Void, Never>?
     }
 
     struct Rehearsal {
@@ -451,8 +517,14 @@ public actor RehearsalService {
         var choices: [String: PartChoice?] = [:]
         var sequence = 0
         var ending: Task<Void, Never>?
+        /// The address that started it (see ``Limits/perClient``).
+        let client: String
+        /// When the leader was last sent the member list, and the send waiting for the interval.
+        var membersSent: ContinuousClock.Instant?
+        var membersPending: Task<Void, Never>?
 
-        init(code: String, key: String, leaderName: String, position: RehearsalPosition, song: String?) {
+        init(code: String, key: String, leaderName: String, position: RehearsalPosition, song: String?, client: String) {
+            self.client = client
             self.code = code
             self.key = key
             self.leaderName = leaderName

@@ -44,6 +44,7 @@ extension ScoreService {
         options.openIn = openIn
         options.applyLibraryCSV = apply
         options.readOptions = work.readOptions()
+        options.forScore = .server(read: options.readOptions)
         options.converter = converter
         if let target { options.score = try score(target).0.path }
         let result = try Self.mapped {

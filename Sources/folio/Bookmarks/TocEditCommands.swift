@@ -35,7 +35,10 @@ struct TocTargetOptions: ParsableArguments {
             guard remote != nil else { throw ValidationError("--remote-page needs --remote") }
             guard remotePage >= 1 else { throw ValidationError("--remote-page \(remotePage) is out of range (valid: 1 or more)") }
         }
-        if let page { return .page(index: page - 1) }
+        if let page {
+            guard page >= 1 else { throw ValidationError("--page: page \(page), out of range (valid: 1 or more)") }
+            return .page(index: page - 1)
+        }
         if let uri { return .uri(uri) }
         if let remote { return .remote(file: remote, page: remotePage.map { $0 - 1 }) }
         return nil

@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.port = port
         options.pdfjs = pdfjs
         options.rescanInterval = rescan
-        let loopback = ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
+        let loopback = AllowedHosts.isLoopback(host)
         options.allowedHosts = allowHosts
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
         do { options.textFont = try fontFile.map(TextFont.read) } catch let error as ScoreError {

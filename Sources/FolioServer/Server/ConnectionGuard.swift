@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Open connections counted per client address and in all, so idle or slow sockets cannot
+/// take every file descriptor the server has: a connection past ``Policy/perAddress`` from
+/// one address, or past ``Policy/total`` in all, is closed as soon as it is accepted.
+/// Trusted reverse proxies count only toward the total (everyone behind one comes from its
+/// address).
+///
+/// ```swift
+/// let connections = ConnectionLimits(policy: .init(total: 900))
+/// if connections.admit("192.0.2.7") { /* … */ connections.release("192.0.2.7") }
+/// ```
+public final class ConnectionLimits: @unchecked Sendable {
+    /// How many connections, and how long before a request's head must have come.
+    ///
+    /// ```swift
+    /// let policy = ConnectionLimits.Policy(total: ConnectionLimits.Policy.total(descriptors: 1024))
+    /// ```
+    public struct Policy: Sendable {
+        /// Open connections from one address: a browser opens six to a server, a rehearsal
+        /// page one more, so 64 leave room for a dozen devices behind one router.
+        public var perAddress = 64
+        /// Open connections in all (see ``total(descriptors:)``).
+        public var total: Int
+        /// How long a new connection may take to send its first request's head, as nginx's
+        /// `client_header_timeout` (60 s there; a browser sends it at once).
+        public var firstHead: Duration = .seconds(10)
+        /// How long a connection may stay silent between requests, or between two pieces of
+        /// a request's body, as nginx's `keepalive_timeout` and `client_body_timeout`
+        /// (Hummingbird's idle timeout; a request being answered is never cut).
+        public var idle: Duration = .seconds(30)
+        /// Addresses that count toward ``total`` only (`--trusted-proxy`).
+        public var exempt: Set<String> = []
+
+        public init(total: Int) {
+            self.total = total
+        }
+
+        /// The connections a server may hold with `descriptors` file descriptors: a quarter
+        /// of them, and at least 128, are kept for the library's files, the catalog, uploads
+        /// and pdftoppm.
+        ///
+        /// ```swift
+        /// ConnectionLimits.Policy.total(descriptors: 1024)   // 768
+        /// ```
+        public static func total(descriptors: Int) -> Int {
+            let kept = max(128, descriptors / 4)
+            return max(16, descriptors - kept)
+        }
+    }
+
+    public let policy: Policy
+    private var open: [String: Int] = [:]
+    private var count = 0
+    private let lock = NSLock()
+
+    public init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// Counts a new connection from `address`; false (and not counted) when it is one too many.
+    public func admit(_ address: String) -> Bool {
+        lock.withLock {
+            guard count < policy.total else { return false }
+            if !policy.exempt.contains(address) {
+                let mine = open[address, default: 0]
+                guard mine < policy.perAddress else { return false }
+                open[address] = mine + 1
+            }
+            count += 1
+            return true
+        }
+    }
+
+    /// Forgets a connection ``admit(_:)`` counted.
+    public func release(_ address: String) {
+        lock.withLock {
+            count -= 1
+            if !policy.exempt.contains(address), let mine = open[address] {
+                open[address] = mine > 1 ? mine - 1 : nil
+            }
+        }
+    }
+
+    /// Connections open now (in all, and from `address`).
+    public func openConnections(from address: String? = nil) -> Int {
+        lock.withLock { address.map { open[$0, default: 0] } ?? count }
+    }
+
+    /// Raises this process's soft limit of open files to its hard limit (Linux starts
+    /// processes at 1,024) and returns the limit now in force.
+    ///
+    /// ```swift
+    /// let policy = ConnectionLimits.Policy(total: .total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+    /// ```
+    @discardableResult
+    public static func raiseDescriptorLimit() -> Int {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
+        // A hard limit of "unlimited" is not a number of descriptors: 65,536 is plenty.
+        let wanted = limits.rlim_max == rlim_t.max ? max(limits.rlim_cur, 65_536) : limits.rlim_max
+        if wanted > limits.rlim_cur {
+            var raised = limits
+            raised.rlim_cur = wanted
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
+        }
+        return limits.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limits.rlim_cur)
+    }
+}
+
+/// The first handler of every connection, on its raw bytes: it admits the connection under
+/// ``ConnectionLimits`` (closing it at once when over a limit) and closes one whose first
+/// request head (up to the blank line) has not come within ``ConnectionLimits/Policy/firstHead``.
+/// After that head Hummingbird's idle timeout, or a rehearsal socket's pings, take over.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let limits: ConnectionLimits
+    private var address: String?
+    private var admitted = false
+    private var headSeen = false
+    /// The last bytes read while the head was awaited (the blank line may span two reads).
+    private var tail: [UInt8] = []
+    private var deadline: Scheduled<Void>?
+
+    init(limits: ConnectionLimits) {
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard address == nil else { return }
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.address = address
+        guard limits.admit(address) else {
+            context.close(promise: nil)
+            return
+        }
+        admitted = true
+        let seconds = limits.policy.firstHead.components
+        let amount = TimeAmount.seconds(seconds.seconds) + .nanoseconds(seconds.attoseconds / 1_000_000_000)
+        deadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: amount) { [weak self] in
+            guard let self, !self.headSeen else { return }
+            context.close(promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !headSeen {
+            let buffer = unwrapInboundIn(data)
+            if Self.endsHead(tail + (buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])) {
+                headSeen = true
+                deadline?.cancel()
+                deadline = nil
+                tail = []
+            } else {
+                let bytes = buffer.getBytes(at: max(buffer.readerIndex, buffer.writerIndex - 3), length: min(3, buffer.readableBytes)) ?? []
+                tail = Array((tail + bytes).suffix(3))
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish()
+    }
+
+    private func finish() {
+        deadline?.cancel()
+        deadline = nil
+        if admitted, let address {
+            admitted = false
+            limits.release(address)
+        }
+    }
+
+    /// Whether `bytes` hold the blank line that ends a request head (CRLF CRLF, or LF LF as
+    /// lenient parsers take it).
+    static func endsHead(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        for index in 1..<bytes.count where bytes[index] == 0x0A {
+            if bytes[index - 1] == 0x0A { return true }
+            if index >= 3, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D { return true }
+        }
+        return false
+    }
+}
+
+/// A server child channel with ``ConnectionGuardHandler`` first in every connection's
+/// pipeline, then `Inner`'s own setup (HTTP/1 with the rehearsal's WebSocket upgrade).
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let limits: ConnectionLimits
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let limits = limits
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(limits: limits))
+        }.flatMap { _ in
+            inner.setup(channel: channel, logger: logger)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
