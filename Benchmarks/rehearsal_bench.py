@@ -121,7 +121,8 @@ def main():
     for part in (f"{DEBUSSY} - Trumpet in Bb.pdf", f"{DEBUSSY} (Violin I).pdf"):
         shutil.copy(os.path.join(library, DEBUSSY + ".pdf"), os.path.join(library, part))
     port = free_port()
-    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "0"],
+    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "0",
+                               "--max-connections-per-address", "1000"],  # every follower comes from loopback
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     relay_port = free_port()
     relay = subprocess.Popen([sys.executable, "-c", RELAY, str(relay_port)])

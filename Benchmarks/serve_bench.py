@@ -48,7 +48,8 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         started = time.perf_counter()
-        self.process = subprocess.Popen([folio, "serve", folder, "--port", str(self.port), "--rescan", "0"],
+        self.process = subprocess.Popen([folio, "serve", folder, "--port", str(self.port), "--rescan", "0",
+                                         "--max-connections-per-address", "256"],  # wrk -c64 and its warm-up from one address
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         while True:
             try:

@@ -19,6 +19,9 @@ may cost the server and what guessing gets an attacker.
   the idle ones and a slowloris (a byte a second) are closed after the first head's 10 s.
 - Wrong passwords from 200 rotating addresses for ten seconds: the global allowance bounds
   the checks (60 at once, 30 a minute after), printed per second.
+- 40 page pictures asked for at once (each at another height, so each is drawn), then SIGTERM:
+  beyond 2 drawing and 4 waiting they are 503, a cross-site one 403, and the server stops within
+  20 s (pictures once kept it running for over a minute).
 
 Usage: python3 Tests/API/serve_probe.py FOLIO
 Prints the measures and '1 passed, 0 failed' or '0 passed, 1 failed', and exits accordingly."""
@@ -432,6 +435,49 @@ def rotated_guesses(folio, work):
         server.stop()
 
 
+def pictures_and_shutdown(folio, work):
+    library = os.path.join(work, "pictures")
+    os.makedirs(library)
+    shutil.copy(os.path.join(ROOT, "Samples", "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"), library)
+    server = Server(folio, library)
+    stopped = False
+    try:
+        status, _, listing = server.request("GET", "/api/scores?limit=10")
+        score = json.loads(listing)["scores"][0]["id"]
+        status, _, _ = server.request("GET", f"/api/scores/{score}/pages/1/image?height=300", headers={"Sec-Fetch-Site": "cross-site"})
+        assert status == 403, f"a cross-site picture was {status}"
+        statuses = []
+        lock = threading.Lock()
+        def ask(height):
+            try:
+                answer = server.request("GET", f"/api/scores/{score}/pages/{height % 4 + 1}/image?height={height}")[0]
+            except OSError:
+                answer = "closed"
+            with lock:
+                statuses.append(answer)
+        askers = [threading.Thread(target=ask, args=(1000 + index,)) for index in range(40)]
+        for thread in askers:
+            thread.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        server.process.terminate()
+        server.process.wait(timeout=60)
+        took = time.monotonic() - started
+        stopped = True
+        for thread in askers:
+            thread.join()
+        print(f"40 page pictures at once, then SIGTERM: {statuses.count(200)} drawn, {statuses.count(503)} refused as busy, "
+              f"{len(statuses) - statuses.count(200) - statuses.count(503)} cut by the stop; stopped in {took:.1f} s")
+        assert statuses.count(503) > 0, statuses
+        assert took < 20, took
+        pages = os.path.join(library, ".folio", "pages")
+        drafts = [name for name in (os.listdir(pages) if os.path.isdir(pages) else []) if ".part-" in name]
+        print(f"  drafts of pictures cut by the stop: {len(drafts)} (removed at the next start)")
+    finally:
+        if not stopped:
+            server.stop()
+
+
 def two_forms(folio, work):
     library = os.path.join(work, "names")
     os.makedirs(library)
@@ -464,6 +510,7 @@ def main(folio):
         extremes_and_bombs(folio, work)
         idle_sockets(folio, work)
         rotated_guesses(folio, work)
+        pictures_and_shutdown(folio, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -39,8 +39,13 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxies: [String] = []
     @Option(help: "A TrueType font (.ttf) the Text tool's annotations are drawn in (embedded as a subset; the installed fonts draw what it lacks).")
     var fontFile: String?
+    @Option(help: "Open connections one client address may hold (1 to 10000; a browser opens about six).")
+    var maxConnectionsPerAddress: Int = ConnectionLimits.Policy(total: 0).perAddress
 
     func validate() throws {
+        guard (1...10_000).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address \(maxConnectionsPerAddress) is out of range (valid: 1 to 10000)")
+        }
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port) is out of range (valid: 1 to 65535)") }
         guard rescan.isFinite, rescan >= 0 else { throw ValidationError("--rescan \(rescan) is out of range (valid: 0 or more)") }
         guard tokenFile == nil || passwordFile == nil else { throw ValidationError("give --token-file or --password-file, not both") }
@@ -76,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
         options.rescanInterval = rescan
         let loopback = AllowedHosts.isLoopback(host)
         options.allowedHosts = allowHosts
+        var connections = ConnectionLimits.Policy(total: ConnectionLimits.Policy.total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+        connections.perAddress = maxConnectionsPerAddress
+        options.connections = connections
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
         do { options.textFont = try fontFile.map(TextFont.read) } catch let error as ScoreError {
             throw ValidationError("--font-file \(error.message)")
