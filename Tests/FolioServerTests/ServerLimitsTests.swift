@@ -64,6 +64,74 @@ final class ServerLimitsTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// Every number a JSON body carries, at its extremes, with the version the edit needs, so
+    /// that each reaches the check of its range: answered 4xx, the file and the setlist untouched.
+    func testEveryNumberInABodyAtItsExtremesIsRefusedWithoutATrap() async throws {
+        let server = try fixture.server()
+        try await Application(router: server.router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            headers[.contentType] = "application/json"
+            let id = try await ServerFixture.scoreID(client, query: "Canci%C3%B3n")
+            let made = try await client.execute(uri: "/api/setlists", method: .post, headers: headers,
+                                                body: ByteBuffer(string: #"{"name":"Zkouška – 練習"}"#))
+            XCTAssertEqual(made.status, .created)
+            _ = try await client.execute(uri: "/api/setlists/Zkou%C5%A1ka%20%E2%80%93%20%E7%B7%B4%E7%BF%92/entries", method: .post,
+                                         headers: Self.with(headers, ifMatch: made.headers[.eTag] ?? ""),
+                                         body: ByteBuffer(string: #"{"kind":"score","score":\#(id)}"#))
+            let file = self.fixture.path("Brahms-Cancion_de_Cuna.pdf")
+            // 0 and -1 are in range for some fields (a rating of 0, a turn by -90…): edits then may land.
+            for value in ["-9223372036854775808", "9223372036854775807", "1e300", "-1e300", "0", "-1"] {
+                let before = try Data(contentsOf: URL(fileURLWithPath: file))
+                let scoreBodies = [
+                    ("/api/scores/\(id)/bookmarks", HTTPRequest.Method.post, #"{"name":"Árie","start":\#(value),"end":\#(value)}"#),
+                    ("/api/scores/\(id)/bookmarks", .post, #"{"name":"Árie","start":1,"end":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"rotate","pages":"1","by":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"move","pages":"1","to":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"insert","at":\#(value),"count":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"insert","at":1,"count":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"crop","pages":"1","margin":\#(value)}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"crop","pages":"1","box":[\#(value),0,\#(value),10]}"#),
+                    ("/api/scores/\(id)/pages", .post, #"{"action":"delete","pages":"1-\#(value.filter { $0 != "-" })"}"#),
+                    ("/api/scores/\(id)/metadata", .put, #"{"title":"Ukolébavka – 子守歌","rating":\#(value),"difficulty":\#(value),"duration":\#(value),"tempo":\#(value)}"#),
+                    ("/api/scores/\(id)/metadata", .put, #"{"title":"Ukolébavka","duration":\#(value)}"#),
+                    ("/api/scores/\(id)/tracks", .post, #"{"file":"Árie.mp3","loopStart":\#(value),"loopEnd":\#(value),"offset":\#(value)}"#),
+                    ("/api/scores/\(id)/annotations", .post, #"{"type":"freetext","page":1,"rect":[\#(value),\#(value),\#(value),\#(value)],"text":"ff","size":\#(value)}"#),
+                    ("/api/scores/\(id)/annotations", .post, #"{"type":"ink","page":1,"strokes":[[\#(value),1,2,\#(value)]],"width":\#(value),"opacity":\#(value)}"#),
+                ]
+                for (uri, method, body) in scoreBodies {
+                    let version = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .get).headers[.eTag] ?? ""
+                    let response = try await client.execute(uri: uri, method: method, headers: Self.with(headers, ifMatch: version),
+                                                            body: ByteBuffer(string: body))
+                    XCTAssertLessThan(response.status.code, 500, "\(body): \(String(buffer: response.body))")
+                    if value.count > 2 {
+                        XCTAssertEqual(response.status.code / 100, 4, "\(uri) \(body): \(response.status) \(String(buffer: response.body))")
+                    }
+                }
+                let setlist = "/api/setlists/Zkou%C5%A1ka%20%E2%80%93%20%E7%B7%B4%E7%BF%92"
+                for (path, body) in [("/move", #"{"from":\#(value),"to":\#(value)}"#), ("/move", #"{"from":1,"to":\#(value)}"#),
+                                     ("/entries", #"{"kind":"score","score":\#(id),"position":\#(value)}"#),
+                                     ("/entries", #"{"kind":"score","score":\#(value)}"#)] {
+                    let version = try await client.execute(uri: setlist, method: .get).headers[.eTag] ?? ""
+                    let response = try await client.execute(uri: setlist + path, method: .post, headers: Self.with(headers, ifMatch: version),
+                                                            body: ByteBuffer(string: body))
+                    XCTAssertEqual(response.status.code / 100, 4, "\(path) \(body): \(response.status) \(String(buffer: response.body))")
+                }
+                let rehearsal = try await client.execute(uri: "/api/rehearsals", method: .post, headers: headers,
+                                                         body: ByteBuffer(string: #"{"score":\#(id),"setlist":"Zkouška – 練習","piece":\#(value)}"#))
+                XCTAssertEqual(rehearsal.status.code / 100, 4, String(buffer: rehearsal.body))
+                if value.count > 2 {
+                    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before, "\(value): every refused edit left the file as it was")
+                }
+            }
+        }
+    }
+
+    private static func with(_ headers: HTTPFields, ifMatch version: String) -> HTTPFields {
+        var headers = headers
+        headers[.ifMatch] = version
+        return headers
+    }
+
     func testRequestsWithoutHostOrFromAnotherSiteAreRefused() async throws {
         let server = try fixture.server()
         try await Application(router: server.router()).test(.router) { client in
