@@ -234,6 +234,28 @@ final class ServerLimitsTests: ServerTestCase, @unchecked Sendable {
             }
     }
 
+    func testErrorsNeverShowTheLibrarysAbsolutePath() async throws {
+        let middleware = SecurityHeadersMiddleware<FolioRequestContext>(folders: ["/srv/noty", "/mnt/disk/noty"])
+        XCTAssertEqual(middleware.redacted("cannot open /srv/noty/Bach/Árie – 詠唱.pdf: Too many open files"),
+                       "cannot open Bach/Árie – 詠唱.pdf: Too many open files")
+        XCTAssertEqual(middleware.redacted("/mnt/disk/noty is full"), "the library is full")
+        XCTAssertEqual(middleware.redacted("page 3 is out of range"), "page 3 is out of range")
+        // Through the server: a score replaced by a folder is named as the library names it.
+        let server = try fixture.server()
+        try await Application(router: server.router()).test(.router) { client in
+            let id = try await ServerFixture.scoreID(client, query: "Canci%C3%B3n")
+            let file = self.fixture.path("Brahms-Cancion_de_Cuna.pdf")
+            try FileManager.default.removeItem(atPath: file)
+            try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+            for uri in ["/api/scores/\(id)/annotations", "/api/scores/\(id)/4sc"] {
+                let message = String(buffer: try await client.execute(uri: uri, method: .get).body)
+                XCTAssertTrue(message.contains("Brahms-Cancion_de_Cuna.pdf"), message)
+                XCTAssertFalse(message.contains(self.fixture.folder.path), message)
+                XCTAssertFalse(message.contains(server.service.catalog.files.root), message)
+            }
+        }
+    }
+
     func testLoopbackIsDecidedFromAddressesNotSpelling() {
         for host in ["127.0.0.1", "127.0.0.2", "127.255.255.254", "::1", "[::1]", "::ffff:127.0.0.1", "localhost"] {
             XCTAssertTrue(AllowedHosts.isLoopback(host), host)
