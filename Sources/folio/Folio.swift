@@ -15,7 +15,8 @@ struct Folio: AsyncParsableCommand {
                       TocCommand.self, BookmarksCommand.self, AnnotCommand.self, LibraryCommand.self,
                       LintCommand.self, LinksCommand.self, SetlistCommand.self, TracksCommand.self, PartsCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
-                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self]
+                      MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self,
+                      UndoCommand.self]
     )
 
     /// As ArgumentParser's own entry point, with a long list of files set aside while the

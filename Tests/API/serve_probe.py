@@ -203,14 +203,19 @@ def text_sizes(folio, work):
         server.stop()
 
 
-def guesses(folio, work):
-    library = os.path.join(work, "guess")
+def password_server(folio, work, name, password):
+    """A server of an empty library `name` asking for `password` (kept in a private file)."""
+    library = os.path.join(work, name)
     os.makedirs(library)
-    secret = os.path.join(work, "password")
+    secret = os.path.join(work, name + "-password")
     with open(secret, "w") as f:
-        f.write("Dvořák – Humoreska ♭\n")
+        f.write(password + "\n")
     os.chmod(secret, 0o600)
-    server = Server(folio, library, "--password-file", secret)
+    return Server(folio, library, "--password-file", secret)
+
+
+def guesses(folio, work):
+    server = password_server(folio, work, "guess", "Dvořák – Humoreska ♭")
     try:
         wrong = {"Authorization": "Basic " + base64.b64encode(b":guess").decode()}
         statuses = []
@@ -396,13 +401,7 @@ def idle_sockets(folio, work):
 
 
 def rotated_guesses(folio, work):
-    library = os.path.join(work, "rotated")
-    os.makedirs(library)
-    secret = os.path.join(work, "rotated-password")
-    with open(secret, "w") as f:
-        f.write("Janáček – Po zarostlém chodníčku\n")
-    os.chmod(secret, 0o600)
-    server = Server(folio, library, "--password-file", secret)
+    server = password_server(folio, work, "rotated", "Janáček – Po zarostlém chodníčku")
     try:
         wrong = {"Authorization": "Basic " + base64.b64encode(b":guess").decode(), "Host": f"127.0.0.1:{server.port}"}
         statuses = []

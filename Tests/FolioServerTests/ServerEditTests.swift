@@ -232,6 +232,34 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// The record of changes is the catalog's: after a restart the server still knows the last
+    /// change, with who made it, and takes it back to the original bytes.
+    func testUndoOutlivesARestart() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .get).headers[.eTag]
+            let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[10,10,120,30],"text":"dolce – 柔らかく"}"#))
+            XCTAssertEqual(added.status, .created, String(buffer: added.body))
+        }
+        let restarted = try fixture.server()
+        let catalog = restarted.service.catalog
+        XCTAssertEqual(try catalog.changes(score: "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").first?.author, "Folio")
+        try await Application(router: restarted.router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
+            let state = try await client.execute(uri: "/api/scores/\(id)/undo", method: .get)
+            XCTAssertEqual(String(buffer: state.body), #"{"change":"Added a text"}"#)
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/metadata", method: .get).headers[.eTag]
+            let undone = try await client.execute(uri: "/api/scores/\(id)/undo", method: .post, headers: headers)
+            XCTAssertEqual(undone.status, .ok, String(buffer: undone.body))
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+    }
+
     func testUndoIsRefusedOnceSomeoneElseChangedTheFile() async throws {
         let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
         try await Application(router: try fixture.server().router()).test(.router) { client in

@@ -6,7 +6,9 @@ import Foundation
 /// `meta from-names`, `lint --fix`: each file opened under its lock, the change computed from what it holds
 /// then, applied and saved incrementally (nothing written when there is nothing to change),
 /// each failure reported and the next file taken. A dry run opens files read-only and
-/// writes nothing.
+/// writes nothing. A file catalogued in a library (see ``CatalogLocator``) is changed through the
+/// library's edit path (`LibraryCatalog.edit`): the change is recorded for `folio undo` and the
+/// catalog row updated at once; any other file is changed in place.
 ///
 /// ```swift
 /// let batch = ScoreBatch(dryRun: true)
@@ -43,6 +45,10 @@ public struct ScoreBatch: Sendable {
     public var allowComma = true
     /// How each file is saved.
     public var saveOptions: @Sendable (String) -> SaveOptions
+    /// What the change is called in a library's record of changes ("meta set").
+    public var changeName = "Changed the metadata"
+    /// Who makes the change, recorded with it.
+    public var author: String?
 
     public init(dryRun: Bool, password: String? = nil,
                 saveOptions: @escaping @Sendable (String) -> SaveOptions = { _ in SaveOptions() }) {
@@ -57,6 +63,7 @@ public struct ScoreBatch: Sendable {
     public func run(files: [String], change: (PDFDocument, String) throws -> ScoreChange,
                     report: (Outcome) -> Void) -> Bool {
         var succeeded = true
+        var libraries = CatalogLocator()
         for path in files {
             var outcome = Outcome(path: path)
             do {
@@ -65,7 +72,7 @@ public struct ScoreBatch: Sendable {
                     let planned = try change(document, path)
                     outcome.rows = planned.describe(current: ScoreMetadata.read(from: document).0)
                 } else {
-                    outcome = try PDFSaver.update(path: path, output: output, password: password, save: saveOptions(path)) { document in
+                    let apply = { (document: PDFDocument) throws -> Outcome in
                         var result = Outcome(path: path)
                         let planned = try change(document, path)
                         guard !planned.isEmpty else { return result }
@@ -73,6 +80,12 @@ public struct ScoreBatch: Sendable {
                         result.warnings = try planned.apply(to: document, allowComma: allowComma)
                         result.saved = document.hasChanges
                         return result
+                    }
+                    if output == nil, let (catalog, relative) = libraries.catalog(for: path) {
+                        outcome = try catalog.edit(score: relative, expected: nil, change: changeName, author: author,
+                                                   password: password, save: saveOptions(path), apply).value
+                    } else {
+                        outcome = try PDFSaver.update(path: path, output: output, password: password, save: saveOptions(path), edit: apply)
                     }
                 }
             } catch {

@@ -202,6 +202,25 @@ enum CatalogSchema {
                 DROP TABLE moving;
                 """)
         }
+        migrator.registerMigration("v10") { db in
+            // Every change saved through the edit path (see LibraryCatalog.edit), so the last
+            // can be undone after a restart and a score's changes listed with who made them.
+            // A score is named by its path's NFC key; a change is an incremental update, so the
+            // file before it is its first lengthBefore bytes.
+            try db.execute(sql: """
+                CREATE TABLE undo_step (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    lengthBefore INTEGER NOT NULL,
+                    versionBefore TEXT NOT NULL,
+                    versionAfter TEXT NOT NULL,
+                    change TEXT NOT NULL,
+                    author TEXT,
+                    madeAt REAL NOT NULL
+                );
+                CREATE INDEX undo_step_path ON undo_step (path, id);
+                """)
+        }
         return migrator
     }
 }

@@ -22,6 +22,10 @@ public enum LibraryErrorCode: String, FailureCode {
     case database
     /// Reading or writing a file failed.
     case io
+    /// A score changed since the version an edit was made against, or there is nothing to undo.
+    case conflict
+    /// An edit had to say which version of the score it was made against, and did not.
+    case versionRequired
 
     public var kind: FailureKind {
         switch self {
@@ -29,6 +33,8 @@ public enum LibraryErrorCode: String, FailureCode {
         case .invalidArgument: .invalidValue
         case .database: .internal
         case .io: .io
+        case .conflict: .conflict
+        case .versionRequired: .versionRequired
         }
     }
 }

@@ -63,6 +63,8 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// | ``tooLarge`` | a PDF is past a reading limit (a decompression bomb) | 1 | 422 |
 /// | ``locked`` | a password is needed, wrong, or the permissions forbid the change | 1 | 422 |
 /// | ``io`` | the file system refused (missing file, no permission, disk full) | 1 | 503 |
+/// | ``conflict`` | the file changed since the version an edit was made against | 1 | 409 |
+/// | ``versionRequired`` | an edit came without the version it was made against | 1 | 428 |
 /// | ``unavailable`` | a program Folio runs for it is not installed (LibreOffice) | 69 | 503 |
 /// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
 ///
@@ -73,6 +75,10 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// ```
 public enum FailureKind: String, Sendable, CaseIterable {
     case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, unavailable, `internal`
+    /// An edit made against a version of the file that is no longer its own (or nothing to undo).
+    case conflict
+    /// An edit that must name the version it was made against did not.
+    case versionRequired
 
     /// Whether the failure lies in what the caller gave (a value or an input file) rather
     /// than in a file or the system: nothing was touched, and the same call will fail again.

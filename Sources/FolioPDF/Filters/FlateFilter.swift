@@ -34,12 +34,8 @@ enum FlateFilter {
             stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
             stream.avail_in = UInt32(inputBuffer.count)
             repeat {
-                let produced: Int = chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(chunkSize)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return chunkSize - Int(stream.avail_out)
-                }
+                let produced: Int
+                (status, produced) = inflateStep(&stream, into: &chunk)
                 if output.count + produced > limit {
                     throw PDFError(.limitExceeded,
                                    "\(what) data inflates past the limit of \(limit) bytes (a decompression bomb?)")
@@ -66,6 +62,16 @@ enum FlateFilter {
             } while true
         }
         return output
+    }
+
+    /// One call of zlib's inflate into the whole of `chunk`: its status and the bytes it wrote.
+    static func inflateStep(_ stream: inout z_stream, into chunk: inout [UInt8]) -> (status: Int32, produced: Int) {
+        chunk.withUnsafeMutableBufferPointer { buffer in
+            stream.next_out = buffer.baseAddress
+            stream.avail_out = UInt32(buffer.count)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+            return (status, buffer.count - Int(stream.avail_out))
+        }
     }
 
     /// Compresses `input` (zlib format; gzip with `windowBits` 31), for writers.

@@ -57,12 +57,8 @@ public enum Gzip {
                 stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
                 stream.avail_in = UInt32(inputBuffer.count)
                 repeat {
-                    let produced: Int = output.withUnsafeMutableBufferPointer { buffer in
-                        stream.next_out = buffer.baseAddress
-                        stream.avail_out = UInt32(pieceSize)
-                        status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                        return pieceSize - Int(stream.avail_out)
-                    }
+                    let produced: Int
+                    (status, produced) = FlateFilter.inflateStep(&stream, into: &output)
                     guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && stream.avail_in == 0) else {
                         throw PDFError(.filter, "gzip data is damaged (zlib error \(status))")
                     }

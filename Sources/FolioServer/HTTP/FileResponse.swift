@@ -1,3 +1,4 @@
+import FolioLibrary
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -162,11 +162,4 @@ extension ScoreService {
         }
         return (saved.tag, saved.value)
     }
-
-    /// Brings the catalog's entry of one file (`relative` to the library) up to date after a
-    /// save, so the library shows the change at once, without listing the folder; when that
-    /// fails the watcher catches up on its next look.
-    func refreshCatalog(_ relative: String) {
-        _ = try? LibraryScanner(catalog: catalog).update(path: relative)
-    }
 }

@@ -19,7 +19,6 @@ public struct ScoreService: Sendable {
     /// Latin-1 text, the installed fonts for any other script.
     public var font: TextFont?
     /// The server's own saves, so the last one can be undone.
-    let undoLog = UndoLog()
     /// Where heavy work runs, and the limits every PDF is read with (see ``WorkQueue``).
     public let work: WorkQueue
     /// Converts uploaded office documents, one at a time (LibreOffice, when installed).
@@ -318,70 +317,37 @@ public struct ScoreService: Sendable {
         }.tag
     }
 
-    /// An edit under the file's lock, refused with 409 when the file is not at `expected`
-    /// (the check and the save happen under the same lock, so no edit slips in between).
-    /// A save is remembered as `change` for ``undo(score:expected:)``.
+    /// An edit through the library's one edit path (`LibraryCatalog.edit`): refused with 409
+    /// when the file is not at `expected` under its lock, recorded for
+    /// ``undo(score:expected:)`` as `change` by ``author``, the catalog row refreshed.
     func edit<T>(_ score: (Score, String), expected: String?, change: String,
                  _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
-        let path = score.1
         guard let expected else {
             throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
-        var lengthBefore = 0
-        // The new version is what the engine saw under the file's lock, right after the
-        // save: a save by another writer that follows at once cannot be mistaken for this one.
-        let (value, report) = try Self.mapped {
-            try PDFSaver.updateReporting(path: path, options: work.readOptions()) { document in
-                guard FileVersion.tag(of: path) == expected else {
-                    throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
-                }
-                lengthBefore = document.source.count
-                return try body(document)
-            }
+        let saved = try Self.mapped {
+            try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, options: work.readOptions(), body)
         }
-        guard let tag = report.written.map(FileVersion.tag(of:)) else {
-            throw ServiceError(.notFound, "the score disappeared")
-        }
-        if tag != expected {
-            undoLog.push(.init(lengthBefore: lengthBefore, versionBefore: expected, versionAfter: tag, change: change), for: path)
-            refreshCatalog(score.0.path)   // every save: titles, bookmarks, page and annotation counts show at once
-        }
-        return (value, tag)
+        return (saved.value, saved.version)
     }
 
-    /// What the last change the server saved to a score did, when it can still be undone
-    /// (nothing changed the file since).
+    /// What the last change saved to a score did, when it can still be undone (nothing
+    /// changed the file since); the record is the catalog's, so it outlives a restart.
     public func lastChange(score id: Int64) throws -> String? {
-        let (_, path) = try score(id)
-        guard let step = undoLog.last(for: path), FileVersion.tag(of: path) == step.versionAfter else { return nil }
-        return step.change
+        let (score, _) = try score(id)
+        return try Self.mapped { try catalog.lastChange(score: score.path)?.change }
     }
 
-    /// Undoes the last change the server saved to a score by taking the file back to the
-    /// revision before it (every save is an incremental update, so that revision is a
-    /// prefix of the file). 409 when the file is not at `expected` or changed since that
-    /// save, or when there is nothing to undo. Returns what was undone and the new version.
+    /// Undoes the last change saved to a score (see `LibraryCatalog.undo`). 409 when the file
+    /// is not at `expected` or changed since that save, or when there is nothing to undo.
+    /// Returns what was undone and the new version.
     public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
-        let (score, path) = try score(id)
+        let (score, _) = try score(id)
         guard let expected else {
             throw ServiceError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
         }
-        guard let step = undoLog.last(for: path) else { throw ServiceError(.conflict, "nothing to undo") }
-        let reverted = try Self.mapped {
-            try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
-                let current = FileVersion.tag(of: path)
-                guard current == expected else {
-                    throw ServiceError(.conflict, "the score changed since you loaded it; reload and try again")
-                }
-                guard current == step.versionAfter else {
-                    throw ServiceError(.conflict, "the score was changed after that edit; it can no longer be undone")
-                }
-            })
-        }
-        guard let tag = reverted.map(FileVersion.tag(of:)) else { throw ServiceError(.notFound, "the score disappeared") }
-        undoLog.undone(step, version: tag, for: path)
-        refreshCatalog(score.path)
-        return (step.change, tag)
+        let undone = try Self.mapped { try catalog.undo(score: score.path, expected: expected) }
+        return (undone.change, undone.version)
     }
 
     /// The kinds of mark the score view adds, by the API's names, with what the undo

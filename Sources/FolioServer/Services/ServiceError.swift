@@ -67,6 +67,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
             case .io: .busy
             case .unavailable: .unavailable
             case .internal: .internal
+            case .conflict: .conflict
+            case .versionRequired: .versionRequired
             }
             self.init(kind, failure.message)
         default:

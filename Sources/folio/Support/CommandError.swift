@@ -49,6 +49,8 @@ extension ScoreBatch {
         var batch = ScoreBatch(dryRun: false, password: password) { saving.options(command: command, file: $0) }
         batch.output = output
         batch.allowComma = allowComma
+        batch.changeName = "folio \(command)"
+        batch.author = AnnotCommand.defaultAuthor
         return batch
     }
 }

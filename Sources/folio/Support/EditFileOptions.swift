@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioScore
 
 /// Options every command that edits one PDF takes: the file, where the update goes, and
@@ -12,7 +13,9 @@ struct EditFileOptions: ParsableArguments {
 
 extension EditFileOptions {
     /// Opens the file, lets `change` edit it and saves incrementally through
-    /// ``ScoreFile/update(output:saving:_:)`` (in place under the lock, or to --output). A failure exits as ``CommandError`` maps it (a bad value 64,
+    /// ``ScoreFile/update(output:saving:_:)`` (in place under the lock, or to --output); a file
+    /// catalogued in a library goes through the library's edit path instead (the change
+    /// recorded for `folio undo`, the catalog row updated). A failure exits as ``CommandError`` maps it (a bad value 64,
     /// anything else 1); either way the file is untouched.
     func update<T>(_ command: String, change: (ScoreFile.Document) throws -> T) throws -> T {
         try Self.update(command, file: file, output: output, password: password, saving: saving, change: change)
@@ -22,6 +25,11 @@ extension EditFileOptions {
     static func update<T>(_ command: String, file: String, output: String?, password: String?, saving: SaveFlags,
                           change: (ScoreFile.Document) throws -> T) throws -> T {
         do {
+            var libraries = CatalogLocator()
+            if output == nil, let (catalog, relative) = libraries.catalog(for: file) {
+                return try catalog.edit(score: relative, expected: nil, change: "folio \(command)", author: AnnotCommand.defaultAuthor,
+                                        password: password, save: saving.options(command: command, file: file), change).value
+            }
             return try ScoreFile(file, password: password).update(output: output,
                                                                   saving: saving.options(command: command, file: file), change)
         } catch {

@@ -1,0 +1,44 @@
+import FolioPDF
+import Foundation
+
+/// Finds the library a file belongs to: the nearest folder above it (its own included) that
+/// holds a catalog (`.folio/library.sqlite`), when the file is catalogued there. Catalogs are
+/// opened once per library, so a batch over many files of one library opens one. Nothing is
+/// created: a file outside any library is edited as a plain file.
+///
+/// ```swift
+/// var locator = CatalogLocator()
+/// if let (catalog, relative) = locator.catalog(for: "/scores/Dvořák/Rusalka.pdf") {
+///     print(catalog.folder, relative)   // "/scores" "Dvořák/Rusalka.pdf"
+/// }
+/// ```
+public struct CatalogLocator {
+    private var opened: [String: LibraryCatalog] = [:]
+
+    public init() {}
+
+    /// The catalog of the library `file` lies in and its path there; nil when no folder above
+    /// holds a catalog, or the file is not catalogued in it.
+    public mutating func catalog(for file: String) -> (LibraryCatalog, String)? {
+        guard let real = LibraryPaths.realPath(file) else { return nil }
+        var folder = PathName.parent(of: real)
+        while true {
+            if FileManager.default.fileExists(atPath: LibraryCatalog.defaultDatabasePath(folder: folder)) {
+                guard let catalog = open(folder) else { return nil }
+                let relative = String(real.dropFirst(catalog.files.root.count + (catalog.files.root == "/" ? 0 : 1)))
+                guard real.hasPrefix(catalog.files.root), (try? catalog.knownFile(path: relative)) != nil else { return nil }
+                return (catalog, relative)
+            }
+            let parent = PathName.parent(of: folder)
+            guard parent != folder, folder != "/" else { return nil }
+            folder = parent
+        }
+    }
+
+    private mutating func open(_ folder: String) -> LibraryCatalog? {
+        if let known = opened[folder] { return known }
+        guard let catalog = try? LibraryCatalog(folder: folder, create: false) else { return nil }
+        opened[folder] = catalog
+        return catalog
+    }
+}

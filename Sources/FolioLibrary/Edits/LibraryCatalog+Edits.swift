@@ -1,0 +1,152 @@
+import FolioPDF
+import FolioScore
+import Foundation
+import GRDB
+
+/// The one edit path of a catalogued score: every change — from `folio`, from the server, from
+/// an offline replay — is made here. The version the change was made against, when given, is
+/// checked under the file's lock; the change is saved as an incremental update through the
+/// safe-save paths; what it did, who made it, when, and the file's length and version before are
+/// recorded in the catalog (so Undo survives a restart); and the score's catalog row is brought
+/// up to date at once, so `folio library list` and the server's library show the change without
+/// a scan.
+///
+/// ```swift
+/// let catalog = try LibraryCatalog(folder: "/scores")
+/// let saved = try catalog.edit(score: "Dvořák/Rusalka.pdf", expected: nil, change: "Set the rating", author: "Jana") { document in
+///     var change = ScoreChange()
+///     change.edit.rating = 5
+///     _ = try change.apply(to: document)
+/// }
+/// let undone = try catalog.undo(score: "Dvořák/Rusalka.pdf", expected: saved.version)   // "Set the rating"
+/// ```
+extension LibraryCatalog {
+    /// One change saved through the edit path.
+    ///
+    /// ```swift
+    /// for step in try catalog.changes(score: "Rusalka.pdf") { print(step.change, step.author ?? "", step.madeAt) }
+    /// ```
+    public struct ChangeRecord: Sendable, Equatable {
+        /// What the change did ("Added a rectangle", "Set the metadata").
+        public let change: String
+        /// Who made it, when known.
+        public let author: String?
+        public let madeAt: Date
+        /// The file's version before and right after the save.
+        public let versionBefore: String
+        public let versionAfter: String
+        /// The file's length before: what an undo cuts it back to.
+        public let lengthBefore: Int
+        let id: Int64
+    }
+
+    /// Changes kept per score; older ones are forgotten (the file keeps every revision anyway).
+    public static let undoDepth = 50
+
+    /// Saves `body`'s change to the catalogued score at `relative` (a path inside the library)
+    /// as an incremental update, and records it. With `expected`, the file must still be at that
+    /// version (``FileVersion``) when its lock is taken, else `.conflict` and nothing is written.
+    /// Returns `body`'s value and the file's version after (unchanged when `body` changed nothing).
+    public func edit<T>(score relative: String, expected: String?, change: String, author: String? = nil,
+                        options: PDFReadOptions = PDFReadOptions(), password: String? = nil, save: SaveOptions = SaveOptions(),
+                        _ body: (PDFDocument) throws -> T) throws -> (value: T, version: String) {
+        guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
+        var lengthBefore = 0, versionBefore = ""
+        // The new version is what the engine saw under the file's lock, right after the save:
+        // a save by another writer that follows at once cannot be mistaken for this one.
+        let (value, report) = try PDFSaver.updateReporting(path: path, password: password, options: options, save: save) { document in
+            versionBefore = FileVersion.tag(of: path) ?? ""
+            if let expected, versionBefore != expected {
+                throw LibraryError(.conflict, "\(relative) changed since you loaded it; reload and try again")
+            }
+            lengthBefore = document.source.count
+            return try body(document)
+        }
+        guard let version = report.written.map(FileVersion.tag(of:)) else {
+            throw LibraryError(.notFound, "\(relative) disappeared while it was saved")
+        }
+        if version != versionBefore {
+            try record(ChangeRecord(change: change, author: author, madeAt: Date(), versionBefore: versionBefore,
+                                    versionAfter: version, lengthBefore: lengthBefore, id: 0), for: relative)
+            // Every save: titles, bookmarks, page and annotation counts show at once. When this
+            // fails the next scan catches up; the save itself stands.
+            _ = try? LibraryScanner(catalog: self).update(path: CatalogPath.key(relative))
+        }
+        return (value, version)
+    }
+
+    /// The changes recorded for the score at `relative`, the last first.
+    public func changes(score relative: String) throws -> [ChangeRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore FROM undo_step
+                WHERE path = ? ORDER BY id DESC
+                """, arguments: [CatalogPath.key(relative)]).map { row in
+                ChangeRecord(change: row["change"], author: row["author"], madeAt: Date(timeIntervalSince1970: row["madeAt"]),
+                             versionBefore: row["versionBefore"], versionAfter: row["versionAfter"],
+                             lengthBefore: row["lengthBefore"], id: row["id"])
+            }
+        }
+    }
+
+    /// The last change of the score at `relative` when it can still be undone: nothing
+    /// changed the file since it was saved.
+    public func lastChange(score relative: String) throws -> ChangeRecord? {
+        guard let path = files.resolve(relative), let last = try changes(score: relative).first,
+              FileVersion.tag(of: path) == last.versionAfter else { return nil }
+        return last
+    }
+
+    /// Takes the score at `relative` back to the revision before its last recorded change
+    /// (every save is an incremental update, so that revision is a prefix of the file). With
+    /// `expected`, the file must be at that version; it must also be as that change left it.
+    /// `.conflict` when either is not so or there is nothing to undo. Returns what was undone
+    /// and the file's new version.
+    public func undo(score relative: String, expected: String?) throws -> (change: String, version: String) {
+        guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
+        guard let step = try changes(score: relative).first else {
+            throw LibraryError(.conflict, "nothing to undo in \(relative)")
+        }
+        let reverted = try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
+            let current = FileVersion.tag(of: path)
+            if let expected, current != expected {
+                throw LibraryError(.conflict, "\(relative) changed since you loaded it; reload and try again")
+            }
+            guard current == step.versionAfter else {
+                throw LibraryError(.conflict, "\(relative) was changed after “\(step.change)”; it can no longer be undone")
+            }
+        })
+        guard let version = reverted.map(FileVersion.tag(of:)) else { throw LibraryError(.notFound, "\(relative) disappeared") }
+        try write { db in
+            try db.execute(sql: "DELETE FROM undo_step WHERE id = ?", arguments: [step.id])
+            // The change before becomes undoable when the file is now exactly as that one left it
+            // (no other writer came in between); otherwise the older changes can no longer be undone.
+            let key = CatalogPath.key(relative)
+            if let previous = try Row.fetchOne(db, sql: "SELECT id, versionAfter FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT 1",
+                                               arguments: [key]) {
+                if (previous["versionAfter"] as String) == step.versionBefore {
+                    try db.execute(sql: "UPDATE undo_step SET versionAfter = ? WHERE id = ?", arguments: [version, previous["id"] as Int64])
+                } else {
+                    try db.execute(sql: "DELETE FROM undo_step WHERE path = ?", arguments: [key])
+                }
+            }
+        }
+        _ = try? LibraryScanner(catalog: self).update(path: CatalogPath.key(relative))
+        return (step.change, version)
+    }
+
+    private func record(_ step: ChangeRecord, for relative: String) throws {
+        let key = CatalogPath.key(relative)
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [key, step.lengthBefore, step.versionBefore, step.versionAfter, step.change, step.author,
+                                 step.madeAt.timeIntervalSince1970])
+            try db.execute(sql: """
+                DELETE FROM undo_step WHERE path = ? AND id NOT IN
+                    (SELECT id FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT ?)
+                """, arguments: [key, key, Self.undoDepth])
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// `folio` edits a catalogued score through the library's edit path: the catalog shows the
+/// change without a scan, and `folio undo` lists and takes back what was saved.
+final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
+    func testMetaSetKeepsTheCatalogCurrentAndUndoTakesItBack() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples")
+        try FileManager.default.createDirectory(atPath: path("Sbor"), withIntermediateDirectories: true)
+        let score = path("Sbor/Janáček – Otčenáš.pdf")
+        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
+        let original = try Data(contentsOf: URL(fileURLWithPath: score))
+        try invoke(["library", "scan", root.path])
+        try invoke(["meta", "set", score, "--rating", "3", "--title", "Otčenáš – Отче наш"])
+        let listed = try invoke(["library", "list", root.path, "--rating", "3"])
+        XCTAssertTrue(listed.out.contains("Otčenáš – Отче наш"), "found without a scan: \(listed.out)")
+        try invoke(["meta", "set", score, "--rating", "5"])
+        let changes = try invoke(["undo", "--list", score])
+        XCTAssertEqual(changes.out.split(separator: "\n").count, 2, changes.out)
+        XCTAssertTrue(changes.out.split(separator: "\n").first?.contains("folio meta set (undoable)") == true, changes.out)
+        let undone = try invoke(["undo", score])
+        XCTAssertTrue(undone.out.contains("undid folio meta set"), undone.out)
+        XCTAssertTrue(try invoke(["library", "list", root.path, "--rating", "3"]).out.contains("Otčenáš"))
+        try invoke(["undo", score])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original, "back to the original bytes")
+        // A single-file edit (a mark, a page turned) goes the same way, named after its command.
+        try invoke(["annot", "add", score, "--type", "square", "--page", "1", "--rect", "20,20,80,40"])
+        try invoke(["pages", "rotate", score, "--pages", "1", "--by", "90"])
+        let both = try invoke(["undo", "--list", score])
+        XCTAssertTrue(both.out.contains("folio pages rotate (undoable)") && both.out.contains("folio annot add"), both.out)
+        try invoke(["undo", score])
+        try invoke(["undo", score])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original)
+        let nothing = try invoke(["undo", score], status: 1)
+        XCTAssertTrue(nothing.err.contains("nothing to undo"), nothing.err)
+        // A file in no library is edited in place, and has nothing to undo.
+        let loose = FileManager.default.temporaryDirectory.appendingPathComponent("folio-loose-\(UUID().uuidString).pdf").path
+        defer { try? FileManager.default.removeItem(atPath: loose) }
+        try FileManager.default.copyItem(atPath: score, toPath: loose)
+        try invoke(["meta", "set", loose, "--rating", "2"])
+        let none = try invoke(["undo", loose], status: 1)
+        XCTAssertTrue(none.err.contains("not catalogued"), none.err)
+    }
+}
