@@ -28,10 +28,13 @@ final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
         // A single-file edit (a mark, a page turned) goes the same way, named after its command.
         try invoke(["annot", "add", score, "--type", "square", "--page", "1", "--rect", "20,20,80,40"])
         try invoke(["pages", "rotate", score, "--pages", "1", "--by", "90"])
-        let both = try invoke(["undo", "--list", score])
-        XCTAssertTrue(both.out.contains("folio pages rotate (undoable)") && both.out.contains("folio annot add"), both.out)
-        try invoke(["undo", score])
-        try invoke(["undo", score])
+        try invoke(["bookmarks", "add", score, "--name", "Amen – Аминь", "--page", "1"])
+        let listedMarks = try invoke(["library", "search", root.path, "--text", "Аминь", "--json"])
+        XCTAssertTrue(listedMarks.out.contains("Amen – Аминь"), "the bookmark is searchable without a scan: \(listedMarks.out)")
+        let three = try invoke(["undo", "--list", score])
+        XCTAssertTrue(three.out.contains("folio bookmarks add (undoable)") && three.out.contains("folio pages rotate")
+                      && three.out.contains("folio annot add"), three.out)
+        for _ in 0..<3 { try invoke(["undo", score]) }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original)
         let nothing = try invoke(["undo", score], status: 1)
         XCTAssertTrue(nothing.err.contains("nothing to undo"), nothing.err)

@@ -76,14 +76,35 @@ public struct BookmarkChain: Sendable {
     public static func update<T>(_ score: ScoreFile, index: String?, output: String? = nil,
                                  saving: SaveOptions = SaveOptions(), problem: (String) -> Void = { _ in },
                                  change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
+        try update(score, index: index, saving: { edit in try score.update(output: output, saving: saving, edit) },
+                   problem: problem, change: change)
+    }
+
+    /// The same edit saved by `saving`, which opens the PDF, runs the edit it is given and
+    /// saves (a library's edit path, which also records the change).
+    ///
+    /// ```swift
+    /// try BookmarkChain.update(ScoreFile("Fauré.pdf"), index: nil, saving: { edit in try ScoreFile("Fauré.pdf").update(edit) }) { manager, _ in
+    ///     manager.add(Bookmark(name: "Après un rêve", action: .page(index: 0), pages: 1...2))
+    /// }
+    /// ```
+    @discardableResult
+    public static func update<T>(_ score: ScoreFile, index: String?, saving: ((PDFDocument) throws -> T) throws -> T,
+                                 problem: (String) -> Void = { _ in },
+                                 change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         let text = try index.flatMap(readIndex)
-        return try score.update(output: output, saving: saving) { document in
-            let chain = try BookmarkChain(document: document, pdf: score.path, index: index, text: text)
-            chain.problems.forEach(problem)
-            var manager = chain.manager
-            let result = try change(&manager, document)
-            try chain.save(manager, into: document)
-            return result
+        // `saving` runs the edit once, before it returns: nothing escapes.
+        return try withoutActuallyEscaping(change) { change in
+            try withoutActuallyEscaping(problem) { problem in
+                try saving { document in
+                    let chain = try BookmarkChain(document: document, pdf: score.path, index: index, text: text)
+                    chain.problems.forEach(problem)
+                    var manager = chain.manager
+                    let result = try change(&manager, document)
+                    try chain.save(manager, into: document)
+                    return result
+                }
+            }
         }
     }
 
