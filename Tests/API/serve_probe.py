@@ -231,10 +231,7 @@ def guesses(folio, work):
                     statuses.append(response.status)
             connection.close()
         threads = [threading.Thread(target=guess) for _ in range(16)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_together(threads)
         took = time.monotonic() - started
         answered = statuses.count(401)
         print(f"password guessing, 16 connections for {took:.0f} s: {len(statuses)} requests, {answered} wrong passwords "
@@ -246,6 +243,22 @@ def guesses(folio, work):
         assert status == 429, f"the ban holds for the right password too ({status})"
     finally:
         server.stop()
+
+
+def run_together(threads):
+    """Starts the threads at once and waits for all of them."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def sample_library(work, name, sample, as_name=None):
+    """A library folder `name` holding one of the bundled samples (under `as_name` when given)."""
+    library = os.path.join(work, name)
+    os.makedirs(library)
+    shutil.copy(os.path.join(ROOT, "Samples", sample), os.path.join(library, as_name or sample))
+    return library
 
 
 def sample_peak(pid, done, peak):
@@ -275,9 +288,7 @@ def archive(records):
 
 
 def extremes_and_bombs(folio, work):
-    library = os.path.join(work, "bombs")
-    os.makedirs(library)
-    shutil.copy(os.path.join(ROOT, "Samples", "Brahms-Cancion_de_Cuna.pdf"), os.path.join(library, "Píseň.pdf"))
+    library = sample_library(work, "bombs", "Brahms-Cancion_de_Cuna.pdf", "Píseň.pdf")
     server = Server(folio, library)
     try:
         headers = server.csrf()
@@ -324,10 +335,7 @@ def extremes_and_bombs(folio, work):
             results[name] = upload(server, headers, name, data=bombs[name])[0]
         started = time.monotonic()
         senders = [threading.Thread(target=send, args=(name,)) for name in bombs]
-        for thread in senders:
-            thread.start()
-        for thread in senders:
-            thread.join()
+        run_together(senders)
         took = time.monotonic() - started
         done.set()
         sampler.join()
@@ -344,9 +352,7 @@ def extremes_and_bombs(folio, work):
 
 
 def idle_sockets(folio, work):
-    library = os.path.join(work, "sockets")
-    os.makedirs(library)
-    shutil.copy(os.path.join(ROOT, "Samples", "Brahms-Cancion_de_Cuna.pdf"), library)
+    library = sample_library(work, "sockets", "Brahms-Cancion_de_Cuna.pdf")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
     server = Server(folio, library)
@@ -420,10 +426,7 @@ def rotated_guesses(folio, work):
                 with lock:
                     statuses.append(response.status)
         threads = [threading.Thread(target=guess, args=(worker,)) for worker in range(1, 9)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_together(threads)
         took = time.monotonic() - started
         checked = statuses.count(401)
         print(f"password guessing from 1,600 rotating addresses for {took:.0f} s: {len(statuses)} requests, {checked} wrong "
@@ -435,9 +438,7 @@ def rotated_guesses(folio, work):
 
 
 def pictures_and_shutdown(folio, work):
-    library = os.path.join(work, "pictures")
-    os.makedirs(library)
-    shutil.copy(os.path.join(ROOT, "Samples", "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"), library)
+    library = sample_library(work, "pictures", "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
     server = Server(folio, library)
     stopped = False
     try:
