@@ -257,13 +257,13 @@ public actor RehearsalService {
         if rehearsals[code]?.leaderID == id {
             scheduleEnding(code)
         } else {
-            scheduleLeaving(id, code: code, connection: connection)
+            scheduleLeaving(id, code: code)
         }
         sendMembers(in: code)
     }
 
     /// Frees a follower's slot after ``Limits/memberGrace`` unless they connected again.
-    private func scheduleLeaving(_ id: String, code: String, connection: UInt64) {
+    private func scheduleLeaving(_ id: String, code: String) {
         let grace = limits.memberGrace
         rehearsals[code]?.members[id]?.leaving = Task { [weak self] in
             try? await Task.sleep(for: grace)
