@@ -81,12 +81,8 @@ public struct ScoreBatch: Sendable {
                         result.saved = document.hasChanges
                         return result
                     }
-                    if output == nil, let (catalog, relative) = libraries.catalog(for: path) {
-                        outcome = try catalog.edit(score: relative, expected: nil, change: changeName, author: author,
-                                                   password: password, save: saveOptions(path), apply).value
-                    } else {
-                        outcome = try PDFSaver.update(path: path, output: output, password: password, save: saveOptions(path), edit: apply)
-                    }
+                    outcome = try libraries.update(file: path, output: output, password: password, save: saveOptions(path),
+                                                   change: changeName, author: author, apply)
                 }
             } catch {
                 // PDFError, ScoreError and LibraryError describe themselves with offsets and ranges.

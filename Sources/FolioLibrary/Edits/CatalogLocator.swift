@@ -35,6 +35,22 @@ public struct CatalogLocator {
         }
     }
 
+    /// Saves `edit`'s change to `file`: through its library's edit path when it is catalogued
+    /// and no `output` is given (recorded as `change` by `author`, the catalog row updated),
+    /// else in place under its lock or to `output`.
+    ///
+    /// ```swift
+    /// var locator = CatalogLocator()
+    /// try locator.update(file: "Rusalka.pdf", change: "folio pages rotate") { document in try document.rotatePages([0], by: 90) }
+    /// ```
+    public mutating func update<T>(file: String, output: String? = nil, password: String? = nil, save: SaveOptions = SaveOptions(),
+                                   change: String, author: String? = nil, _ edit: (PDFDocument) throws -> T) throws -> T {
+        if output == nil, let (catalog, relative) = catalog(for: file) {
+            return try catalog.edit(score: relative, expected: nil, change: change, author: author, password: password, save: save, edit).value
+        }
+        return try PDFSaver.update(path: file, output: output, password: password, save: save, edit: edit)
+    }
+
     private mutating func open(_ folder: String) -> LibraryCatalog? {
         if let known = opened[folder] { return known }
         guard let catalog = try? LibraryCatalog(folder: folder, create: false) else { return nil }

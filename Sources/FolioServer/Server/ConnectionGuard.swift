@@ -44,6 +44,12 @@ public final class ConnectionLimits: @unchecked Sendable {
             self.total = total
         }
 
+        /// The policy for this process: its descriptor limit raised to the hard limit, and
+        /// the total taken from it (``total(descriptors:)``).
+        public static func forThisProcess() -> Policy {
+            Policy(total: total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+        }
+
         /// The connections a server may hold with `descriptors` file descriptors: a quarter
         /// of them, and at least 128, are kept for the library's files, the catalog, uploads
         /// and pdftoppm.

@@ -97,7 +97,7 @@ public struct LibraryServer: Sendable {
         self.options = options
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
-        var policy = options.connections ?? ConnectionLimits.Policy(total: ConnectionLimits.Policy.total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+        var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)
         connections = ConnectionLimits(policy: policy)
     }

@@ -27,17 +27,11 @@ struct BookmarksCommand: ParsableCommand {
     static func update<T>(_ command: String, file: String, output: String?, password: String?, store: BookmarkStoreOptions,
                           saving: SaveFlags, change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
         do {
-            let options = saving.options(command: "bookmarks \(command)", file: file)
-            let score = ScoreFile(file, password: password)
             var libraries = CatalogLocator()
-            // A catalogued file goes through its library's edit path (recorded for `folio undo`).
-            let library = output == nil ? libraries.catalog(for: file) : nil
-            return try BookmarkChain.update(score, index: store.indexPath(for: file), saving: { edit in
-                if let (catalog, relative) = library {
-                    return try catalog.edit(score: relative, expected: nil, change: "folio bookmarks \(command)",
-                                            author: AnnotCommand.defaultAuthor, password: password, save: options, edit).value
-                }
-                return try score.update(output: output, saving: options, edit)
+            return try BookmarkChain.update(ScoreFile(file, password: password), index: store.indexPath(for: file), saving: { edit in
+                try libraries.update(file: file, output: output, password: password,
+                                     save: saving.options(command: "bookmarks \(command)", file: file),
+                                     change: "folio bookmarks \(command)", author: AnnotCommand.defaultAuthor, edit)
             }, problem: { printError("folio bookmarks \(command): \($0)") }, change: change)
         } catch {
             throw CommandError.report(error, command: "bookmarks \(command)", file: file)

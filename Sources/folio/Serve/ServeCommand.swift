@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.rescanInterval = rescan
         let loopback = AllowedHosts.isLoopback(host)
         options.allowedHosts = allowHosts
-        var connections = ConnectionLimits.Policy(total: ConnectionLimits.Policy.total(descriptors: ConnectionLimits.raiseDescriptorLimit()))
+        var connections = ConnectionLimits.Policy.forThisProcess()
         connections.perAddress = maxConnectionsPerAddress
         options.connections = connections
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)

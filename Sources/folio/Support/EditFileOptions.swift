@@ -13,9 +13,8 @@ struct EditFileOptions: ParsableArguments {
 
 extension EditFileOptions {
     /// Opens the file, lets `change` edit it and saves incrementally through
-    /// ``ScoreFile/update(output:saving:_:)`` (in place under the lock, or to --output); a file
-    /// catalogued in a library goes through the library's edit path instead (the change
-    /// recorded for `folio undo`, the catalog row updated). A failure exits as ``CommandError`` maps it (a bad value 64,
+    /// `CatalogLocator.update` (in place under the lock, or to --output; a file catalogued in a
+    /// library through the library's edit path, recorded for `folio undo`). A failure exits as ``CommandError`` maps it (a bad value 64,
     /// anything else 1); either way the file is untouched.
     func update<T>(_ command: String, change: (ScoreFile.Document) throws -> T) throws -> T {
         try Self.update(command, file: file, output: output, password: password, saving: saving, change: change)
@@ -26,12 +25,8 @@ extension EditFileOptions {
                           change: (ScoreFile.Document) throws -> T) throws -> T {
         do {
             var libraries = CatalogLocator()
-            if output == nil, let (catalog, relative) = libraries.catalog(for: file) {
-                return try catalog.edit(score: relative, expected: nil, change: "folio \(command)", author: AnnotCommand.defaultAuthor,
-                                        password: password, save: saving.options(command: command, file: file), change).value
-            }
-            return try ScoreFile(file, password: password).update(output: output,
-                                                                  saving: saving.options(command: command, file: file), change)
+            return try libraries.update(file: file, output: output, password: password, save: saving.options(command: command, file: file),
+                                        change: "folio \(command)", author: AnnotCommand.defaultAuthor, change)
         } catch {
             throw CommandError.report(error, command: command, file: file)
         }
