@@ -68,7 +68,7 @@ final class SetlistCommandTests: XCTestCase {
 
     func testKeepingASetlist() throws {
         try run(["setlist", "create", "Friday", "--folder", "Gigs/2026", "--library", library])
-        try run(["setlist", "create", "Friday", "--library", library], status: 64)
+        try run(["setlist", "create", "Friday", "--library", library], status: 1)   // the name is taken: a conflict, not a usage error
         try run(["setlist", "add", "Friday", "Jazz/Réal Böok.pdf", "--bookmark", "blue bossa", "--library", library])
         try run(["setlist", "add", "Friday", "Brahms-Cancion_de_Cuna.pdf", "--library", library])
         try run(["setlist", "add", "Friday", "--placeholder", "Encore", "--at", "1", "--library", library])
@@ -176,7 +176,7 @@ final class SetlistCommandTests: XCTestCase {
         try run(["setlist", "export", "Imported", "-o", exported.path, "--library", library])
         try run(["setlist", "import", exported.path, "--as", "Again", "--library", library])
         XCTAssertEqual(try show("Again").map { NSDictionary(dictionary: $0) }, entries.map { NSDictionary(dictionary: $0) })
-        try run(["setlist", "import", exported.path, "--library", library], status: 64)
+        try run(["setlist", "import", exported.path, "--library", library], status: 1)   // taken
     }
 
     func testHostileOpenSetlistsAreRefused() throws {

@@ -28,7 +28,7 @@ final class ScoreIntakeTests: XCTestCase {
         XCTAssertEqual(score.composers, ["Traditional"])
         XCTAssertEqual(score.rating, 4)
         XCTAssertThrowsError(try ScoreIntake.make(name: "x.pdf", bytes: Array("%PDF-1.7\ngarbage\n".utf8))) { error in
-            XCTAssertEqual((error as? ScoreError)?.code, .malformed)
+            XCTAssertEqual((error as? ScoreError)?.code, .unreadable)   // a PDF that cannot become a score
         }
         XCTAssertThrowsError(try ScoreIntake.make(name: "x.zip", bytes: [0x50, 0x4B, 0x03, 0x04, 0, 0])) { error in
             XCTAssertEqual((error as? ScoreError)?.code, .invalidValue)

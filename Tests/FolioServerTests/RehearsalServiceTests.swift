@@ -134,7 +134,7 @@ final class RehearsalServiceTests: ServerTestCase, @unchecked Sendable {
         do {
             _ = try await rehearsals.start(score: full, leader: "Jana", client: "192.0.2.1")
             XCTFail("a third rehearsal from one address")
-        } catch { XCTAssertEqual((error as Any as? ServiceError)?.kind, .busy) }
+        } catch { XCTAssertEqual((error as Any as? LibraryError)?.code, .busy) }
         let started = try await rehearsals.start(score: full, leader: "Anna – 指揮者", client: "192.0.2.2")
         let leader = try await rehearsals.connect(.init(code: started.code, member: "leader-tab-0001", name: "Anna", key: started.key))
         // Three connect and leave: the rehearsal is full until their grace has passed.
@@ -145,7 +145,7 @@ final class RehearsalServiceTests: ServerTestCase, @unchecked Sendable {
         do {
             _ = try await rehearsals.connect(.init(code: started.code, member: "real-tab-00001", name: "Петр", instrument: "Violin"))
             XCTFail("full while the leavers may still come back")
-        } catch { XCTAssertEqual((error as Any as? ServiceError)?.kind, .busy) }
+        } catch { XCTAssertEqual((error as Any as? LibraryError)?.code, .busy) }
         // One comes back within the grace and keeps their place.
         let back = try await rehearsals.connect(.init(code: started.code, member: "gone-tab-0000", name: "Gone 0"))
         try await Task.sleep(for: .milliseconds(500))
@@ -276,7 +276,7 @@ final class RehearsalMessageTests: XCTestCase {
         }
         let long = #"{"type":"end","pad":""# + String(repeating: "ü", count: 2100) + #""}"#
         XCTAssertThrowsError(try RehearsalMessage(text: long)) { error in
-            XCTAssertEqual((error as? ServiceError)?.kind, .tooLarge)
+            XCTAssertEqual((error as? LibraryError)?.code, .tooLarge)
         }
     }
 }

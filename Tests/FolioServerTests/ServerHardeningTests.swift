@@ -272,8 +272,8 @@ final class ServerHardeningTests: ServerTestCase, @unchecked Sendable {
         do {
             _ = try await queue.run { 3 }
             XCTFail("a full queue turns work away")
-        } catch let error as ServiceError {
-            XCTAssertEqual(error.kind, .busy)
+        } catch let error as LibraryError {
+            XCTAssertEqual(error.code, .busy)
             XCTAssertEqual(error.retryAfter, 2)
         }
         gate.signal()

@@ -26,15 +26,34 @@ public enum LibraryErrorCode: String, FailureCode {
     case conflict
     /// An edit had to say which version of the score it was made against, and did not.
     case versionRequired
+    /// A name (of a setlist, a file) that is taken.
+    case taken
+    /// A file of a kind the library does not take in.
+    case unsupportedKind
+    /// A file that cannot be read as what it claims to be.
+    case unreadable
+    /// Input past a size limit (an upload, a message, a QR code's text).
+    case tooLarge
+    /// The disk (or the user's quota) is full.
+    case noSpace
+    /// Too much is running at once (heavy work, rehearsals); try again after `retryAfter`.
+    case busy
+    /// A fault of Folio's own: something that should have been there is not.
+    case `internal`
 
     public var kind: FailureKind {
         switch self {
         case .notFound: .notFound
         case .invalidArgument: .invalidValue
-        case .database: .internal
+        case .database, .internal: .internal
         case .io: .io
-        case .conflict: .conflict
+        case .conflict, .taken: .conflict
         case .versionRequired: .versionRequired
+        case .unsupportedKind: .unsupportedKind
+        case .unreadable: .unreadable
+        case .tooLarge: .tooLarge
+        case .noSpace: .noSpace
+        case .busy: .busy
         }
     }
 }

@@ -86,7 +86,7 @@ extension LibraryCatalog {
         try Self.checkSetlistName(name, folder: folder)
         try write { db in
             if try Self.findSetlistID(name, in: db) != nil {
-                throw LibraryError(.invalidArgument, "a setlist named \(name) already exists")
+                throw LibraryError(.taken, "a setlist named \(name) already exists")
             }
             try db.execute(sql: "INSERT INTO setlist (name, folder, modified) VALUES (?, ?, ?)",
                            arguments: [name, folder, Date().timeIntervalSince1970])
@@ -99,7 +99,7 @@ extension LibraryCatalog {
         try write { db in
             let id = try Self.setlistID(name, in: db)
             if let newName, newName != name, try Self.findSetlistID(newName, in: db) != nil {
-                throw LibraryError(.invalidArgument, "a setlist named \(newName) already exists")
+                throw LibraryError(.taken, "a setlist named \(newName) already exists")
             }
             if let newName { try db.execute(sql: "UPDATE setlist SET name = ? WHERE id = ?", arguments: [newName, id]) }
             if let folder {
@@ -170,7 +170,7 @@ extension LibraryCatalog {
         try write { db in
             if let existing = try Self.findSetlistID(name, in: db) {
                 guard replace else {
-                    throw LibraryError(.invalidArgument, "a setlist named \(name) already exists (replace it, or import under another name)")
+                    throw LibraryError(.taken, "a setlist named \(name) already exists (replace it, or import under another name)")
                 }
                 try db.execute(sql: "DELETE FROM setlist WHERE id = ?", arguments: [existing])
             }

@@ -119,7 +119,7 @@ public struct SetlistImport: Sendable {
     /// and no setlist is stored.
     public func apply(to catalog: LibraryCatalog, folder setlistFolder: String? = nil, replace: Bool = false) throws {
         if !replace, try catalog.hasSetlist(name) {
-            throw LibraryError(.invalidArgument, "a setlist named \(name) already exists (replace it, or import under another name)")
+            throw LibraryError(.taken, "a setlist named \(name) already exists (replace it, or import under another name)")
         }
         var written: [String] = []
         do {

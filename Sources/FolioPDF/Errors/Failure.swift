@@ -1,3 +1,5 @@
+import Foundation
+
 /// The failure vocabulary every layer shares: what kind of thing went wrong, in words a
 /// shell can act on. ``PDFError``, FolioScore's `ScoreError` and FolioLibrary's
 /// `LibraryError` each keep their own detailed codes and say which kind each code is; the
@@ -16,6 +18,12 @@ public protocol Failure: Error, CustomStringConvertible, Sendable {
     var kind: FailureKind { get }
     /// The failure in plain words, naming the valid range where a value is out of one.
     var message: String { get }
+    /// Seconds after which the same call may succeed, for a ``FailureKind/busy`` failure.
+    var retryAfter: Int? { get }
+}
+
+extension Failure {
+    public var retryAfter: Int? { nil }
 }
 
 /// A layer's own detailed failure codes, each of a ``FailureKind``.
@@ -42,29 +50,37 @@ public protocol FailureCode: Sendable, Hashable {
 public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
     public let code: Code
     public let message: String
+    /// Seconds after which the same call may succeed (a busy server), when known.
+    public let retryAfter: Int?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public var description: String { message }
     public var kind: FailureKind { code.kind }
 }
 
-/// The kinds of ``Failure``, from the caller's point of view.
+/// The kinds of ``Failure``, from the caller's point of view: the one vocabulary the
+/// command line maps to exit codes (`CommandError`) and the server to HTTP statuses
+/// (`ErrorStatus`), each in one place.
 ///
 /// | kind | what went wrong | `folio` exits | the server answers |
 /// | --- | --- | --- | --- |
 /// | ``invalidValue`` | a value given is out of range or of the wrong form | 64 | 400 |
 /// | ``malformedInput`` | a file given as input (CSV, 4SB, plist, dictionary) is not of its format | 64 | 400 |
+/// | ``unsupportedKind`` | a file of a kind Folio does not take | 64 | 415 |
 /// | ``notFound`` | no such score, page, bookmark, setlist | 1 | 404 |
 /// | ``unreadable`` | a PDF is damaged beyond repair or not a PDF | 1 | 422 |
-/// | ``tooLarge`` | a PDF is past a reading limit (a decompression bomb) | 1 | 422 |
 /// | ``locked`` | a password is needed, wrong, or the permissions forbid the change | 1 | 422 |
-/// | ``io`` | the file system refused (missing file, no permission, disk full) | 1 | 503 |
-/// | ``conflict`` | the file changed since the version an edit was made against | 1 | 409 |
+/// | ``tooLarge`` | input past a limit (a decompression bomb, an archive, a message) | 64 | 413 |
+/// | ``conflict`` | the file changed since the version an edit was made against, or a name is taken | 1 | 409 |
 /// | ``versionRequired`` | an edit came without the version it was made against | 1 | 428 |
+/// | ``io`` | the file system refused (missing file, no permission) | 1 | 503 |
+/// | ``noSpace`` | the disk is full | 1 | 507 |
+/// | ``busy`` | too much running at once; try again after ``Failure/retryAfter`` | 75 | 503 |
 /// | ``unavailable`` | a program Folio runs for it is not installed (LibreOffice) | 69 | 503 |
 /// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
 ///
@@ -75,20 +91,39 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// ```
 public enum FailureKind: String, Sendable, CaseIterable {
     case invalidValue, malformedInput, notFound, unreadable, tooLarge, locked, io, unavailable, `internal`
-    /// An edit made against a version of the file that is no longer its own (or nothing to undo).
+    /// An edit made against a version of the file that is no longer its own (or nothing to
+    /// undo), or a name that is taken.
     case conflict
     /// An edit that must name the version it was made against did not.
     case versionRequired
+    /// A file of a kind Folio does not take (a spreadsheet given as a score).
+    case unsupportedKind
+    /// The disk is full: nothing was written.
+    case noSpace
+    /// Too much is running at once; the same call may succeed later.
+    case busy
 
-    /// Whether the failure lies in what the caller gave (a value or an input file) rather
-    /// than in a file or the system: nothing was touched, and the same call will fail again.
-    public var isCallersInput: Bool { self == .invalidValue || self == .malformedInput }
+    /// Whether the failure lies in what the caller gave (a value, an input file, one past a
+    /// limit) rather than in a file or the system: nothing was touched, and the same call
+    /// will fail again.
+    public var isCallersInput: Bool { [.invalidValue, .malformedInput, .unsupportedKind, .tooLarge].contains(self) }
+
+    /// The kind of a failed system call's `errno`: ``noSpace`` for a full disk or quota,
+    /// else ``io``.
+    ///
+    /// ```swift
+    /// FailureKind(systemError: ENOSPC)   // .noSpace
+    /// ```
+    public init(systemError number: Int32) {
+        self = number == ENOSPC || number == EDQUOT ? .noSpace : .io
+    }
 }
 
 extension PDFError: Failure {
     public var kind: FailureKind {
         switch code {
         case .io: .io
+        case .noSpace: .noSpace
         case .notPDF, .damaged, .syntax, .filter: .unreadable
         case .limitExceeded: .tooLarge
         case .unsupportedEncryption, .passwordRequired, .wrongPassword, .notPermitted: .locked

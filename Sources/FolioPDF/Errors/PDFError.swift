@@ -19,8 +19,10 @@ public struct PDFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// catch let error as PDFError where error.code == .wrongPassword { print("try another password") }
     /// ```
     public enum Code: String, Sendable, Equatable {
-        /// The file could not be opened or read.
+        /// The file could not be opened, read or written.
         case io
+        /// The disk (or the user's quota) is full: nothing was written.
+        case noSpace
         /// The bytes are not a PDF (no header, no objects) and nothing could be recovered.
         case notPDF
         /// The structure is damaged beyond what recovery can repair.

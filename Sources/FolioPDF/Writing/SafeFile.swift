@@ -50,10 +50,10 @@ public enum SafeFile {
         } else if errno == EPERM || errno == ENOTSUP {
             var info = stat()
             guard lstat(target, &info) != 0, rename(source, target) == 0 else {
-                throw PDFError(.io, "cannot create \(target): \(lastError())")
+                throw SafeFile.systemFailure("cannot create \(target)")
             }
         } else {
-            throw PDFError(.io, "cannot create \(target): \(lastError())")
+            throw SafeFile.systemFailure("cannot create \(target)")
         }
         try syncDirectory(of: target)
     }
@@ -134,7 +134,7 @@ public enum SafeFile {
         if cloned {
             // The clone is of the file as it is now; keep exactly the bytes we read.
             guard ftruncate(temporary.fd, off_t(source.count)) == 0, lseek(temporary.fd, 0, SEEK_END) >= 0 else {
-                throw PDFError(.io, "cannot size \(temporary.path): \(lastError())")
+                throw SafeFile.systemFailure("cannot size \(temporary.path)")
             }
         } else if !copyInKernel(from: source, to: temporary.fd) {
             try writeAll(temporary.fd, source.bytes, path: temporary.path)
@@ -163,7 +163,7 @@ public enum SafeFile {
         guard fd >= 0 else { throw JournalRefused(reason: "cannot write \(path) in place: \(lastError())") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw PDFError(.io, "cannot stat \(path): \(lastError())") }
+        guard fstat(fd, &info) == 0 else { throw SafeFile.systemFailure("cannot stat \(path)") }
         guard source.isFile(info), Int(info.st_size) == source.count else {
             throw PDFError(.io, "\(path) changed since it was opened; nothing was written")
         }
@@ -182,7 +182,7 @@ public enum SafeFile {
             try fault?(.appendedHalf)
             try writeAll(fd, UnsafeRawBufferPointer(rebasing: tail[half...]), at: source.count + half, path: path)
             try fault?(.appended)
-            guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(path): \(lastError())") }
+            guard fsync(fd) == 0 else { throw SafeFile.systemFailure("cannot sync \(path)") }
             try fault?(.synced)
         } catch {
             // Undo what was appended; the journal goes only when the cut is on disk.
@@ -216,7 +216,7 @@ public enum SafeFile {
                 ?? posixWrite(fd, base + written, buffer.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
-                throw PDFError(.io, "cannot write \(path): \(lastError())")
+                throw SafeFile.systemFailure("cannot write \(path)")
             }
             written += result
         }
@@ -229,7 +229,7 @@ public enum SafeFile {
         defer { close(directoryFD) }
         // Some filesystems refuse fsync on a folder (EINVAL); they order entries anyway.
         guard fsync(directoryFD) == 0 || errno == EINVAL else {
-            throw PDFError(.io, "cannot sync the folder of \(path): \(lastError())")
+            throw SafeFile.systemFailure("cannot sync the folder of \(path)")
         }
     }
 
@@ -279,6 +279,13 @@ public enum SafeFile {
     static func lastError() -> String {
         String(cString: strerror(errno))
     }
+
+    /// The failure of the system call that just failed, as `what: reason`: ``PDFError/Code/noSpace``
+    /// when the disk or the quota is full, else ``PDFError/Code/io``.
+    static func systemFailure(_ what: String) -> PDFError {
+        let number = errno
+        return PDFError(FailureKind(systemError: number) == .noSpace ? .noSpace : .io, "\(what): \(String(cString: strerror(number)))")
+    }
 }
 
 /// A temporary file beside a target, removed unless committed (renamed over the target).
@@ -323,7 +330,7 @@ final class TemporaryFile {
             }
         }
         guard descriptor >= 0 else {
-            throw PDFError(.io, "cannot create a temporary file in \(SafeFile.parentDirectory(of: target)): \(SafeFile.lastError())")
+            throw SafeFile.systemFailure("cannot create a temporary file in \(SafeFile.parentDirectory(of: target))")
         }
         path = candidate
         fd = descriptor
@@ -334,24 +341,24 @@ final class TemporaryFile {
     func commit(fault: SafeFile.Fault?, exclusive: Bool = false) throws {
         if let existing {
             guard fchmod(fd, existing.st_mode & 0o7777) == 0 else {
-                throw PDFError(.io, "cannot set permissions of \(path): \(SafeFile.lastError())")
+                throw SafeFile.systemFailure("cannot set permissions of \(path)")
             }
             // Keep the owner where we may (root, or the same user); failure is harmless.
             _ = fchown(fd, existing.st_uid, existing.st_gid)
         }
-        guard fsync(fd) == 0 else { throw PDFError(.io, "cannot sync \(path): \(SafeFile.lastError())") }
+        guard fsync(fd) == 0 else { throw SafeFile.systemFailure("cannot sync \(path)") }
         try fault?(.synced)
         close(fd)
         fd = -1
         if exclusive {
             // link() fails when the name exists: a file that appeared meanwhile is kept.
             guard link(path, target) == 0 else {
-                throw PDFError(.io, "cannot create \(target): \(SafeFile.lastError())")
+                throw SafeFile.systemFailure("cannot create \(target)")
             }
             unlink(path)
         } else {
             guard rename(path, target) == 0 else {
-                throw PDFError(.io, "cannot replace \(target): \(SafeFile.lastError())")
+                throw SafeFile.systemFailure("cannot replace \(target)")
             }
         }
         committed = true

@@ -26,17 +26,19 @@ public enum ScoreErrorCode: String, FailureCode {
     case malformed
     /// Input past a size bound (a decompression bomb, a huge attribute).
     case limitExceeded
-    /// A score file that cannot be opened (damaged, or not a PDF).
+    /// A file that was to be or become a score and cannot be (a damaged PDF, image or
+    /// document, or one that is not what its first bytes claim).
     case unreadable
     /// A program the operation runs is not installed (LibreOffice for office documents).
     case unavailable
 
-    /// Bad values are `invalidValue`; a file that is not of its format, or past a limit
-    /// while being read, is `malformedInput`.
+    /// Bad values are `invalidValue`; a file that is not of its format is
+    /// `malformedInput`; past a limit while being read, `tooLarge`.
     public var kind: FailureKind {
         switch self {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
-        case .malformed, .limitExceeded: .malformedInput
+        case .malformed: .malformedInput
+        case .limitExceeded: .tooLarge
         case .unreadable: .unreadable
         case .unavailable: .unavailable
         }

@@ -103,7 +103,7 @@ public final class OfficeConverter: Sendable {
         if format == .docx || format == .odt {
             let package = try OfficePackage(bytes: bytes)
             guard package.format?.rawValue == format.rawValue else {
-                throw ScoreError(.malformed, "\(name) is a ZIP but not a \(format.rawValue.uppercased()) document")
+                throw ScoreError(.unreadable, "\(name) is a ZIP but not a \(format.rawValue.uppercased()) document")
             }
             try package.check()
         }
@@ -135,7 +135,7 @@ public final class OfficeConverter: Sendable {
         }
         guard size > 0 else {
             let said = log.split(separator: "\n").filter { $0.contains("Error") }.joined(separator: "; ")
-            throw ScoreError(.malformed, "LibreOffice could not read \(name) as \(format.rawValue.uppercased())" + (said.isEmpty ? "" : ": \(said)"))
+            throw ScoreError(.unreadable, "LibreOffice could not read \(name) as \(format.rawValue.uppercased())" + (said.isEmpty ? "" : ": \(said)"))
         }
         guard size <= options.maxOutput, status != 153 else {
             throw ScoreError(.limitExceeded, "the PDF of \(name) is larger than \(options.maxOutput) bytes")
@@ -144,7 +144,7 @@ public final class OfficeConverter: Sendable {
         let pdf = Array(data)
         let document: PDFDocument
         do { document = try PDFDocument(bytes: pdf) } catch let error as PDFError {
-            throw ScoreError(.malformed, "LibreOffice's PDF of \(name) cannot be read: \(error.message)")
+            throw ScoreError(.unreadable, "LibreOffice's PDF of \(name) cannot be read: \(error.message)")
         }
         var warnings: [String] = []
         if !isolated { warnings.append("LibreOffice ran with the network reachable: this system does not allow unshare -rn") }

@@ -113,7 +113,7 @@ public enum ScoreIntake {
             return Settled(fileName: made.fileName, kind: kind, warnings: made.warnings)
         }
         do { _ = try PDFDocument(path: file, options: readOptions) } catch let error as PDFError {
-            throw ScoreError(.malformed, "\(name) cannot be read as a PDF: \(error.message)")
+            throw ScoreError(.unreadable, "\(name) cannot be read as a PDF: \(error.message)")
         }
         var warnings: [String] = []
         if let openIn {
@@ -194,7 +194,7 @@ public enum ScoreIntake {
         }
         let document: PDFDocument
         do { document = try PDFDocument(bytes: made) } catch let error as PDFError {
-            throw ScoreError(.malformed, "\(name) cannot be read as a PDF: \(error.message)")
+            throw ScoreError(.unreadable, "\(name) cannot be read as a PDF: \(error.message)")
         }
         if let openIn {
             warnings += try apply(openIn, to: document, date: date)

@@ -49,7 +49,7 @@ public enum ScoreMake {
         for (name, bytes) in images {
             let image: PDFImage
             do { image = try PDFImage(bytes: bytes) } catch let error as PDFError {
-                throw ScoreError(error.code == .limitExceeded ? .limitExceeded : .malformed, "\(name): \(error.message)")
+                throw ScoreError(error.code == .limitExceeded ? .limitExceeded : .unreadable, "\(name): \(error.message)")
             }
             var stream = image.stream
             if let mask = image.mask { stream.dictionary["SMask"] = .reference(pdf.add(.stream(mask))) }
@@ -71,6 +71,10 @@ public enum ScoreMake {
             let shrink = min(1, PDFNewDocument.maxPageSide / max(width, height))
             width *= shrink
             height *= shrink
+            guard fit != nil || min(width, height) >= 1 else {
+                throw ScoreError(.unreadable, "\(name): an image of \(image.width) × \(image.height) px makes a page below PDF's 1 pt a side; "
+                    + "fit it to a paper size")
+            }
             var page = (width: width, height: height)
             var placed = (x: 0.0, y: 0.0, width: width, height: height)
             if let fit {

@@ -97,7 +97,7 @@ struct RehearsalController {
         } onUpgrade: { inbound, outbound, context in
             let connection = try await admit(context.request, context.requestContext)
             let joined: RehearsalService.Joined
-            do throws(ServiceError) { joined = try await rehearsals.connect(connection) } catch {
+            do throws(LibraryError) { joined = try await rehearsals.connect(connection) } catch {
                 try await outbound.write(.text(RehearsalService.json(["type": "refused", "message": error.message])))
                 try await outbound.close(.policyViolation, reason: String(error.message.prefix(120)))
                 return

@@ -15,7 +15,7 @@ struct StampController {
 
     func addRoutes(to router: Router<FolioRequestContext>) {
         router.get("/api/stamps") { _, _ -> Response in
-            try LibraryServer.json(Stamps(stamps: try ScoreService.mapped { try service.stamps.list() }))
+            try LibraryServer.json(Stamps(stamps: try service.stamps.list()))
         }
         router.post("/api/stamps") { request, _ -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
@@ -23,15 +23,15 @@ struct StampController {
             }
             var request = request
             let body = try await request.collectBody(upTo: maxUpload)
-            let stamp = try ScoreService.mapped { try service.stamps.add(name: name, bytes: Array(buffer: body)) }
+            let stamp = try service.stamps.add(name: name, bytes: Array(buffer: body))
             return try LibraryServer.json(stamp, status: .created)
         }
         router.get("/api/stamps/:name") { _, context -> Response in
-            let image = try ScoreService.mapped { try service.stamps.image(of: try Self.name(context)) }
+            let image = try service.stamps.image(of: try Self.name(context))
             return LibraryServer.bytes(Data(image.bytes), type: "image/\(image.format)", cache: "no-cache")
         }
         router.delete("/api/stamps/:name") { _, context -> Response in
-            try ScoreService.mapped { try service.stamps.remove(try Self.name(context)) }
+            try service.stamps.remove(try Self.name(context))
             return Response(status: .noContent)
         }
     }

@@ -1,26 +1,43 @@
+import FolioLibrary
+import FolioScore
 import HTTPTypes
 import Hummingbird
 
-/// The one mapping from what went wrong to an HTTP status: a ``ServiceError`` (or an error
-/// of the engine, the score layer or the library, in its words) by its kind. Bad values are
-/// 400, a score that cannot be read or changed 422, a busy file 503; nil for an error no
-/// one describes (a bug: 500).
+/// The one mapping from what went wrong to an HTTP status: a failure of any layer (the
+/// engine's, the score layer's, the library's) by its `FailureKind`, with its own message
+/// and, when busy, `Retry-After`. Nil for an error no layer describes (a bug: 500).
+///
+/// | kind | status |
+/// | --- | --- |
+/// | invalidValue, malformedInput | 400 |
+/// | notFound | 404 |
+/// | conflict | 409 |
+/// | tooLarge | 413 |
+/// | unsupportedKind | 415 |
+/// | unreadable, locked | 422 |
+/// | versionRequired | 428 |
+/// | internal | 500 |
+/// | io, busy, unavailable | 503 |
+/// | noSpace | 507 |
 enum ErrorStatus {
-    static func httpError(for error: any Error) -> HTTPError? {
-        guard let error = ServiceError(error) else { return nil }
-        let status: HTTPResponse.Status = switch error.kind {
-        case .invalidValue: .badRequest
+    static func status(of kind: FailureKind) -> HTTPResponse.Status {
+        switch kind {
+        case .invalidValue, .malformedInput: .badRequest
         case .notFound: .notFound
         case .conflict: .conflict
-        case .versionRequired: .preconditionRequired
-        case .unsupportedKind: .unsupportedMediaType
-        case .unreadable: .unprocessableContent
         case .tooLarge: .contentTooLarge
-        case .busy, .unavailable: .serviceUnavailable
-        case .noSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
+        case .unsupportedKind: .unsupportedMediaType
+        case .unreadable, .locked: .unprocessableContent
+        case .versionRequired: .preconditionRequired
         case .internal: .internalServerError
+        case .io, .busy, .unavailable: .serviceUnavailable
+        case .noSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")
         }
-        let headers: HTTPFields = error.retryAfter.map { [.retryAfter: String($0)] } ?? [:]
-        return HTTPError(status, headers: headers, message: error.message)
+    }
+
+    static func httpError(for error: any Error) -> HTTPError? {
+        guard let failure = error as? any Failure else { return nil }
+        let headers: HTTPFields = failure.retryAfter.map { [.retryAfter: String($0)] } ?? [:]
+        return HTTPError(status(of: failure.kind), headers: headers, message: failure.message)
     }
 }

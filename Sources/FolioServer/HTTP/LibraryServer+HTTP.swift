@@ -66,8 +66,8 @@ extension LibraryServer {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
         var request = request
         let body = try await request.collectBody(upTo: limit)
-        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch let error as ScoreError {
-            throw HTTPError(.badRequest, message: error.message)
+        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch let failure as any Failure {
+            throw failure   // a value refused by the score layer while decoding, by its kind
         } catch {
             throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
         }

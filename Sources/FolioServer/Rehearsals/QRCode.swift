@@ -1,3 +1,4 @@
+import FolioLibrary
 /// A QR code (ISO/IEC 18004) of a short text, drawn by the server so a rehearsal's join link
 /// can be scanned from the leader's screen: byte mode, error correction level M (15 % of the
 /// code may be lost), versions 1 to 10 (up to 213 bytes), the mask with the lowest penalty.
@@ -22,10 +23,10 @@ public struct QRCode: Sendable, Equatable {
 
     /// Encodes `text` as UTF-8 in the smallest version that holds it; throws when it is
     /// longer than ``maxBytes``.
-    public init(text: String) throws(ServiceError) {
+    public init(text: String) throws(LibraryError) {
         let bytes = Array(text.utf8)
         guard let version = (1...10).first(where: { Self.blocks[$0 - 1].dataBytes >= bytes.count + ($0 >= 10 ? 3 : 2) }) else {
-            throw ServiceError(.tooLarge, "a QR code holds at most \(Self.maxBytes) bytes; this text has \(bytes.count)")
+            throw LibraryError(.tooLarge, "a QR code holds at most \(Self.maxBytes) bytes; this text has \(bytes.count)")
         }
         var grid = Grid(version: version)
         grid.drawFunctionPatterns()

@@ -1,3 +1,4 @@
+import FolioLibrary
 import FolioScore
 import Foundation
 
@@ -38,35 +39,35 @@ public enum RehearsalMessage: Sendable, Equatable {
 
     /// Reads one message; `.invalidValue` naming what is wrong (too long, not JSON, an
     /// unknown type, a missing or out-of-range field).
-    public init(text: String) throws(ServiceError) {
+    public init(text: String) throws(LibraryError) {
         guard text.utf8.count <= Self.maxBytes else {
-            throw ServiceError(.tooLarge, "a rehearsal message has at most \(Self.maxBytes) bytes")
+            throw LibraryError(.tooLarge, "a rehearsal message has at most \(Self.maxBytes) bytes")
         }
         let wire: Wire
         do { wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8)) } catch {
-            throw ServiceError(.invalidValue, "a rehearsal message is a JSON object with a type")
+            throw LibraryError(.invalidArgument, "a rehearsal message is a JSON object with a type")
         }
         switch wire.type {
         case "move":
             guard let score = wire.score, let page = wire.page else {
-                throw ServiceError(.invalidValue, "move needs a score and a page")
+                throw LibraryError(.invalidArgument, "move needs a score and a page")
             }
-            guard (1...100_000).contains(page) else { throw ServiceError(.invalidValue, "page \(page) is out of range (valid: 1 to 100000)") }
+            guard (1...100_000).contains(page) else { throw LibraryError(.invalidArgument, "page \(page) is out of range (valid: 1 to 100000)") }
             if let piece = wire.piece, !(1...10_000).contains(piece) {
-                throw ServiceError(.invalidValue, "piece \(piece) is out of range (valid: 1 to 10000)")
+                throw LibraryError(.invalidArgument, "piece \(piece) is out of range (valid: 1 to 10000)")
             }
-            if let setlist = wire.setlist, setlist.count > 200 { throw ServiceError(.invalidValue, "a setlist name has at most 200 characters") }
+            if let setlist = wire.setlist, setlist.count > 200 { throw LibraryError(.invalidArgument, "a setlist name has at most 200 characters") }
             self = .move(RehearsalPosition(score: score, page: page, halfway: wire.halfway ?? false, two: wire.two ?? false,
                                            setlist: wire.setlist, piece: wire.piece))
         case "handover":
-            guard let to = wire.to, RehearsalMember.isValidID(to) else { throw ServiceError(.invalidValue, "handover needs a member id (to)") }
+            guard let to = wire.to, RehearsalMember.isValidID(to) else { throw LibraryError(.invalidArgument, "handover needs a member id (to)") }
             self = .handover(to: to)
         case "end": self = .end
         case "detach": self = .detach
         case "attach": self = .attach
         case "instrument": self = .instrument(wire.instrument)
         default:
-            throw ServiceError(.invalidValue, "unknown rehearsal message type '\(wire.type.prefix(40))' (valid: move, handover, end, detach, attach, instrument)")
+            throw LibraryError(.invalidArgument, "unknown rehearsal message type '\(wire.type.prefix(40))' (valid: move, handover, end, detach, attach, instrument)")
         }
     }
 }
@@ -124,11 +125,11 @@ public struct RehearsalMember: Sendable, Equatable, Codable {
     }
 
     /// A member's name checked: 1 to ``maxName`` characters without control characters.
-    public static func checkedName(_ name: String) throws(ServiceError) -> String {
+    public static func checkedName(_ name: String) throws(LibraryError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...maxName).contains(trimmed.count),
               !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-            throw ServiceError(.invalidValue, "a name has 1 to \(maxName) characters without control characters")
+            throw LibraryError(.invalidArgument, "a name has 1 to \(maxName) characters without control characters")
         }
         return trimmed
     }

@@ -58,7 +58,7 @@ public struct PageImageCache: Sendable {
     /// to ``heights``); nil when it cannot be drawn (no renderer, no such page, a damaged
     /// file, a timeout).
     /// `wanted` is asked while the picture waits and is drawn: once false (the client has
-    /// gone), the drawing stops and nil is returned. A full queue is ``ServiceError`` `.busy`.
+    /// gone), the drawing stops and nil is returned. A full queue is a `LibraryError` `.busy`.
     public func image(for pdf: String, id: Int64, page: Int, height: Int = PageImageCache.pageHeight, version: String,
                       wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
         let height = min(max(height, PageImageCache.heights.lowerBound), PageImageCache.heights.upperBound)

@@ -37,18 +37,16 @@ public struct PartService: Sendable {
 
     /// The piece the score `id` belongs to.
     public func piece(score id: Int64) throws -> PieceParts {
-        try ScoreService.mapped { try catalog.parts(ofScore: id) }
+        try catalog.parts(ofScore: id)
     }
 
     public func instruments() throws -> Instruments {
-        try ScoreService.mapped { Instruments(library: try catalog.instruments(), known: Instrument.all) }
+        try Instruments(library: try catalog.instruments(), known: Instrument.all)
     }
 
     /// Sets (or clears) the score `id`'s part label and piece.
     public func set(score id: Int64, _ label: Label) throws -> ScorePart {
-        try ScoreService.mapped {
-            let path = try ScoreService.entry(id, in: catalog).path
-            return try catalog.setPart(PartSetting(score: path, label: label.label, song: label.song))
-        }
+        let path = try ScoreService.entry(id, in: catalog).path
+        return try catalog.setPart(PartSetting(score: path, label: label.label, song: label.song))
     }
 }

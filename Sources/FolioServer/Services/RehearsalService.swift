@@ -110,15 +110,15 @@ public actor RehearsalService {
     /// the setlist `setlist`'s piece `piece`); `leader` is the leader's name.
     /// `client` is the address that asks (at most ``Limits/perClient`` rehearsals each).
     public func start(score: Int64, setlist: String? = nil, piece: Int? = nil, leader: String,
-                      client: String = "local") throws(ServiceError) -> Started {
+                      client: String = "local") throws(LibraryError) -> Started {
         let name = try RehearsalMember.checkedName(leader)
-        if let setlist, !(1...200).contains(setlist.count) { throw ServiceError(.invalidValue, "a setlist name has 1 to 200 characters") }
-        if let piece, !(1...10_000).contains(piece) { throw ServiceError(.invalidValue, "piece \(piece) is out of range (valid: 1 to 10000)") }
+        if let setlist, !(1...200).contains(setlist.count) { throw LibraryError(.invalidArgument, "a setlist name has 1 to 200 characters") }
+        if let piece, !(1...10_000).contains(piece) { throw LibraryError(.invalidArgument, "piece \(piece) is out of range (valid: 1 to 10000)") }
         guard rehearsals.count < limits.rehearsals else {
-            throw ServiceError(.busy, "\(limits.rehearsals) rehearsals are running; end one first", retryAfter: 60)
+            throw LibraryError(.busy, "\(limits.rehearsals) rehearsals are running; end one first", retryAfter: 60)
         }
         guard rehearsals.values.filter({ $0.client == client }).count < limits.perClient else {
-            throw ServiceError(.busy, "this device's network address has \(limits.perClient) rehearsals running (valid: up to \(limits.perClient)); end one first",
+            throw LibraryError(.busy, "this device's network address has \(limits.perClient) rehearsals running (valid: up to \(limits.perClient)); end one first",
                                retryAfter: 60)
         }
         let parts = try pieceParts(score)
@@ -134,7 +134,7 @@ public actor RehearsalService {
     }
 
     /// The rehearsal `code`; `.notFound` when there is none (any more).
-    public func summary(code: String) throws(ServiceError) -> Summary {
+    public func summary(code: String) throws(LibraryError) -> Summary {
         let rehearsal = try find(code)
         return Summary(code: rehearsal.code, leader: rehearsal.leaderName, song: rehearsal.song, position: rehearsal.position,
                        members: rehearsal.order.count)
@@ -146,26 +146,26 @@ public actor RehearsalService {
     /// Connects a member. With the leader's key the member leads; without it they follow,
     /// starting where the leader is. A member already connected is connected anew (their
     /// old connection's messages end).
-    public func connect(_ request: Connection) throws(ServiceError) -> Joined {
+    public func connect(_ request: Connection) throws(LibraryError) -> Joined {
         var rehearsal = try find(request.code)
         guard RehearsalMember.isValidID(request.member) else {
-            throw ServiceError(.invalidValue, "a member id has 8 to 64 letters, digits, - or _")
+            throw LibraryError(.invalidArgument, "a member id has 8 to 64 letters, digits, - or _")
         }
         let name = try RehearsalMember.checkedName(request.name)
         let player = try Self.player(request.instrument)
         let leads: Bool
         if let key = request.key {
             guard Secret.equal(key, rehearsal.key) else {
-                throw ServiceError(.conflict, "that is not the leader's key of rehearsal \(rehearsal.code) (was it handed over?)")
+                throw LibraryError(.conflict, "that is not the leader's key of rehearsal \(rehearsal.code) (was it handed over?)")
             }
             leads = true
         } else {
             leads = false
             guard request.member != rehearsal.leaderID else {
-                throw ServiceError(.conflict, "member \(request.member) leads rehearsal \(rehearsal.code): connect with its key")
+                throw LibraryError(.conflict, "member \(request.member) leads rehearsal \(rehearsal.code): connect with its key")
             }
             guard rehearsal.members[request.member] != nil || rehearsal.order.count < limits.members else {
-                throw ServiceError(.busy, "rehearsal \(rehearsal.code) has \(limits.members) members already", retryAfter: 60)
+                throw LibraryError(.busy, "rehearsal \(rehearsal.code) has \(limits.members) members already", retryAfter: 60)
             }
         }
         connections += 1
@@ -218,16 +218,16 @@ public actor RehearsalService {
             let message = try RehearsalMessage(text: text)
             switch message {
             case .move(let position):
-                guard leads else { throw ServiceError(.invalidValue, "only the leader turns the pages") }
+                guard leads else { throw LibraryError(.invalidArgument, "only the leader turns the pages") }
                 try move(position, in: code)
             case .handover(let to):
-                guard leads else { throw ServiceError(.invalidValue, "only the leader hands over") }
+                guard leads else { throw LibraryError(.invalidArgument, "only the leader hands over") }
                 try handOver(to: to, in: code)
             case .end:
-                guard leads else { throw ServiceError(.invalidValue, "only the leader ends the rehearsal") }
+                guard leads else { throw LibraryError(.invalidArgument, "only the leader ends the rehearsal") }
                 end(code, reason: "The leader ended the rehearsal.")
             case .detach, .attach:
-                guard !leads else { throw ServiceError(.invalidValue, "the leader leads: there is no one to follow") }
+                guard !leads else { throw LibraryError(.invalidArgument, "the leader leads: there is no one to follow") }
                 let attached = message == .attach
                 rehearsals[code]?.members[id]?.info.attached = attached
                 if attached { sendPosition(to: id, in: code) }
@@ -240,7 +240,7 @@ public actor RehearsalService {
                 sendMembers(in: code)
             }
         } catch {
-            send(["type": "error", "message": (ServiceError(error) ?? ServiceError(.internal, "\(error)")).message], to: id, in: code)
+            send(["type": "error", "message": (error as? any Failure)?.message ?? "\(error)"], to: id, in: code)
         }
         return .keep
     }
@@ -291,9 +291,9 @@ public actor RehearsalService {
     }
 
     /// Ends the rehearsal `code` for its leader (the key proves it).
-    public func end(code: String, key: String) throws(ServiceError) {
+    public func end(code: String, key: String) throws(LibraryError) {
         let rehearsal = try find(code)
-        guard Secret.equal(key, rehearsal.key) else { throw ServiceError(.conflict, "that is not the leader's key of rehearsal \(rehearsal.code)") }
+        guard Secret.equal(key, rehearsal.key) else { throw LibraryError(.conflict, "that is not the leader's key of rehearsal \(rehearsal.code)") }
         end(rehearsal.code, reason: "The leader ended the rehearsal.")
     }
 
@@ -318,7 +318,7 @@ public actor RehearsalService {
     private func handOver(to id: String, in code: String) throws {
         guard var rehearsal = rehearsals[code], let previous = rehearsal.leaderID else { return }
         guard let target = rehearsal.members[id], target.connection != nil, id != previous else {
-            throw ServiceError(.invalidValue, "\(id) is not a connected follower")
+            throw LibraryError(.invalidArgument, "\(id) is not a connected follower")
         }
         rehearsal.key = Secret.random()
         rehearsal.leaderID = id
@@ -453,23 +453,23 @@ public actor RehearsalService {
         player.map { PartName.key($0.written) } ?? ""
     }
 
-    private func pieceParts(_ score: Int64) throws(ServiceError) -> PieceParts {
+    private func pieceParts(_ score: Int64) throws(LibraryError) -> PieceParts {
         do { return try catalog.parts(ofScore: score) } catch {
-            throw ServiceError(error) ?? ServiceError(.internal, "\(error)")
+            throw (error as? LibraryError) ?? LibraryError(.internal, (error as? any Failure)?.message ?? "\(error)")
         }
     }
 
-    private func find(_ code: String) throws(ServiceError) -> Rehearsal {
+    private func find(_ code: String) throws(LibraryError) -> Rehearsal {
         guard let rehearsal = rehearsals[Self.normalized(code)] else {
-            throw ServiceError(.notFound, "no rehearsal \(code.prefix(12)) (it may have ended)")
+            throw LibraryError(.notFound, "no rehearsal \(code.prefix(12)) (it may have ended)")
         }
         return rehearsal
     }
 
-    private static func player(_ instrument: String?) throws(ServiceError) -> PartLabel? {
+    private static func player(_ instrument: String?) throws(LibraryError) -> PartLabel? {
         guard let instrument, !instrument.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         guard let label = PartLabel(userLabel: instrument) else {
-            throw ServiceError(.invalidValue, "an instrument has 1 to \(PartLabel.maxLength) characters without control characters")
+            throw LibraryError(.invalidArgument, "an instrument has 1 to \(PartLabel.maxLength) characters without control characters")
         }
         return label
     }

@@ -56,7 +56,7 @@ extension ScoreService {
         let toc = TableOfContents.entries(of: document).map { entry in
             Contents.Entry(title: entry.title, level: entry.level, page: entry.page.flatMap { $0 <= document.pageCount ? $0 : nil })
         }
-        let stored = try Self.mapped { try BookmarkChain.discovered(document: document, pdf: pdf) }.manager.bookmarks(in: order)
+        let stored = try BookmarkChain.discovered(document: document, pdf: pdf).manager.bookmarks(in: order)
         let bookmarks = stored.map { bookmark in
             Contents.Bookmark(id: bookmark.id, name: bookmark.name ?? "",
                               start: bookmark.pages?.lowerBound ?? bookmark.pageIndex.map { $0 + 1 },
@@ -75,7 +75,7 @@ extension ScoreService {
             let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
             var xmp = XMPBookmarkProvider(document: document)
             let missing = TableOfContents.missingBookmarks(of: document, existing: existing)
-            guard !missing.isEmpty else { throw ServiceError(.unreadable, "every TOC entry with a page is a bookmark already") }
+            guard !missing.isEmpty else { throw LibraryError(.unreadable, "every TOC entry with a page is a bookmark already") }
             for piece in missing { _ = xmp.add(piece.bookmark) }
             try xmp.write(to: document)
             return try Self.contents(of: document, pdf: path)
@@ -89,7 +89,7 @@ extension ScoreService {
                                order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
         try editBookmarks(score: id, expected: expected, change: "Deleted a bookmark", order: order) { manager, _ in
             guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
-                throw ServiceError(.notFound, "no bookmark \(bookmark) in this score")
+                throw LibraryError(.notFound, "no bookmark \(bookmark) in this score")
             }
             try BookmarkEdit.remove(id: bookmark, from: &manager)
         }
@@ -132,13 +132,13 @@ extension ScoreService {
     public func changeBookmark(score id: Int64, bookmark: String, expected: String?, _ input: BookmarkChange,
                                order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
         guard input.name != nil || input.before != nil || input.last == true else {
-            throw ServiceError(.invalidValue, "send a name, a bookmark to go before, or last: true")
+            throw LibraryError(.invalidArgument, "send a name, a bookmark to go before, or last: true")
         }
-        guard input.before == nil || input.last != true else { throw ServiceError(.invalidValue, "send before or last, not both") }
+        guard input.before == nil || input.last != true else { throw LibraryError(.invalidArgument, "send before or last, not both") }
         let change = input.name == nil ? "Moved a bookmark" : "Renamed a bookmark"
         return try editBookmarks(score: id, expected: expected, change: change, order: order) { manager, _ in
             guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
-                throw ServiceError(.notFound, "no bookmark \(bookmark) in this score")
+                throw LibraryError(.notFound, "no bookmark \(bookmark) in this score")
             }
             if input.before != nil || input.last == true {
                 try BookmarkEdit.move(id: bookmark, before: input.before, in: &manager)
@@ -156,7 +156,7 @@ extension ScoreService {
         let saved = try edit(found, expected: expected, change: change) { document in
             let chain = try BookmarkChain.discovered(document: document, pdf: path)
             var manager = chain.manager
-            try Self.mapped { try body(&manager, document) }
+            try body(&manager, document)
             try chain.save(manager, into: document)
             return try Self.contents(of: document, pdf: path, order: order)
         }

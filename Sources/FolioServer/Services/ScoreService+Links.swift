@@ -19,7 +19,7 @@ extension ScoreService {
     /// its id and the file's new version.
     public func addLink(score id: Int64, expected: String?, _ input: NewLink) throws -> (id: String, tag: String) {
         let added = try edit(try score(id), expected: expected, change: "Added a link to page \(input.to)") { document in
-            try Self.mapped { try ScoreLink.add(to: document, from: input.page, rect: input.rect, to: input.to) }
+            try ScoreLink.add(to: document, from: input.page, rect: input.rect, to: input.to)
         }
         return (added.value, added.tag)
     }

@@ -50,24 +50,24 @@ extension ScoreService {
     /// save, undoable; bookmarks follow their pages. 400 names what is valid.
     public func applyPageTool(score id: Int64, expected: String?, _ tool: PageTool) throws -> (tag: String, result: PageToolResult) {
         guard PageTool.actions.contains(tool.action) else {
-            throw ServiceError(.invalidValue, "action \(tool.action) is not one of \(PageTool.actions.joined(separator: ", "))")
+            throw LibraryError(.invalidArgument, "action \(tool.action) is not one of \(PageTool.actions.joined(separator: ", "))")
         }
         // Fewer than the engine takes: one request should not be able to grow a score by thousands of pages.
         if let count = tool.count, !(1...100).contains(count) {
-            throw ServiceError(.invalidValue, "count \(count) is out of range (valid: 1 to 100)")
+            throw LibraryError(.invalidArgument, "count \(count) is out of range (valid: 1 to 100)")
         }
         let (score, path) = try score(id)
         let saved = try edit((score, path), expected: expected, change: Self.describe(tool)) { document -> PageToolResult in
             let count = document.pageCount
             func pages(everyWhenLeftOut: Bool) throws -> [Int] {
                 guard let text = tool.pages else {
-                    guard everyWhenLeftOut, count > 0 else { throw ServiceError(.invalidValue, "pages is missing, as \"3,5-7\"") }
+                    guard everyWhenLeftOut, count > 0 else { throw LibraryError(.invalidArgument, "pages is missing, as \"3,5-7\"") }
                     return Array(1...count)
                 }
                 return try ScoreSplit.pages(text, pageCount: count)
             }
             func required<T>(_ value: T?, _ name: String, _ what: String) throws -> T {
-                guard let value else { throw ServiceError(.invalidValue, "\(name) is missing: \(what)") }
+                guard let value else { throw LibraryError(.invalidArgument, "\(name) is missing: \(what)") }
                 return value
             }
             var warnings: [String] = []
@@ -88,7 +88,7 @@ extension ScoreService {
                 if tool.reset == true {
                     crop = .reset
                 } else if let box = tool.box {
-                    guard box.count == 4 else { throw ServiceError(.invalidValue, "box must be [x, y, width, height] in points") }
+                    guard box.count == 4 else { throw LibraryError(.invalidArgument, "box must be [x, y, width, height] in points") }
                     crop = .box(x: box[0], y: box[1], width: box[2], height: box[3])
                 } else {
                     crop = .auto(margin: tool.margin ?? 10)
@@ -116,8 +116,8 @@ extension ScoreService {
     /// bookmarks under forScore's keys, with the file's version.
     public func container(score id: Int64) throws -> (tag: String, name: String, bytes: [UInt8]) {
         let (score, path) = try score(id)
-        guard let tag = FileVersion.tag(of: path) else { throw ServiceError(.notFound, "no score \(id)") }
-        let bytes = try Self.mapped { try ForScoreImport.exportContainer(pdf: path) }
+        guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
+        let bytes = try ForScoreImport.exportContainer(pdf: path)
         let name = ((score.path as NSString).lastPathComponent as NSString).deletingPathExtension + ".4sc"
         return (tag, name, bytes)
     }

@@ -38,7 +38,7 @@ extension ScoreService {
     public func upload(name: String, file: String, openIn: Data?, apply: Bool = true, target: Int64? = nil) throws -> Intake {
         let name = try Self.receivedName(name)
         guard let kind = (try? IntakeKind.of(file: file)) ?? nil else {
-            throw ServiceError(.unsupportedKind, IntakeKind.refusal(of: name))
+            throw LibraryError(.unsupportedKind, IntakeKind.refusal(of: name))
         }
         var options = LibraryIntake.Options()
         options.openIn = openIn
@@ -47,18 +47,7 @@ extension ScoreService {
         options.forScore = .server(read: options.readOptions)
         options.converter = converter
         if let target { options.score = try score(target).0.path }
-        let result = try Self.mapped {
-            do {
-                return try LibraryIntake.take(received: file, name: name, kind: kind, catalog: catalog, options: options)
-            } catch let error as ScoreError where error.code == .malformed && kind.makesScore {
-                // A score that is not what its first bytes claim; a malformed setlist or CSV is a bad request.
-                throw ServiceError(.unreadable, error.message)
-            } catch let error as ScoreError where error.code == .limitExceeded {
-                throw ServiceError(.tooLarge, error.message)
-            } catch let error as PDFError {
-                throw ServiceError(.unreadable, "\(name): \(error.message)")
-            }
-        }
+        let result = try LibraryIntake.take(received: file, name: name, kind: kind, catalog: catalog, options: options)
         let made = try result.scores.map(entry), changed = try result.changed.map(entry)
         return Intake(kind: result.kind, applied: result.applied, summary: result.summary, lines: result.lines, score: made.first,
                       scores: made, changed: changed, setlists: result.setlists, warnings: result.warnings)
@@ -66,8 +55,8 @@ extension ScoreService {
 
     /// The catalogued score at `relative`.
     private func entry(_ relative: String) throws -> Score {
-        guard let entry = try Self.mapped({ try catalog.show(relative) }).first(where: { $0.bookmark == nil }) else {
-            throw ServiceError(.internal, "\(relative) was saved but not catalogued")
+        guard let entry = try (catalog.show(relative)).first(where: { $0.bookmark == nil }) else {
+            throw LibraryError(.internal, "\(relative) was saved but not catalogued")
         }
         return Score(entry)
     }
@@ -78,11 +67,11 @@ extension ScoreService {
     static func receivedName(_ name: String) throws -> String {
         let trimmed = CatalogPath.key(name.trimmingCharacters(in: .whitespaces))
         if let refusal = CatalogPath.refusal(ofFileName: trimmed) {
-            throw ServiceError(.invalidValue, "name: \(refusal)")
+            throw LibraryError(.invalidArgument, "name: \(refusal)")
         }
         guard !trimmed.isEmpty, trimmed.utf8.count <= 200, trimmed.unicodeScalars.first != ".",
               !trimmed.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" }) else {
-            throw ServiceError(.invalidValue, "name must be a file name (no folders, not hidden, at most 200 bytes)")
+            throw LibraryError(.invalidArgument, "name must be a file name (no folders, not hidden, at most 200 bytes)")
         }
         return trimmed
     }

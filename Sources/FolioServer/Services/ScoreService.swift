@@ -163,26 +163,24 @@ public struct ScoreService: Sendable {
         query.genres = value(search.genre).map { [$0] } ?? []
         query.tags = value(search.tag).map { [$0] } ?? []
         query.labels = value(search.label).map { [$0] } ?? []
-        return try Self.mapped {
-            if let key = value(search.key) { query.key = try MusicalKey(parsing: key) }
-            if let rating = search.minRating {
-                guard (1...5).contains(rating) else { throw ServiceError(.invalidValue, "rating \(rating) is out of range (valid: 1 to 5)") }
-                query.rating = try LibraryQuery.Comparison(parsing: ">=\(rating)", field: "rating", valid: 0...5)
-            }
-            if let sort = value(search.sort) {
-                guard let order = LibraryQuery.Sort(rawValue: sort) else {
-                    throw ServiceError(.invalidValue, "sort \(sort) is not one of \(LibraryQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                query.sort = order
-            }
-            return try catalog.search(query).map(Score.init)
+        if let key = value(search.key) { query.key = try MusicalKey(parsing: key) }
+        if let rating = search.minRating {
+            guard (1...5).contains(rating) else { throw LibraryError(.invalidArgument, "rating \(rating) is out of range (valid: 1 to 5)") }
+            query.rating = try LibraryQuery.Comparison(parsing: ">=\(rating)", field: "rating", valid: 0...5)
         }
+        if let sort = value(search.sort) {
+            guard let order = LibraryQuery.Sort(rawValue: sort) else {
+                throw LibraryError(.invalidArgument, "sort \(sort) is not one of \(LibraryQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.sort = order
+        }
+        return try catalog.search(query).map(Score.init)
     }
 
     /// The values to filter by, most used first: field (composer, genre, tag, label, key)
     /// → values with the number of scores carrying each, at most `limit` per field.
     public func facets(limit: Int = 100) throws -> [String: [Facet]] {
-        let all = try Self.mapped { try catalog.facets() }
+        let all = try catalog.facets()
         var result: [String: [Facet]] = [:]
         for facet in all where (result[facet.field]?.count ?? 0) < limit {
             result[facet.field, default: []].append(Facet(value: facet.value, count: facet.count))
@@ -204,7 +202,7 @@ public struct ScoreService: Sendable {
     /// file is not inside the library.
     public func score(_ id: Int64) throws -> (Score, String) {
         let entry = try Self.entry(id, in: catalog)
-        guard let path = paths.resolve(entry.path) else { throw ServiceError(.notFound, "no score \(id)") }
+        guard let path = paths.resolve(entry.path) else { throw LibraryError(.notFound, "no score \(id)") }
         return (Score(entry), path)
     }
 
@@ -212,10 +210,10 @@ public struct ScoreService: Sendable {
     static func entry(_ id: Int64, in catalog: LibraryCatalog) throws -> LibraryEntry {
         let entries: [LibraryEntry]
         do { entries = try catalog.show(String(id)) } catch let error as LibraryError where error.code == .notFound {
-            throw ServiceError(.notFound, "no score \(id)")
+            throw LibraryError(.notFound, "no score \(id)")
         }
         guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id else {
-            throw ServiceError(.notFound, "no score \(id)")
+            throw LibraryError(.notFound, "no score \(id)")
         }
         return entry
     }
@@ -253,23 +251,21 @@ public struct ScoreService: Sendable {
     /// The same, `body` also given the file's real path.
     func read<T>(score id: Int64, _ body: (PDFDocument, String) throws -> T) throws -> (tag: String, value: T) {
         let (_, path) = try score(id)
-        return try Self.mapped {
-            guard let tag = FileVersion.tag(of: path) else { throw ServiceError(.notFound, "no score \(id)") }
-            return (tag, try body(try PDFDocument(path: path, options: work.readOptions()), path))
-        }
+        guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
+        return (tag, try body(try PDFDocument(path: path, options: work.readOptions()), path))
     }
 
     /// Adds an annotation when the file is still at version `expected`; returns the new
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
-        var request = try Self.mapped { try Self.request(input, author: author) }
-        if let name = input.image { request.image = try Self.mapped { try stamps.bytes(of: name) } }
+        var request = try Self.request(input, author: author)
+        if let name = input.image { request.image = try stamps.bytes(of: name) }
         request.font = try input.font.map { name in
             guard let family = TextFont.Family(rawValue: name) else {
-                throw ServiceError(.invalidValue, "font \(name) is not one of \(TextFont.Family.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw LibraryError(.invalidArgument, "font \(name) is not one of \(TextFont.Family.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return try Self.mapped { try TextFont.installed(family) } ?? font
+            return try TextFont.installed(family) ?? font
         } ?? font
         let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
             try request.add(to: document)
@@ -295,7 +291,7 @@ public struct ScoreService: Sendable {
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
         return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
             guard (try? document.locateAnnotation(id: annotation)) != nil else {
-                throw ServiceError(.notFound, "no annotation \(annotation) in this score")
+                throw LibraryError(.notFound, "no annotation \(annotation) in this score")
             }
             var edit = AnnotationEdit(id: annotation)
             edit.rect = input.rect
@@ -311,7 +307,7 @@ public struct ScoreService: Sendable {
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
         return try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
             guard (try? document.locateAnnotation(id: annotation)) != nil else {
-                throw ServiceError(.notFound, "no annotation \(annotation) in this score")
+                throw LibraryError(.notFound, "no annotation \(annotation) in this score")
             }
             return try document.removeAnnotations(ids: [annotation])
         }.tag
@@ -323,11 +319,9 @@ public struct ScoreService: Sendable {
     func edit<T>(_ score: (Score, String), expected: String?, change: String,
                  _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
         guard let expected else {
-            throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
+            throw LibraryError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
-        let saved = try Self.mapped {
-            try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, options: work.readOptions(), body)
-        }
+        let saved = try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, options: work.readOptions(), body)
         return (saved.value, saved.version)
     }
 
@@ -335,7 +329,7 @@ public struct ScoreService: Sendable {
     /// changed the file since); the record is the catalog's, so it outlives a restart.
     public func lastChange(score id: Int64) throws -> String? {
         let (score, _) = try score(id)
-        return try Self.mapped { try catalog.lastChange(score: score.path)?.change }
+        return try catalog.lastChange(score: score.path)?.change
     }
 
     /// Undoes the last change saved to a score (see `LibraryCatalog.undo`). 409 when the file
@@ -344,9 +338,9 @@ public struct ScoreService: Sendable {
     public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
         let (score, _) = try score(id)
         guard let expected else {
-            throw ServiceError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
+            throw LibraryError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
         }
-        let undone = try Self.mapped { try catalog.undo(score: score.path, expected: expected) }
+        let undone = try catalog.undo(score: score.path, expected: expected)
         return (undone.change, undone.version)
     }
 
@@ -361,7 +355,7 @@ public struct ScoreService: Sendable {
     /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
     static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
         guard let kind = kinds[input.type]?.kind else {
-            throw ServiceError(.invalidValue, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
+            throw LibraryError(.invalidArgument, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
         }
         var request = AnnotationRequest(kind: kind, page: input.page)
         request.rects = input.rect.map { [$0] } ?? []
@@ -369,7 +363,7 @@ public struct ScoreService: Sendable {
         request.text = input.text
         if let name = input.symbol {
             guard let symbol = MusicalSymbol(rawValue: name) else {
-                throw ServiceError(.invalidValue, "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw LibraryError(.invalidArgument, "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             request.symbol = symbol
         }
@@ -379,15 +373,6 @@ public struct ScoreService: Sendable {
         request.width = input.width
         request.author = author
         return request
-    }
-
-    /// Runs `body`, its errors in the service's words (``ServiceError/init(_:)``).
-    static func mapped<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            throw ServiceError(error) ?? error
-        }
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }

@@ -65,29 +65,24 @@ public struct SetlistService: Sendable {
     }
 
     public func list() throws -> [SetlistSummary] {
-        try ScoreService.mapped { try catalog.setlists() }
+        try catalog.setlists()
     }
 
     /// The setlist and its version.
     public func show(_ name: String) throws -> (tag: String, setlist: Shown) {
-        try ScoreService.mapped {
-            let setlist = try catalog.setlist(named: name)
-            let entries = try setlist.entries.map { entry in
-                let id = try entry.path.flatMap { try catalog.show($0).first?.id }
-                return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: id, start: entry.start, end: entry.end)
-            }
-            return (Self.version(of: setlist), Shown(name: setlist.title, folder: setlist.folder, entries: entries))
+        let setlist = try catalog.setlist(named: name)
+        let entries = try setlist.entries.map { entry in
+            let id = try entry.path.flatMap { try catalog.show($0).first?.id }
+            return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: id, start: entry.start, end: entry.end)
         }
+        return (Self.version(of: setlist), Shown(name: setlist.title, folder: setlist.folder, entries: entries))
     }
 
     /// Creates an empty setlist; 409 when the name is taken.
     public func create(_ name: String) throws -> (tag: String, setlist: Shown) {
         try lock.run {
-            try ScoreService.mapped {
-                try Setlist.checkName(name)
-                guard try !catalog.hasSetlist(name) else { throw ServiceError(.conflict, "a setlist named \(name) already exists") }
-                try catalog.createSetlist(name)
-            }
+            try Setlist.checkName(name)
+            try catalog.createSetlist(name)
         }
         return try show(name)
     }
@@ -98,22 +93,22 @@ public struct SetlistService: Sendable {
             switch entry.kind {
             case "score", "bookmark":
                 guard let id = entry.score, let path = try catalog.show(String(id)).first?.path else {
-                    throw ServiceError(.invalidValue, "a \(entry.kind) entry needs the score's id (score)")
+                    throw LibraryError(.invalidArgument, "a \(entry.kind) entry needs the score's id (score)")
                 }
                 if entry.kind == "score" {
                     target = .score(path: path)
                 } else {
                     guard let title = entry.title, !title.isEmpty else {
-                        throw ServiceError(.invalidValue, "a bookmark entry needs the bookmark's title (title)")
+                        throw LibraryError(.invalidArgument, "a bookmark entry needs the bookmark's title (title)")
                     }
                     target = .bookmark(path: path, title: title)
                 }
             case "placeholder":
-                guard let title = entry.title else { throw ServiceError(.invalidValue, "a placeholder needs a title") }
+                guard let title = entry.title else { throw LibraryError(.invalidArgument, "a placeholder needs a title") }
                 try Setlist.checkName(title, what: "placeholder title")
                 target = .placeholder(title: title)
             default:
-                throw ServiceError(.invalidValue, "kind \(entry.kind) is not one of score, bookmark, placeholder")
+                throw LibraryError(.invalidArgument, "kind \(entry.kind) is not one of score, bookmark, placeholder")
             }
             try catalog.addToSetlist(name, target, at: entry.position)
         }
@@ -135,26 +130,24 @@ public struct SetlistService: Sendable {
 
     /// forScore's Open Setlist file (4SS) of the setlist.
     public func openSetlist(_ name: String) throws -> [UInt8] {
-        try ScoreService.mapped { try catalog.openSetlist(named: name).xml() }
+        try catalog.openSetlist(named: name).xml()
     }
 
     /// The setlist's pieces merged into one PDF, in order, each with an outline entry.
     public func pdf(_ name: String) throws -> LibraryCatalog.SetlistPDF {
-        try ScoreService.mapped { try catalog.setlistPDF(named: name, options: work.readOptions()) }
+        try catalog.setlistPDF(named: name, options: work.readOptions())
     }
 
     private func change(_ name: String, expected: String?, show: Bool = true,
                         _ body: () throws -> Void) throws -> (tag: String, setlist: Shown) {
         guard let expected else {
-            throw ServiceError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
+            throw LibraryError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
         try lock.run {
-            try ScoreService.mapped {
-                guard Self.version(of: try catalog.setlist(named: name)) == expected else {
-                    throw ServiceError(.conflict, "the setlist changed since you loaded it; reload and try again")
-                }
-                try body()
+            guard Self.version(of: try catalog.setlist(named: name)) == expected else {
+                throw LibraryError(.conflict, "the setlist changed since you loaded it; reload and try again")
             }
+            try body()
         }
         return show ? try self.show(name) : ("", Shown(name: name, entries: []))
     }

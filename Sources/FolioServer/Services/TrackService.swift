@@ -70,24 +70,20 @@ public struct TrackService: Sendable {
     }
 
     public func audioFiles() throws -> [AudioFile] {
-        try ScoreService.mapped { try catalog.audioFiles() }
+        try catalog.audioFiles()
     }
 
     /// The audio file `id`: its real path inside the library and its format; 404 when it is
     /// not catalogued or no longer inside the library.
     public func audio(_ id: Int64) throws -> (path: String, kind: AudioKind) {
-        try ScoreService.mapped {
-            let file = try catalog.audioFile(id: id)
-            guard let path = catalog.files.resolve(file.path) else { throw ServiceError(.notFound, "no audio file \(id)") }
-            return (path, file.kind)
-        }
+        let file = try catalog.audioFile(id: id)
+        guard let path = catalog.files.resolve(file.path) else { throw LibraryError(.notFound, "no audio file \(id)") }
+        return (path, file.kind)
     }
 
     public func list(score id: Int64) throws -> (tag: String, tracks: Tracks) {
-        try ScoreService.mapped {
-            let tracks = try catalog.tracks(of: try path(of: id))
-            return (Self.version(of: tracks), Tracks(tracks: tracks))
-        }
+        let tracks = try catalog.tracks(of: try path(of: id))
+        return (Self.version(of: tracks), Tracks(tracks: tracks))
     }
 
     /// Links a file; returns the list with the new track, and the new track.
@@ -98,12 +94,12 @@ public struct TrackService: Sendable {
             switch (new.audio, new.file) {
             case (let id?, nil): audio = try catalog.audioFile(id: id).path
             case (nil, let file?): audio = file
-            default: throw ServiceError(.invalidValue, "give the audio file's id (audio) or its path in the library (file), one of them")
+            default: throw LibraryError(.invalidArgument, "give the audio file's id (audio) or its path in the library (file), one of them")
             }
             added = try catalog.linkTrack(TrackLink(score: path, audio: audio, bookmark: new.bookmark, title: new.title,
                                                     loopStart: new.loopStart, loopEnd: new.loopEnd, offset: new.offset))
         }
-        guard let added else { throw ServiceError(.internal, "the track was not linked") }
+        guard let added else { throw LibraryError(.internal, "the track was not linked") }
         return (tag, tracks, added)
     }
 
@@ -117,7 +113,7 @@ public struct TrackService: Sendable {
 
     /// What each entry of a setlist sounds with, in order (see `LibraryCatalog.setlistSound`).
     public func setlistSound(_ name: String) throws -> [PieceSound] {
-        try ScoreService.mapped { try catalog.setlistSound(name) }
+        try catalog.setlistSound(name)
     }
 
     /// The metronome's sample, kept beside the catalog.
@@ -125,12 +121,10 @@ public struct TrackService: Sendable {
 
     /// Keeps a WAV as the metronome's sample: `bytes` uploaded, or the library's file `file`.
     public func setSample(bytes: [UInt8]?, file: String?) throws -> WAVFormat {
-        try ScoreService.mapped {
-            switch (bytes, file) {
-            case (let bytes?, nil): return try sample.set(bytes: bytes)
-            case (nil, let file?): return try sample.set(fromLibrary: file, paths: catalog.files)
-            default: throw ServiceError(.invalidValue, "send the WAV as the body, or name a WAV in the library (file), one of them")
-            }
+        switch (bytes, file) {
+        case (let bytes?, nil): return try sample.set(bytes: bytes)
+        case (nil, let file?): return try sample.set(fromLibrary: file, paths: catalog.files)
+        default: throw LibraryError(.invalidArgument, "send the WAV as the body, or name a WAV in the library (file), one of them")
         }
     }
 
@@ -140,18 +134,16 @@ public struct TrackService: Sendable {
 
     private func change(score id: Int64, expected: String?, _ body: (String) throws -> Void) throws -> (tag: String, tracks: Tracks) {
         guard let expected else {
-            throw ServiceError(.versionRequired, "send the version of the track list you edit in If-Match (the ETag of GET)")
+            throw LibraryError(.versionRequired, "send the version of the track list you edit in If-Match (the ETag of GET)")
         }
         return try lock.run {
-            try ScoreService.mapped {
-                let path = try path(of: id)
-                guard Self.version(of: try catalog.tracks(of: path)) == expected else {
-                    throw ServiceError(.conflict, "the score's tracks changed since you loaded them; reload and try again")
-                }
-                try body(path)
-                let tracks = try catalog.tracks(of: path)
-                return (Self.version(of: tracks), Tracks(tracks: tracks))
+            let path = try path(of: id)
+            guard Self.version(of: try catalog.tracks(of: path)) == expected else {
+                throw LibraryError(.conflict, "the score's tracks changed since you loaded them; reload and try again")
             }
+            try body(path)
+            let tracks = try catalog.tracks(of: path)
+            return (Self.version(of: tracks), Tracks(tracks: tracks))
         }
     }
 

@@ -6,7 +6,8 @@ import Darwin
 import Musl
 #endif
 import Foundation
-import Hummingbird
+import FolioLibrary
+import FolioScore
 import NIOCore
 
 /// Where uploads arrive: each is streamed, chunk by chunk as the network delivers it, into a
@@ -35,7 +36,7 @@ public struct UploadSpool: Sendable {
         let path = directory + "/upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).part"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw HTTPError(.serviceUnavailable, message: "cannot receive the upload: \(String(cString: strerror(errno)))")
+            throw Self.systemFailure("cannot receive the upload")
         }
         var closed = false
         do {
@@ -43,7 +44,7 @@ public struct UploadSpool: Sendable {
             for try await chunk in body {
                 received += chunk.readableBytes
                 guard received <= limit else {
-                    throw HTTPError(.contentTooLarge, message: "the file is larger than this server accepts (\(limit) bytes)")
+                    throw LibraryError(.tooLarge, "the file is larger than this server accepts (\(limit) bytes)")
                 }
                 try chunk.withUnsafeReadableBytes { buffer in
                     guard let base = buffer.baseAddress else { return }   // an empty chunk
@@ -52,7 +53,7 @@ public struct UploadSpool: Sendable {
                         let written = write(fd, base + offset, buffer.count - offset)
                         if written < 0, errno == EINTR { continue }
                         guard written > 0 else {
-                            throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: "cannot store the upload: \(String(cString: strerror(errno)))")
+                            throw Self.systemFailure("cannot store the upload")
                         }
                         offset += written
                     }
@@ -60,7 +61,7 @@ public struct UploadSpool: Sendable {
             }
             closed = true
             guard close(fd) == 0 else {
-                throw HTTPError(.init(code: 507, reasonPhrase: "Insufficient Storage"), message: "cannot store the upload: \(String(cString: strerror(errno)))")
+                throw Self.systemFailure("cannot store the upload")
             }
             return path
         } catch {
@@ -68,6 +69,13 @@ public struct UploadSpool: Sendable {
             unlink(path)
             throw error
         }
+    }
+
+    /// The failure of the system call that just failed: `noSpace` when the disk or the
+    /// quota is full, else `io`.
+    static func systemFailure(_ what: String) -> LibraryError {
+        let number = errno
+        return LibraryError(FailureKind(systemError: number) == .noSpace ? .noSpace : .io, "\(what): \(String(cString: strerror(number)))")
     }
 
     /// Removes a received file that was not moved into the library (harmless when it was).

@@ -1,3 +1,4 @@
+import FolioLibrary
 import Dispatch
 import FolioPDF
 import Foundation
@@ -36,7 +37,7 @@ public final class WorkQueue: Sendable {
     /// Runs `body` on a worker thread once a slot is free; 503 when the queue is full.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         guard await gate.enter() else {
-            throw ServiceError(.busy, "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly",
+            throw LibraryError(.busy, "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly",
                                retryAfter: 2)
         }
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in

@@ -79,11 +79,10 @@ struct TocSetCommand: ParsableCommand {
             }
             for problem in problems { printError("folio toc set: \(from): \(problem)") }
         } catch let error as ScoreError {
-            printError("folio toc set: \(from): \(error.message)")
-            throw ExitCode.validationFailure
+            printError("folio toc set: \(from): \(error.message)")   // the contents file's fault
+            throw CommandError.exitCode(for: error)
         } catch {
-            printError("folio toc set: \(file): \(CommandError.describe(error))")
-            throw ExitCode(1)
+            throw CommandError.report(error, command: "toc set", file: file)
         }
     }
 }

@@ -84,8 +84,8 @@ struct LibraryImportCSVCommand: ParsableCommand {
                 BulkOutput.report(outcome, path: outcome.path, command: "library import-csv", json: json, applied: !dryRun)
             }
         } catch let error as ScoreError {
-            printError("folio library import-csv: \(csv): \(CommandError.describe(error))")
-            throw ExitCode.validationFailure
+            printError("folio library import-csv: \(csv): \(error.message)")
+            throw CommandError.exitCode(for: error)
         } catch {
             throw CommandError.report(error, command: "library import-csv", file: nil)
         }

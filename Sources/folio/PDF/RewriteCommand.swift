@@ -28,9 +28,8 @@ struct RewriteCommand: ParsableCommand {
         do {
             let document = try PDFDocument(path: input, password: password)
             try PDFSaver.rewrite(document, to: output, options: RewriteOptions(objectStreams: objectStreams, decrypt: decrypt))
-        } catch let error as PDFError {
-            printError("folio rewrite: \(input): \(error)")
-            throw ExitCode(1)
+        } catch {
+            throw CommandError.report(error, command: "rewrite", file: input)
         }
     }
 }

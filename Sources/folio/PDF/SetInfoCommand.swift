@@ -51,8 +51,8 @@ struct SetInfoCommand: ParsableCommand {
             do {
                 try PDFSaver.update(path: file, output: output, password: password,
                                     save: saving.options(command: "set-info", file: file), edit: edit)
-            } catch let error as PDFError {
-                printError("folio set-info: \(file): \(error)")
+            } catch {
+                _ = CommandError.report(error, command: "set-info", file: file)
                 failed = true
             }
         }

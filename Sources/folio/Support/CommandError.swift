@@ -6,8 +6,9 @@ import Foundation
 /// The command line's one mapping from what went wrong to what is printed and the exit
 /// code (README, "Exit codes"): a failure of the engine, the score layer or the library in
 /// its own words (with offsets and valid ranges), and by its `FailureKind` —
-/// a bad value or a malformed input file exits 64 like a usage error, a program Folio needs
-/// and cannot find (LibreOffice) 69, anything else 1.
+/// a bad value, a malformed input file, one past a limit or a kind of file Folio does not take exits 64 like a
+/// usage error, a program Folio needs and cannot find (LibreOffice) 69, too much running at
+/// once 75 (try again), anything else 1.
 enum CommandError {
     /// The exit code of a usage error or an invalid value: nothing was touched.
     static let usage = ExitCode.validationFailure
@@ -26,6 +27,7 @@ enum CommandError {
         case let code as ExitCode: code
         case is ValidationError: usage
         case let failure as any Failure where failure.kind == .unavailable: ExitCode(69)   // EX_UNAVAILABLE
+        case let failure as any Failure where failure.kind == .busy: ExitCode(75)          // EX_TEMPFAIL
         case let failure as any Failure: failure.kind.isCallersInput ? usage : ExitCode(1)
         default: ExitCode(1)
         }
