@@ -256,17 +256,18 @@ final class AnnotationCommandTests: XCTestCase {
             (["add", file, "--page", "1", "--type", "note", "--points", "10,10", "--icon", "Bell"], "valid: Comment"),
             (["add", file, "--page", "1", "--type", "line", "--points", "10,10,10,10"], "the same"),
             (["add", file, "--page", "1", "--type", "square", "--rect", "1,1,10,10", "--name", id], "already on page 1"),
-            (["edit", file, "--id", "no-such-id", "--color", "#000000"], "no annotation has the id"),
             (["edit", file, "--id", id], "nothing to change"),
             (["edit", file, "--id", id, "--rect", "590,800,100,100"], "not inside the page"),
             (["edit", file, "--id", "obj-15", "--color", "#000000"], "Link"),
-            (["remove", file, "--id", "no-such-id"], "no annotation has the id"),
             (["remove", file], "--id ID... or --all"),
             (["flatten", file, "--page", "7"], "valid: 1 to 5"),
         ]
-        for (arguments, message) in refusals {
+        // An id that names no mark is "not found" (1, as the server's 404), the file untouched too.
+        let missing = [(["edit", file, "--id", "no-such-id", "--color", "#000000"], "no annotation has the id"),
+                       (["remove", file, "--id", "no-such-id"], "no annotation has the id")]
+        for (arguments, message) in refusals + missing {
             let result = try folio(["annot"] + arguments)
-            XCTAssertEqual(result.status, 64, "\(arguments): \(result.err)")
+            XCTAssertEqual(result.status, arguments.contains("no-such-id") ? 1 : 64, "\(arguments): \(result.err)")
             XCTAssertTrue(result.err.contains(message), "\(arguments): \(result.err)")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), original, "\(arguments) left the file as it was")
         }

@@ -69,6 +69,7 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// the id (or it is on several pages and no page is given).
     public func apply(to document: PDFDocument) throws {
         let colors = try checked()
+        try document.requireAnnotations([id], page: page)
         let pageIndex = page.map { $0 - 1 }
         var change = PDFAnnotationChange()
         if let rect {

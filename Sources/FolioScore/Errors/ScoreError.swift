@@ -22,6 +22,8 @@ public enum ScoreErrorCode: String, FailureCode {
     case invalidDuration
     /// Anything else that is not a valid value.
     case invalidValue
+    /// Nothing in the score has the name or id given (an annotation, a bookmark).
+    case notFound
     /// A file in one of forScore's formats (4SS, 4SB, 4SC) that cannot be read.
     case malformed
     /// Input past a size bound (a decompression bomb, a huge attribute).
@@ -37,6 +39,7 @@ public enum ScoreErrorCode: String, FailureCode {
     public var kind: FailureKind {
         switch self {
         case .outOfRange, .invalidKey, .invalidDuration, .invalidValue: .invalidValue
+        case .notFound: .notFound
         case .malformed: .malformedInput
         case .limitExceeded: .tooLarge
         case .unreadable: .unreadable

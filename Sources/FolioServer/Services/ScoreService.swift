@@ -13,12 +13,12 @@ import Foundation
 /// ```
 public struct ScoreService: Sendable {
     public let catalog: LibraryCatalog
-    /// The author written into new annotations (/T).
-    public var author = "Folio"
+    /// Who the server's changes are by: the author written into new annotations (/T) and
+    /// into the undo history (`$FOLIO_AUTHOR` or the login name of whoever runs the server).
+    public var author = EditAuthor.current()
     /// The font text annotations are drawn in (`folio serve --font-file`); nil: Helvetica for
     /// Latin-1 text, the installed fonts for any other script.
     public var font: TextFont?
-    /// The server's own saves, so the last one can be undone.
     /// Where heavy work runs, and the limits every PDF is read with (see ``WorkQueue``).
     public let work: WorkQueue
     /// Converts uploaded office documents, one at a time (LibreOffice, when installed).
@@ -305,11 +305,8 @@ public struct ScoreService: Sendable {
     /// Removes one annotation when the file is still at version `expected`; returns the new
     /// version. 404 when the score has no such annotation.
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
-        return try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
-            guard (try? document.locateAnnotation(id: annotation)) != nil else {
-                throw LibraryError(.notFound, "no annotation \(annotation) in this score")
-            }
-            return try document.removeAnnotations(ids: [annotation])
+        try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
+            try AnnotationRemoval(ids: [annotation]).apply(to: document)
         }.tag
     }
 

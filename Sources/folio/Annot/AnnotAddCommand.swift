@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioScore
 import Foundation
 
@@ -130,7 +131,7 @@ struct AnnotAddCommand: ParsableCommand {
         request.icon = icon
         try style.apply(to: &request)
         request.arrow = arrow
-        request.author = style.author ?? AnnotCommand.defaultAuthor
+        request.author = style.author ?? EditAuthor.current()
         request.name = name
         return request
     }

@@ -22,12 +22,6 @@ struct AnnotCommand: ParsableCommand {
     static func edit<T>(_ command: String, _ options: EditFileOptions, change: (ScoreFile.Document) throws -> T) throws -> T {
         try options.update("annot \(command)", change: change)
     }
-
-    /// The user's name for `/T` when no --author is given.
-    static var defaultAuthor: String {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["FOLIO_AUTHOR"] ?? environment["USER"] ?? environment["LOGNAME"] ?? NSUserName()
-    }
 }
 
 /// `folio annot list`.

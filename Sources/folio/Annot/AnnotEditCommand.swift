@@ -12,8 +12,8 @@ struct AnnotEditCommand: ParsableCommand {
             freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it; --font-file redraws a freetext in that font. Links, widgets and
             popups are not edited.
             Example: folio annot edit part.pdf --id 6f1c… --text "Cut to bar 52" --color "#0050c0"
-            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 unknown id or
-            invalid value (untouched).
+            Exit codes: 0 saved; 1 no annotation has the id, or the file could not be read, written or annotated
+            (untouched); 64 an invalid value (untouched).
             """
     )
 
@@ -56,8 +56,8 @@ struct AnnotRemoveCommand: ParsableCommand {
             document (or of --page), or only those of each --type (subtype names such as Ink, Highlight, FreeText, or
             the `add` type names); links and widgets go only when named with --type Link or --type Widget.
             Example: folio annot remove part.pdf --all --type ink --page 3
-            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 unknown id or
-            page (untouched).
+            Exit codes: 0 saved; 1 no annotation has an id given, or the file could not be read, written or annotated
+            (untouched); 64 a page out of range (untouched).
             """
     )
 
@@ -67,19 +67,18 @@ struct AnnotRemoveCommand: ParsableCommand {
     @Option(help: "With --all: only this subtype (repeat).") var type: [String] = []
     @Option(help: "Only on this page (1-based).") var page: Int?
 
+    private var removal: AnnotationRemoval {
+        all ? .all(types: type, page: page) : AnnotationRemoval(ids: id, page: page)
+    }
+
     func validate() throws {
         guard all != !id.isEmpty else { throw ValidationError("give --id ID... or --all") }
         if !type.isEmpty, !all { throw ValidationError("--type goes with --all") }
-        if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
+        do { try removal.validate() } catch let error as ScoreError { throw ValidationError(error.message) }
     }
 
     func run() throws {
-        let removed = try AnnotCommand.edit("remove", options) { document in
-            if all {
-                return try document.removeAllAnnotations(subtypes: Set(type.map(AnnotationListing.subtype(named:))), onPage: page.map { $0 - 1 })
-            }
-            return try document.removeAnnotations(ids: id, onPage: page.map { $0 - 1 })
-        }
+        let removed = try AnnotCommand.edit("remove", options) { try removal.apply(to: $0) }
         for id in removed { print(id) }
     }
 }

@@ -31,7 +31,7 @@ struct BookmarksCommand: ParsableCommand {
             return try BookmarkChain.update(ScoreFile(file, password: password), index: store.indexPath(for: file), saving: { edit in
                 try libraries.update(file: file, output: output, password: password,
                                      save: saving.options(command: "bookmarks \(command)", file: file),
-                                     change: "folio bookmarks \(command)", author: AnnotCommand.defaultAuthor, edit)
+                                     change: "folio bookmarks \(command)", author: EditAuthor.current(), edit)
             }, problem: { printError("folio bookmarks \(command): \($0)") }, change: change)
         } catch {
             throw CommandError.report(error, command: "bookmarks \(command)", file: file)

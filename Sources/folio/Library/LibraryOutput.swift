@@ -1,5 +1,6 @@
 import FolioLibrary
 import FolioScore
+import Foundation
 
 /// How library results are printed: text, JSON Lines, CSV.
 enum LibraryOutput {

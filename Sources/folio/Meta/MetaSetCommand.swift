@@ -1,6 +1,7 @@
 import ArgumentParser
 import FolioLibrary
 import FolioScore
+import Foundation
 
 /// `folio meta set`: change score metadata in place.
 struct MetaSetCommand: ParsableCommand {

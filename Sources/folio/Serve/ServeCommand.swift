@@ -2,6 +2,7 @@ import ArgumentParser
 import FolioLibrary
 import FolioScore
 import FolioServer
+import Hummingbird
 import Foundation
 import Logging
 

@@ -52,7 +52,7 @@ extension ScoreBatch {
         batch.output = output
         batch.allowComma = allowComma
         batch.changeName = "folio \(command)"
-        batch.author = AnnotCommand.defaultAuthor
+        batch.author = EditAuthor.current()
         return batch
     }
 }

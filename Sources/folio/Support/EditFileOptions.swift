@@ -26,7 +26,7 @@ extension EditFileOptions {
         do {
             var libraries = CatalogLocator()
             return try libraries.update(file: file, output: output, password: password, save: saving.options(command: command, file: file),
-                                        change: "folio \(command)", author: AnnotCommand.defaultAuthor, change)
+                                        change: "folio \(command)", author: EditAuthor.current(), change)
         } catch {
             throw CommandError.report(error, command: command, file: file)
         }
