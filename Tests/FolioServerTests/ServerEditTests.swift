@@ -350,11 +350,11 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
             let id = try await ServerFixture.scoreID(client, query: "bergamasque")
             let uri = "/api/scores/\(id)/pages"
             headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/annotations?page=1", method: .get).headers[.eTag]
-            func apply(_ body: String) async throws -> ScoreService.PageToolResult {
+            func apply(_ body: String) async throws -> PageTool.Result {
                 let answer = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
                 XCTAssertEqual(answer.status, .ok, "\(body): \(String(buffer: answer.body))")
                 headers[.ifMatch] = answer.headers[.eTag]
-                return try ServerFixture.decode(ScoreService.PageToolResult.self, answer)
+                return try ServerFixture.decode(PageTool.Result.self, answer)
             }
 
             // Refused, the file untouched.

@@ -64,7 +64,7 @@ struct ScoreController {
             return try LibraryServer.json(metadata, tag: tag)
         }
         router.post("/api/scores/:id/pages") { request, context -> Response in
-            let tool = try await LibraryServer.decode(ScoreService.PageTool.self, request, limit: maxBody, what: "a page tool")
+            let tool = try await LibraryServer.decode(PageTool.self, request, limit: maxBody, what: "a page tool")
             let id = try LibraryServer.scoreID(context), expected = request.headers[.ifMatch]
             let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try LibraryServer.json(result, tag: tag)

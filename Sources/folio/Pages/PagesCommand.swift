@@ -23,6 +23,15 @@ struct PagesCommand: ParsableCommand {
     static func report(_ warnings: [String]) {
         for warning in warnings { printError("warning: \(warning)") }
     }
+
+    /// Runs `tool` on the file (FolioScore's `PageTool`, as the server's page tools) and
+    /// prints its warnings; `done` says what was done.
+    static func run(_ command: String, _ file: EditFileOptions, _ tool: PageTool, done: (PageTool.Result) -> String) throws {
+        do { try tool.validate() } catch let error as ScoreError { throw ValidationError(error.message) }
+        let result = try file.update("pages \(command)") { try tool.apply(to: $0) }
+        report(result.warnings)
+        print(done(result))
+    }
 }
 
 struct PagesRotateCommand: ParsableCommand {
@@ -33,11 +42,7 @@ struct PagesRotateCommand: ParsableCommand {
     @Option(help: "Degrees clockwise: 90, 180, 270 or negative.") var by: Int
 
     func run() throws {
-        try file.update("pages rotate") { document in
-            let list = try pages.map { try ScoreSplit.pages($0, pageCount: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
-            try ScorePages.rotate(document, pages: list, by: by)
-            print("rotated \(list.count) page(s) by \(by)°")
-        }
+        try PagesCommand.run("rotate", file, PageTool(action: "rotate", pages: pages, by: by)) { "rotated \($0.changed) page(s) by \(by)°" }
     }
 }
 
@@ -48,11 +53,7 @@ struct PagesDeleteCommand: ParsableCommand {
     @Option(help: "The pages, as 3,5-7.") var pages: String
 
     func run() throws {
-        try file.update("pages delete") { document in
-            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
-            PagesCommand.report(try ScorePages.delete(document, pages: list))
-            print("deleted \(Set(list).count) page(s); \(document.pageCount) left")
-        }
+        try PagesCommand.run("delete", file, PageTool(action: "delete", pages: pages)) { "deleted \($0.changed) page(s); \($0.pages) left" }
     }
 }
 
@@ -64,11 +65,7 @@ struct PagesMoveCommand: ParsableCommand {
     @Option(help: "The page number the first of them gets.") var to: Int
 
     func run() throws {
-        try file.update("pages move") { document in
-            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
-            PagesCommand.report(try ScorePages.move(document, pages: list, to: to))
-            print("moved \(list.count) page(s) to \(to)")
-        }
+        try PagesCommand.run("move", file, PageTool(action: "move", pages: pages, to: to)) { "moved \($0.changed) page(s) to \(to)" }
     }
 }
 
@@ -77,25 +74,12 @@ struct PagesInsertBlankCommand: ParsableCommand {
                                                     discussion: "Example: folio pages insert-blank Part.pdf --at 5 --count 2")
     @OptionGroup var file: EditFileOptions
     @Option(help: "The page number the first blank page gets (page count + 1 appends).") var at: Int
-    @Option(help: "How many.") var count = 1
+    @Option(help: "How many, 1 to \(PageTool.maxBlankPages) (default 1).") var count: Int?
     @Option(help: "The size: a4, letter, or WIDTHxHEIGHT in points (default: the neighbouring page's).") var size: String?
 
     func run() throws {
-        try file.update("pages insert-blank") { document in
-            let dimensions: (width: Double, height: Double)?
-            switch size?.lowercased() {
-            case nil: dimensions = nil
-            case "a4": dimensions = (595.276, 841.89)
-            case "letter": dimensions = (612, 792)
-            case let text?:
-                let parts = text.split(separator: "x").compactMap { Double($0) }
-                guard parts.count == 2 else {
-                    throw ValidationError("size '\(text)' is not a4, letter or WIDTHxHEIGHT in points (such as 612x792)")
-                }
-                dimensions = (parts[0], parts[1])
-            }
-            PagesCommand.report(try ScorePages.insertBlank(document, at: at, count: count, size: dimensions))
-            print("inserted \(count) blank page(s) at \(at)")
+        try PagesCommand.run("insert-blank", file, PageTool(action: "insert-blank", at: at, count: count, size: size)) {
+            "inserted \($0.changed) blank page(s) at \(at)"
         }
     }
 }
@@ -140,27 +124,25 @@ struct PagesCropCommand: ParsableCommand {
     @Option(help: "The pages, as 3,5-7 (default: all).") var pages: String?
     @Option(help: "The box as x,y,width,height in points.") var box: String?
     @Flag(help: "Crop to what each page draws.") var auto = false
-    @Option(help: "With --auto: points kept around what is drawn, 0 to 200.") var margin = 10.0
+    @Option(help: "With --auto: points kept around what is drawn, 0 to 200 (default \(Int(PageTool.defaultMargin))).") var margin: Double?
     @Flag(help: "Remove the crop: show whole pages again.") var reset = false
 
     func run() throws {
         let chosen = [box != nil, auto, reset].filter { $0 }.count
         guard chosen == 1 else { throw ValidationError("give one of --box x,y,w,h, --auto or --reset") }
-        let crop: ScorePages.Crop
+        if margin != nil, !auto { throw ValidationError("--margin goes with --auto") }
+        var values: [Double]?
         if let box {
-            let values = box.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.count == 4, let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
+            let numbers = box.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, box.split(separator: ",").count == 4 else {
                 throw ValidationError("--box '\(box)' is not x,y,width,height in points (such as 36,36,523,770)")
             }
-            crop = .box(x: x, y: y, width: width, height: height)
-        } else {
-            crop = auto ? .auto(margin: margin) : .reset
+            values = numbers
         }
-        try file.update("pages crop") { document in
-            let list = try pages.map { try ScoreSplit.pages($0, pageCount: document.pageCount) } ?? Array(1...max(document.pageCount, 1))
-            let warnings = try ScorePages.crop(document, pages: list, crop)
-            PagesCommand.report(warnings)
-            print(reset ? "uncropped \(list.count) page(s)" : "cropped \(list.count - warnings.count) page(s)")
+        // An automatic crop is the tool's default: neither a box nor reset.
+        let tool = PageTool(action: "crop", pages: pages, box: values, margin: margin, reset: reset ? true : nil)
+        try PagesCommand.run("crop", file, tool) { result in
+            reset ? "uncropped \(result.changed) page(s)" : "cropped \(result.changed) page(s)"
         }
     }
 }
