@@ -112,7 +112,7 @@ final class LinksCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(names, ["Allegretto — Аллегретто", "Andante — Ανδάντε", "Adagio — 遅く"])
         let untouched = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertTrue(try invoke(["bookmarks", "move", file, "--id", ids[0], "--before", ids[0]], status: 64).err.contains("before itself"))
-        XCTAssertTrue(try invoke(["bookmarks", "move", file, "--id", "nope"], status: 64).err.contains("no bookmark has the id nope"))
+        XCTAssertTrue(try invoke(["bookmarks", "move", file, "--id", "nope"], status: 1).err.contains("no bookmark has the id nope"))
         XCTAssertTrue(try invoke(["bookmarks", "add", file, "--name", "Coda", "--page", "7"], status: 64).err.contains("valid: 1 to 6"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), untouched)
     }

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 
 /// A musician's bookmark edits by hand — add one for a page or a page range, rename, remove,
@@ -70,13 +71,28 @@ public enum BookmarkEdit {
         }
     }
 
+    /// Adds forScore's page-range bookmarks from `document`'s table of contents that
+    /// `manager` does not hold yet (same name and pages), and returns them: "bookmarks from
+    /// TOC", for `folio bookmarks from-toc --save` and the server's button alike; the
+    /// manager's chain decides where they are kept (XMP, or a CSV index).
+    ///
+    /// ```swift
+    /// let added = BookmarkEdit.addFromContents(of: document, to: &manager)
+    /// ```
+    @discardableResult
+    public static func addFromContents(of document: PDFDocument, to manager: inout BookmarkManager) -> [PageRangeBookmark] {
+        let missing = TableOfContents.missingBookmarks(of: document, existing: manager.bookmarks)
+        for piece in missing { manager.add(piece.bookmark) }
+        return missing
+    }
+
     static func find(_ id: String, in manager: BookmarkManager) throws -> Bookmark {
         guard let bookmark = manager.bookmarks.first(where: { $0.id == id }) else { throw missing(id) }
         return bookmark
     }
 
     static func missing(_ id: String) -> ScoreError {
-        ScoreError(.invalidValue, "no bookmark has the id \(id) (`folio bookmarks list` shows them)")
+        ScoreError(.notFound, "no bookmark has the id \(id) (`folio bookmarks list` shows them)")
     }
 
     static func checkedName(_ name: String) throws -> String {

@@ -67,20 +67,16 @@ extension ScoreService {
                         halfTurns: halves)
     }
 
-    /// Stores forScore's page-range bookmarks from the TOC in the PDF's XMP (those not
-    /// there yet), when the file is still at `expected`. Returns the contents after.
+    /// Stores forScore's page-range bookmarks from the TOC (those not there yet) where the
+    /// score's bookmarks are kept (`BookmarkEdit.addFromContents`, as `folio bookmarks
+    /// from-toc --save`), when the file is still at `expected`. Returns the contents after;
+    /// 422 when every entry is a bookmark already (nothing to save).
     public func bookmarksFromTOC(score id: Int64, expected: String?) throws -> (tag: String, contents: Contents) {
-        let found = try score(id), path = found.1
-        let saved = try edit(found, expected: expected, change: "Made bookmarks from the TOC") { document in
-            let existing = try BookmarkChain.discovered(document: document, pdf: path).manager.bookmarks
-            var xmp = XMPBookmarkProvider(document: document)
-            let missing = TableOfContents.missingBookmarks(of: document, existing: existing)
-            guard !missing.isEmpty else { throw LibraryError(.unreadable, "every TOC entry with a page is a bookmark already") }
-            for piece in missing { _ = xmp.add(piece.bookmark) }
-            try xmp.write(to: document)
-            return try Self.contents(of: document, pdf: path)
+        try editBookmarks(score: id, expected: expected, change: "Made bookmarks from the TOC", order: .pageBased) { manager, document in
+            guard !BookmarkEdit.addFromContents(of: document, to: &manager).isEmpty else {
+                throw LibraryError(.unreadable, "every TOC entry with a page is a bookmark already")
+            }
         }
-        return (saved.tag, saved.value)
     }
 
     /// Removes one bookmark where it is kept (the PDF's XMP, or the CSV index beside it) when
@@ -88,9 +84,6 @@ extension ScoreService {
     public func removeBookmark(score id: Int64, bookmark: String, expected: String?,
                                order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
         try editBookmarks(score: id, expected: expected, change: "Deleted a bookmark", order: order) { manager, _ in
-            guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
-                throw LibraryError(.notFound, "no bookmark \(bookmark) in this score")
-            }
             try BookmarkEdit.remove(id: bookmark, from: &manager)
         }
     }
@@ -137,9 +130,6 @@ extension ScoreService {
         guard input.before == nil || input.last != true else { throw LibraryError(.invalidArgument, "send before or last, not both") }
         let change = input.name == nil ? "Moved a bookmark" : "Renamed a bookmark"
         return try editBookmarks(score: id, expected: expected, change: change, order: order) { manager, _ in
-            guard manager.bookmarks.contains(where: { $0.id == bookmark }) else {
-                throw LibraryError(.notFound, "no bookmark \(bookmark) in this score")
-            }
             if input.before != nil || input.last == true {
                 try BookmarkEdit.move(id: bookmark, before: input.before, in: &manager)
             }

@@ -385,10 +385,7 @@ struct BookmarksFromTocCommand: ParsableCommand {
             for file in files {
                 try BookmarksCommand.update("from-toc", file: file, output: nil, password: password, store: store,
                                                  saving: saving) {
-                    manager, document in
-                    for piece in TableOfContents.missingBookmarks(of: document, existing: manager.bookmarks) {
-                        manager.add(piece.bookmark)
-                    }
+                    manager, document in BookmarkEdit.addFromContents(of: document, to: &manager)
                 }
             }
         }
