@@ -313,6 +313,15 @@ def main(folio, artifacts):
             page.click("#details .stars label[title='4 of 5']")
             page.select_option("#details [name=key]", "D♭ major")
             page.select_option("#details [name=difficulty]", "3")
+            # A value the server refuses (ScoreDuration reads 1:75 as no duration) is said, and stays as typed.
+            page.fill("#details [name=duration]", "1:75")
+            page.click("#details button[type=submit]")
+            expect(page.locator("#status")).to_contain_text("duration '1:75' is invalid")
+            expect(page.locator("#details [name=duration]")).to_have_value("1:75")
+            expect(page.locator("#details [name=title]")).to_have_value("Clair de lune")
+            refused = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+            assert errors.count(refused) == 1, errors
+            errors.remove(refused)
             page.fill("#details [name=duration]", "5:10")
             page.fill("#details [name=tempo]", "54")
             page.fill("#details [name=timeSignature]", "9 / 8")
@@ -322,6 +331,11 @@ def main(folio, artifacts):
             expect(page.locator("#title")).to_have_text("Clair de lune")
             expect(page.locator(".bar .people")).to_have_text("Claude Debussy")
             expect(page.locator("#details [name=timeSignature]")).to_have_value("9/8")
+            expect(page.locator("#details [name=duration]")).to_have_value("5:10")
+            # The form is the server's description of the fields, control for control.
+            fields = page.evaluate("fetch('/api/fields').then((r) => r.json())")
+            names = page.eval_on_selector_all("#details [data-input]", "els => els.map((e) => e.dataset.name ?? e.name)")
+            assert names == [f["name"] for f in fields], (names, fields)
             page.screenshot(path=f"{artifacts}/8-details.png")
 
             # Contents: the TOC, bookmarks from it, a jump by an entry.

@@ -1,5 +1,6 @@
 import FolioLibrary
 import FolioPDF
+import FolioScore
 import FolioServer
 import Foundation
 import HTTPTypes
@@ -42,6 +43,33 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
             let bad = try await client.execute(uri: "/api/scores?limit=0", method: .get)
             XCTAssertEqual(bad.status, .badRequest)
             XCTAssertTrue(String(buffer: bad.body).contains("valid: 1 to 10000"))
+        }
+    }
+
+    /// The details form is the server's description of the fields, and what it sends as
+    /// written (a duration as m:ss) is read by the server, which says what it refuses.
+    func testTheFieldsAndTheDetailsFormAreTheServers() async throws {
+        try await application(try server()).test(.router) { client in
+            let fields = try await client.execute(uri: "/api/fields", method: .get)
+            XCTAssertEqual(try self.decode([ScoreFieldForm].self, fields), ScoreFieldForm.all)
+            let id = try await ServerFixture.scoreID(client, query: "cuna")
+            let page = String(buffer: try await client.execute(uri: "/scores/\(id)", method: .get).body)
+            for field in ScoreFieldForm.all {
+                XCTAssertTrue(page.contains("name=\"\(field.name)\""), field.name)
+            }
+            var headers = try await ServerFixture.csrf(client)
+            headers[.ifMatch] = try await client.execute(uri: "/api/scores/\(id)/metadata", method: .get).headers[.eTag]
+            let bad = try await client.execute(uri: "/api/scores/\(id)/metadata", method: .put, headers: headers,
+                                               body: ByteBuffer(string: #"{"title": "Wiegenlied", "duration": "1:75"}"#))
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains("duration '1:75' is invalid"), String(buffer: bad.body))
+            let saved = try await client.execute(uri: "/api/scores/\(id)/metadata", method: .put, headers: headers,
+                                                 body: ByteBuffer(string: #"{"title": "Wiegenlied — Колыбельная", "duration": "2:05", "rating": "3"}"#))
+            XCTAssertEqual(saved.status, .ok, String(buffer: saved.body))
+            let metadata = try self.decode(ScoreMetadata.self, saved)
+            XCTAssertEqual(metadata.duration, 125)
+            XCTAssertEqual(metadata.rating, 3)
+            XCTAssertTrue(String(buffer: saved.body).contains(#""durationText":"2:05""#))
         }
     }
 

@@ -61,9 +61,11 @@ public struct ScoreMetadata: Sendable, Equatable {
     }
 }
 
-/// The JSON form of a score's metadata, the API's and the catalog's: every field by its
-/// ``ScoreField`` name, lists as arrays (empty ones too), the key by its name ("F♯ minor"),
-/// unset values left out. Decoding takes missing lists as empty and a blank key as none.
+/// The JSON form of a score's metadata, the API's, the CLI's and the catalog's: every field
+/// by its ``ScoreField`` name, lists as arrays (empty ones too), the key by its name ("F♯
+/// minor"), the duration in seconds with `durationText` beside it as written ("4:05"),
+/// unset values left out. Decoding takes missing lists as empty, a blank key as none, and a
+/// duration as seconds or as written ("4:05", read by ``ScoreDuration``).
 ///
 /// ```swift
 /// let json = try JSONEncoder().encode(ScoreMetadata(title: "Má vlast", composers: ["Bedřich Smetana"]))
@@ -77,7 +79,13 @@ extension ScoreMetadata: Codable {
             switch field.kind {
             case .text: self[field] = try values.decodeIfPresent(String.self, forKey: field).map(ScoreValue.text)
             case .list: self[field] = try values.decodeIfPresent([String].self, forKey: field).map(ScoreValue.list)
-            case .number: self[field] = try values.decodeIfPresent(Int.self, forKey: field).map(ScoreValue.number)
+            case .number:
+                // A number may come as a form writes it: text, a duration as m:ss or h:mm:ss.
+                if let text = try? values.decodeIfPresent(String.self, forKey: field) {
+                    self[field] = try Self.number(text, field).map(ScoreValue.number)
+                } else {
+                    self[field] = try values.decodeIfPresent(Int.self, forKey: field).map(ScoreValue.number)
+                }
             case .key:
                 let name = try values.decodeIfPresent(String.self, forKey: field)?
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -87,16 +95,66 @@ extension ScoreMetadata: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: ScoreField.self)
-        for field in ScoreField.allCases {
-            switch self[field] {
-            case .text(let text): try values.encode(text, forKey: field)
-            case .list(let list): try values.encode(list, forKey: field)
-            case .number(let number): try values.encode(number, forKey: field)
-            case .key(let key): try values.encode(key.name, forKey: field)
-            case nil: if field.kind == .list { try values.encode([String](), forKey: field) }
+        var values = encoder.container(keyedBy: MemberKey.self)
+        for (name, value) in jsonMembers {
+            switch value {
+            case .text(let text): try values.encode(text, forKey: MemberKey(name))
+            case .texts(let list): try values.encode(list, forKey: MemberKey(name))
+            case .number(let number): try values.encode(number, forKey: MemberKey(name))
             }
         }
+    }
+
+    /// A number field's value as a form sends it: blank is none; a duration is read by
+    /// ``ScoreDuration``, any other number must be a whole one.
+    private static func number(_ text: String, _ field: ScoreField) throws -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        if field == .duration { return try ScoreDuration.parse(trimmed) }
+        guard let number = Int(trimmed) else {
+            let range = field.range.map { " (valid: \($0.lowerBound) to \($0.upperBound))" } ?? ""
+            throw ScoreError(.invalidValue, "\(field.rawValue): '\(trimmed)' is not a whole number\(range)")
+        }
+        return number
+    }
+
+    /// A value of the JSON form.
+    public enum JSONMember: Sendable, Equatable {
+        case text(String)
+        case texts([String])
+        case number(Int)
+    }
+
+    /// The members of the JSON form in ``ScoreField`` order, `durationText` after the
+    /// duration: what the API encodes and `folio meta get --json` and `folio library list
+    /// --json` print, in one place.
+    ///
+    /// ```swift
+    /// ScoreMetadata(title: "Nocturne", duration: 245).jsonMembers.map(\.name)
+    /// // ["title", "composers", "genres", "tags", "labels", "duration", "durationText"]
+    /// ```
+    public var jsonMembers: [(name: String, value: JSONMember)] {
+        var members: [(name: String, value: JSONMember)] = []
+        for field in ScoreField.allCases {
+            switch self[field] {
+            case .text(let text): members.append((field.rawValue, .text(text)))
+            case .list(let list): members.append((field.rawValue, .texts(list)))
+            case .number(let number):
+                members.append((field.rawValue, .number(number)))
+                if field == .duration { members.append(("durationText", .text(ScoreDuration.format(number)))) }
+            case .key(let key): members.append((field.rawValue, .text(key.name)))
+            case nil: if field.kind == .list { members.append((field.rawValue, .texts([]))) }
+            }
+        }
+        return members
+    }
+
+    private struct MemberKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -3,47 +3,41 @@
 import { getJSON, change } from './api.js';
 
 const form = document.getElementById('details');
-const lists = ['composers', 'genres', 'tags', 'labels'];
 
-function seconds(text) {
-  const parts = text.trim().split(':').map((part) => part.trim());
-  if (parts.length === 1 && parts[0] === '') return null;
-  if (parts.length > 3 || parts.some((part) => !/^\d+$/.test(part))) throw new Error('duration: use m:ss or h:mm:ss');
-  return parts.reduce((total, part) => total * 60 + Number(part), 0);
-}
-
-function clock(total) {
-  if (total == null) return '';
-  const two = (value) => String(value).padStart(2, '0');
-  const [hours, minutes, rest] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  return hours ? `${hours}:${two(minutes)}:${two(rest)}` : `${Math.floor(total / 60)}:${two(rest)}`;
+// Each control says how its field is entered (data-input, from the server's description of
+// the fields): the values go out as written, and the server reads them (durations, keys,
+// numbers) and answers with what it refuses.
+function controls() {
+  return [...form.querySelectorAll('[data-input]')].map((element) => ({
+    element, input: element.dataset.input, name: element.dataset.name ?? element.name,
+  }));
 }
 
 function fill(metadata) {
-  form.elements.title.value = metadata.title ?? '';
-  for (const name of lists) form.elements[name].value = (metadata[name] ?? []).join(', ');
-  for (const star of form.querySelectorAll('input[name="rating"]')) star.checked = star.value === String(metadata.rating ?? '');
-  form.elements.difficulty.value = metadata.difficulty ? String(metadata.difficulty) : '';
-  form.elements.key.value = metadata.key ?? '';
-  form.elements.duration.value = clock(metadata.duration);
-  form.elements.tempo.value = metadata.tempo ?? '';
-  form.elements.timeSignature.value = metadata.timeSignature ?? '';
-  form.elements.reference.value = metadata.reference ?? '';
+  for (const { element, input, name } of controls()) {
+    if (input === 'stars') {
+      for (const star of element.querySelectorAll('input')) star.checked = star.value === String(metadata[name] ?? '');
+    } else if (input === 'list') {
+      element.value = (metadata[name] ?? []).join(', ');
+    } else if (input === 'duration') {
+      element.value = metadata[`${name}Text`] ?? '';
+    } else {
+      element.value = metadata[name] == null ? '' : String(metadata[name]);
+    }
+  }
 }
 
 function read() {
-  const number = (value) => (value === '' || value == null ? null : Number(value));
-  const body = { title: form.elements.title.value.trim() };
-  for (const name of lists) body[name] = form.elements[name].value.split(',').map((value) => value.trim()).filter(Boolean);
-  body.rating = number(form.querySelector('input[name="rating"]:checked')?.value);
-  body.difficulty = number(form.elements.difficulty.value);
-  body.key = form.elements.key.value || null;
-  body.duration = seconds(form.elements.duration.value);
-  const tempo = form.elements.tempo.value.trim();
-  if (tempo !== '' && !/^\d+$/.test(tempo)) throw new Error('tempo: beats per minute, 1 to 999');
-  body.tempo = number(tempo);
-  body.timeSignature = form.elements.timeSignature.value.trim() || null;
-  body.reference = form.elements.reference.value.trim() || null;
+  const body = {};
+  for (const { element, input, name } of controls()) {
+    if (input === 'stars') {
+      body[name] = element.querySelector('input:checked')?.value || null;
+    } else if (input === 'list') {
+      body[name] = element.value.split(',').map((value) => value.trim()).filter(Boolean);
+    } else {
+      body[name] = element.value.trim() || null;
+    }
+  }
   return body;
 }
 
@@ -56,8 +50,7 @@ export function details(app) {
   }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    let body;
-    try { body = read(); } catch (error) { app.say(error.message); return; }
+    const body = read();
     try {
       const { data, version } = await change('PUT', `/api/scores/${app.scoreID}/metadata`, app.version(), body);
       fill(data);
@@ -68,7 +61,8 @@ export function details(app) {
       app.saved(version, 'Details saved');
     } catch (error) {
       app.failed(error);
-      await load();
+      // A stale form is reloaded; a refused value stays as typed, to be corrected.
+      if (error.status === 409) await load();
     }
   });
   return { load };

@@ -54,6 +54,9 @@ struct ScoreController {
                 try await pictures.image(for: path, id: id, page: page, height: height, version: tag, wanted: connected)
             }
         }
+        router.get("/api/fields") { _, _ -> Response in
+            try LibraryServer.json(ScoreFieldForm.all)
+        }
         router.get("/api/scores/:id/metadata") { _, context -> Response in
             let (tag, metadata) = try service.metadata(score: try LibraryServer.scoreID(context))
             return try LibraryServer.json(metadata, tag: tag)

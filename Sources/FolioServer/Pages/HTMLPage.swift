@@ -263,29 +263,34 @@ enum HTMLPage {
         }.joined()
     }
 
-    /// The metadata editor; details.js fills it from the API and saves it back.
+    /// The metadata editor, one control per field as `ScoreFieldForm` describes it (the
+    /// description `GET /api/fields` serves); details.js fills it from the API by each
+    /// control's `data-input` and sends the values as written — the server reads them.
     static func detailsForm() -> String {
-        let keys = MusicalKey.all.map { "<option>\(escape($0.name))</option>" }.joined()
-        let stars = (1...5).map { value in
-            "<label title=\"\(value) of 5\"><input type=\"radio\" name=\"rating\" value=\"\(value)\">"
-                + "<span aria-hidden=\"true\">★</span><span class=\"visually-hidden\">\(value) stars</span></label>"
-        }.joined()
+        let controls = ScoreFieldForm.all.map { field -> String in
+            let name = escape(field.name), label = escape(field.label)
+            let placeholder = field.placeholder.map { " placeholder=\"\(escape($0))\"" } ?? ""
+            switch field.input {
+            case .stars:
+                let stars = (1...(field.maximum ?? 5)).map { value in
+                    "<label title=\"\(value) of \(field.maximum ?? 5)\"><input type=\"radio\" name=\"\(name)\" value=\"\(value)\">"
+                        + "<span aria-hidden=\"true\">★</span><span class=\"visually-hidden\">\(value) stars</span></label>"
+                }.joined()
+                return "<fieldset class=\"stars\" data-input=\"stars\" data-name=\"\(name)\"><legend>\(label)</legend>"
+                    + "<label title=\"No \(name)\"><input type=\"radio\" name=\"\(name)\" value=\"\"><span aria-hidden=\"true\">∅</span>"
+                    + "<span class=\"visually-hidden\">none</span></label>\(stars)</fieldset>"
+            case .choice:
+                let options = (field.choices ?? []).map { "<option value=\"\(escape($0.value))\">\(escape($0.label))</option>" }.joined()
+                return "<label>\(label) <select name=\"\(name)\" data-input=\"choice\"><option value=\"\">—</option>\(options)</select></label>"
+            case .text, .list, .number, .duration:
+                let numeric = field.input == .text || field.input == .list ? "" : " inputmode=\"numeric\""
+                let required = field.required ? " required" : ""
+                return "<label>\(label) <input name=\"\(name)\" data-input=\"\(field.input.rawValue)\"\(placeholder)\(numeric)\(required)></label>"
+            }
+        }
         return """
               <form id="details" class="details" autocomplete="off">
-                <label>Title <input name="title" required></label>
-                <label>Composers <input name="composers" placeholder="comma-separated"></label>
-                <label>Genres <input name="genres" placeholder="comma-separated"></label>
-                <label>Tags <input name="tags" placeholder="comma-separated"></label>
-                <label>Labels <input name="labels" placeholder="comma-separated"></label>
-                <fieldset class="stars"><legend>Rating</legend>
-                  <label title="No rating"><input type="radio" name="rating" value=""><span aria-hidden="true">∅</span><span class="visually-hidden">no rating</span></label>\(stars)</fieldset>
-                <label>Difficulty <select name="difficulty"><option value="">—</option><option value="1">Easy</option>
-                  <option value="2">Medium</option><option value="3">Difficult</option></select></label>
-                <label>Key <select name="key"><option value="">—</option>\(keys)</select></label>
-                <label>Duration <input name="duration" placeholder="m:ss" inputmode="numeric"></label>
-                <label>Tempo <input name="tempo" placeholder="bpm" inputmode="numeric"></label>
-                <label>Time signature <input name="timeSignature" placeholder="3/4"></label>
-                <label>Reference <input name="reference"></label>
+                \(controls.joined(separator: "\n        "))
                 <button type="submit">Save details</button>
               </form>
         """

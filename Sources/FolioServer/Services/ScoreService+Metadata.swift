@@ -14,10 +14,10 @@ extension ScoreService {
     /// that is not one and list values with commas (forScore would split them) get 400.
     public func setMetadata(score id: Int64, expected: String?, _ metadata: ScoreMetadata)
         throws -> (tag: String, metadata: ScoreMetadata) {
-        let found = try score(id)
-        let edit = ScoreEdit(replacingWith: metadata)
-        let saved = try self.edit(found, expected: expected, change: "Edited the details") { document in
-            try ScoreWriter.write(edit, to: document)
+        var change = ScoreChange()   // the change folio's metadata commands apply, every field replaced
+        change.edit = ScoreEdit(replacingWith: metadata)
+        let saved = try self.edit(try score(id), expected: expected, change: "Edited the details") { document in
+            try change.apply(to: document, allowComma: false)
             return ScoreMetadata.read(from: document).0
         }
         return (saved.tag, saved.value)

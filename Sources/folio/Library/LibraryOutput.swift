@@ -7,7 +7,7 @@ enum LibraryOutput {
     static func json(_ entry: LibraryEntry) -> String {
         JSONValue.object([
             ("id", .int(Int(entry.id))), ("path", .string(entry.path)),
-        ] + JSONValue.fields(entry.metadata) { .string($0.name) } + [
+        ] + JSONValue.fields(entry.metadata) + [
             ("pages", .optional(entry.pages)),
             ("bookmark", entry.bookmark.map {
                 .object([("title", .string($0.title)), ("start", .optional($0.start)), ("end", .optional($0.end))])

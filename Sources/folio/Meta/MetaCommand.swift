@@ -19,8 +19,10 @@ struct MetaGetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Show score metadata as forScore reads it (Info dictionary, XMP as fallback).",
         discussion: """
-            With --json, one object per line: {"path","title","composers","genres","tags","labels","rating",
-            "difficulty","duration","key":{"keysf","keymi","name"},"reference","warnings"}; absent fields are null.
+            With --json, one object per line: the path, the metadata in the API's JSON form ("title", "composers",
+            "genres", "tags", "labels", "rating", "difficulty", "duration" in seconds and "durationText" as written,
+            "key" by name such as "F♯ minor", "reference", "tempo", "timeSignature"; lists always, unset fields left
+            out) and "warnings".
             Exit codes: 0 every file read; 1 a file could not be read.
             """
     )
@@ -48,10 +50,7 @@ struct MetaGetCommand: ParsableCommand {
 /// Renders score metadata.
 enum MetaFormat {
     static func json(path: String, _ score: ScoreMetadata, _ warnings: [String]) -> String {
-        let key = { (key: MusicalKey) -> JSONValue in
-            .object([("keysf", .int(key.keysf)), ("keymi", .int(key.keymi)), ("name", .string(key.name))])
-        }
-        return JSONValue.object([("path", .string(path))] + JSONValue.fields(score, key: key)
+        JSONValue.object([("path", .string(path))] + JSONValue.fields(score)
             + [("warnings", .strings(warnings))]) + "\n"
     }
 

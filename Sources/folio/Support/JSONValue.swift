@@ -61,18 +61,16 @@ enum JSONValue {
         }
     }
 
-    /// A score's fields in ``ScoreField`` order, lists always, unset values as null; a key
-    /// as `key` renders it.
-    static func fields(_ score: ScoreMetadata, key: (MusicalKey) -> JSONValue) -> [(String, JSONValue)] {
-        ScoreField.allCases.map { field in
-            let value: JSONValue = switch score[field] {
-            case .text(let text): .string(text)
-            case .list(let list): .strings(list)
-            case .number(let number): .int(number)
-            case .key(let musicalKey): key(musicalKey)
-            case nil: field.kind == .list ? .array([]) : .null
+    /// A score's metadata in its one JSON form (`ScoreMetadata.jsonMembers`, as the API
+    /// writes it): fields in ``ScoreField`` order, lists always, the key by its name, the
+    /// duration in seconds and as written, unset values left out.
+    static func fields(_ score: ScoreMetadata) -> [(String, JSONValue)] {
+        score.jsonMembers.map { name, value in
+            switch value {
+            case .text(let text): (name, .string(text))
+            case .texts(let list): (name, .strings(list))
+            case .number(let number): (name, .int(number))
             }
-            return (field.rawValue, value)
         }
     }
 
