@@ -345,6 +345,10 @@ def main(folio, artifacts):
             page.click("#from-toc")
             expect(page.locator("#bookmarks li", has_text="Un poco mosso")).to_have_count(1)
             expect(page.locator("#from-toc")).to_be_disabled()
+            # Split into pieces: the server's plan confirmed, two new scores beside this one.
+            page.once("dialog", lambda dialog: (dialog.message.startswith("Make 2 new scores?") or errors.append(dialog.message), dialog.accept()))
+            page.click("#split")
+            expect(page.locator("#status")).to_contain_text("Made 2 scores:")
             page.click("#toc li button:has-text('Un poco mosso')")
             page.wait_for_selector("#stage[data-rendered='3']")
             expect(page.locator("#pageno")).to_have_text("3 / 4")
@@ -372,7 +376,7 @@ def main(folio, artifacts):
 
             drop("Scarborough Fair.txt", "Scarborough Fair\n\nAre you going to Scarborough Fair?\nParsley, sage, rosemary and thyme\n")
             expect(page.locator("#uploads li[data-kind=text]")).to_have_text("Scarborough Fair.txt: text → score Scarborough Fair.pdf")
-            expect(page.locator("#scores li")).to_have_count(4)
+            expect(page.locator("#scores li")).to_have_count(6)   # 3, the 2 pieces split off, the new one
             # A library CSV is shown as a plan first, written when applied.
             drop("metadata.csv", "Filename,Title,Composers\nScarborough Fair.pdf,Scarborough Fair,Tradiční (Anglie)\n")
             plan = page.locator("#uploads li[data-kind=csv]")
@@ -394,8 +398,8 @@ def main(folio, artifacts):
             refused.locator("button", has_text="Add to this score").click()
             expect(page.locator("#uploads li[data-kind=csv]")).to_have_text(re.compile("added 1 bookmark\\(s\\) to Scarborough Fair.pdf"))
             page.select_option("[data-filter=composer]", "Claude Debussy")
-            expect(page.locator("#scores li")).to_have_count(1)
-            expect(page.locator("#scores li .title")).to_have_text("Clair de lune")
+            expect(page.locator("#scores li")).to_have_count(3)   # the book and its two pieces, which keep its composer
+            expect(page.locator("#scores li .title", has_text="Clair de lune")).to_have_count(1)
             page.screenshot(path=f"{artifacts}/11-library-filtered.png")
 
             # Setlists: create, add by search, reorder, perform.

@@ -20,15 +20,19 @@ public struct CatalogLocator {
     /// The catalog of the library `file` lies in and its path there; nil when no folder above
     /// holds a catalog, or the file is not catalogued in it.
     public mutating func catalog(for file: String) -> (LibraryCatalog, String)? {
-        guard let real = LibraryPaths.realPath(file) else { return nil }
-        var folder = PathName.parent(of: real)
+        guard let real = LibraryPaths.realPath(file), let catalog = library(containing: PathName.parent(of: real)) else { return nil }
+        let relative = String(real.dropFirst(catalog.files.root.count + (catalog.files.root == "/" ? 0 : 1)))
+        guard real.hasPrefix(catalog.files.root), (try? catalog.knownFile(path: relative)) != nil else { return nil }
+        return (catalog, relative)
+    }
+
+    /// The catalog of the library `folder` lies in (the nearest folder above with a
+    /// catalog, the folder itself included), or nil: where new files made there (a split's
+    /// pieces, a merge) are catalogued.
+    public mutating func library(containing folder: String) -> LibraryCatalog? {
+        guard var folder = LibraryPaths.realPath(folder.isEmpty ? "." : folder) else { return nil }
         while true {
-            if FileManager.default.fileExists(atPath: LibraryCatalog.defaultDatabasePath(folder: folder)) {
-                guard let catalog = open(folder) else { return nil }
-                let relative = String(real.dropFirst(catalog.files.root.count + (catalog.files.root == "/" ? 0 : 1)))
-                guard real.hasPrefix(catalog.files.root), (try? catalog.knownFile(path: relative)) != nil else { return nil }
-                return (catalog, relative)
-            }
+            if FileManager.default.fileExists(atPath: LibraryCatalog.defaultDatabasePath(folder: folder)) { return open(folder) }
             let parent = PathName.parent(of: folder)
             guard parent != folder, folder != "/" else { return nil }
             folder = parent

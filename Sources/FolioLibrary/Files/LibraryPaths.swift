@@ -39,6 +39,17 @@ public struct LibraryPaths: Sendable {
         return real
     }
 
+    /// The path inside the library of an existing file given by any path (the inverse of
+    /// ``resolve(_:)``), or nil when it lies outside the library.
+    ///
+    /// ```swift
+    /// paths.relative("/home/me/Samples/Bach/Prelude.pdf")   // "Bach/Prelude.pdf"
+    /// ```
+    public func relative(_ path: String) -> String? {
+        guard let real = Self.realPath(path), PathName.isInside(real, folder: root), real.count > root.count else { return nil }
+        return String(real.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
+    }
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

@@ -8,6 +8,7 @@ import { emptyItem, button } from './dom.js';
 const toc = document.getElementById('toc');
 const marks = document.getElementById('bookmarks');
 const fromTOC = document.getElementById('from-toc');
+const split = document.getElementById('split');
 const order = document.getElementById('bookmark-order');
 const form = document.getElementById('add-bookmark');
 const field = (name) => form.elements.namedItem(name);
@@ -80,6 +81,8 @@ export function contents(app) {
     app.splits?.(data.halfTurns);
     fromTOC.disabled = data.fromTOC === 0;
     fromTOC.textContent = data.fromTOC ? `Bookmarks from TOC (${data.fromTOC})` : 'Bookmarks from TOC';
+    // Something to split by; the server finds the pieces and says when there are none.
+    split.disabled = !data.bookmarks.length && !data.toc.some((entry) => entry.page);
   }
 
   // A bookmark's name, changed in place: Enter saves, Escape keeps it.
@@ -118,6 +121,20 @@ export function contents(app) {
   }
 
   fromTOC.addEventListener('click', () => save('POST', url('/from-toc'), undefined, 'Bookmarks made from the TOC'));
+  // A split as the server plans it (its bookmarks, else its outline), confirmed, then made:
+  // new scores beside this one, which stays.
+  split.addEventListener('click', async () => {
+    const address = `/api/scores/${app.scoreID}/split`;
+    try {
+      const { data: plan } = await change('POST', address, undefined, { dryRun: true });
+      const names = plan.pieces.map((piece) => `${piece.path} (${pages(piece.start, piece.end)})`).join('\n');
+      if (!window.confirm(`Make ${plan.pieces.length} new scores?\n${names}`)) return;
+      const { data } = await change('POST', address, undefined, {});
+      app.say(`Made ${data.pieces.length} scores: ${data.pieces.map((piece) => piece.path).join(', ')}`);
+    } catch (error) {
+      app.failed(error);
+    }
+  });
   order.addEventListener('change', () => load());
   // The form starts at the page shown; "to" left empty marks one page.
   form.addEventListener('focusin', () => { if (!field('start').value) field('start').value = String(app.page()); });

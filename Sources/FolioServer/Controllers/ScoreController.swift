@@ -72,6 +72,17 @@ struct ScoreController {
             let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try LibraryServer.json(result, tag: tag)
         }
+        router.post("/api/scores/:id/split") { request, context -> Response in
+            let input = try await LibraryServer.decode(ScoreService.SplitInput.self, request, limit: maxBody, what: "how to split")
+            let id = try LibraryServer.scoreID(context)
+            let pieces = try await service.work.run { try service.split(score: id, input) }
+            return try LibraryServer.json(["pieces": pieces], status: input.dryRun == true ? .ok : .created)
+        }
+        router.post("/api/merge") { request, _ -> Response in
+            let input = try await LibraryServer.decode(ScoreService.MergeInput.self, request, limit: maxBody, what: "what to merge")
+            let score = try await service.work.run { try service.merge(input) }
+            return try LibraryServer.json(score, status: .created)
+        }
         router.get("/api/scores/:id/4sc") { _, context -> Response in
             let id = try LibraryServer.scoreID(context)
             let (tag, name, bytes) = try await service.work.run { try service.container(score: id) }

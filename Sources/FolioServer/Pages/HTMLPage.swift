@@ -202,6 +202,7 @@ enum HTMLPage {
                 <button type="submit">Add bookmark</button>
               </form>
               <button id="from-toc" disabled>Bookmarks from TOC</button>
+              <button id="split" disabled title="One new score per bookmark (else per TOC entry), beside this one; this score stays">Split into pieces</button>
             </section>
             <section id="panel-details" role="tabpanel" aria-labelledby="tab-details" hidden>
         \(detailsForm())

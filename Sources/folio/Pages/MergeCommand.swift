@@ -27,17 +27,13 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         try PageCommands.run("merge") {
-            guard !files.isEmpty else { throw LibraryError(.invalidArgument, "no files to merge") }
-            try PageCommands.checkFree(output)
-            let pieces = try files.map {
-                ScoreMerge.Piece(document: try ScoreFile($0, password: password).openAsSource(decrypt: decrypt),
-                                 name: ($0 as NSString).lastPathComponent)
-            }
-            let merged = try ScoreMerge.merge(pieces, title: title)
-            try PageCommands.create(output, bytes: merged.bytes)
+            var request = PieceFiles.MergeRequest(files: files, output: output, title: title)
+            (request.password, request.decrypt) = (password, decrypt)
+            var libraries = CatalogLocator()
+            let merged = try PieceFiles.merge(request, catalog: libraries.library(containing: (output as NSString).deletingLastPathComponent))
             for warning in merged.warnings { printError("warning: \(warning)") }
             for piece in merged.pieces { print("\(piece.start)–\(piece.end)\t\(piece.title)") }
-            print("wrote \(output): \(merged.pieces.last?.end ?? 0) pages from \(files.count) files")
+            print("wrote \(output): \(merged.pages) pages from \(files.count) files")
         }
     }
 }

@@ -23,43 +23,21 @@ struct SplitCommand: ParsableCommand {
     @Argument(help: "The PDF to split.") var file: String
     @Option(help: "bookmarks, toc, or page ranges such as 1-4,5-9.") var by: String?
     @Option(help: "The folder for the pieces (default: beside the file).") var outputDir: String?
-    @Option(help: "The file name template.") var name = "{n:02} {title}.pdf"
+    @Option(help: "The file name template (default \"\(PieceFiles.defaultTemplate)\").") var name = PieceFiles.defaultTemplate
     @Option(help: "The password of an encrypted file.") var password: String?
     @Flag(help: "Allow an encrypted file (the pieces are written decrypted).") var decrypt = false
     @Flag(help: "Print the pieces and their names; write nothing.") var dryRun = false
 
     func run() throws {
         try PageCommands.run("split") {
-            let document = try ScoreFile(file, password: password).openAsSource(decrypt: decrypt)
-            let method = try by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
-            let pieces = try ScoreSplit.pieces(of: document, by: method)
-            let outline = document.outline()
-            let beside = (file as NSString).deletingLastPathComponent
-            let folder = outputDir ?? (beside.isEmpty ? "." : beside)
-            let source = ScoreMetadata.title(forFile: file)
-            var names = LibraryFileName(folder: folder)
-            let planned = try pieces.enumerated().map { index, piece in
-                names.claim(try ScoreSplit.name(for: piece, number: index + 1, file: source, template: name))
-            }
-            if !dryRun {
-                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                    throw LibraryError(.io, "cannot create \(folder): \(error.localizedDescription)")
-                }
-            }
-            var written: [String] = []
-            do {
-                for (piece, fileName) in zip(pieces, planned) {
-                    let path = (folder as NSString).appendingPathComponent(fileName)
-                    print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(path)")
-                    if dryRun { continue }
-                    try ExportFile.create(try ScoreSplit.file(for: piece, of: document, outline: outline), at: path)
-                    written.append(path)
-                }
-            } catch {
-                for path in written { try? FileManager.default.removeItem(atPath: path) }
-                throw LibraryError(.io, "\(CommandError.describe(error)); the \(written.count) pieces written were removed")
-            }
-            print(dryRun ? "dry run: \(pieces.count) pieces" : "wrote \(pieces.count) pieces to \(folder)")
+            var request = PieceFiles.SplitRequest(file: file, by: by, folder: outputDir)
+            request.template = name
+            (request.password, request.decrypt, request.dryRun) = (password, decrypt, dryRun)
+            var libraries = CatalogLocator()
+            let folder = outputDir ?? (file as NSString).deletingLastPathComponent
+            let result = try PieceFiles.split(request, catalog: dryRun ? nil : libraries.library(containing: folder))
+            for piece in result.pieces { print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(piece.path)") }
+            print(dryRun ? "dry run: \(result.pieces.count) pieces" : "wrote \(result.pieces.count) pieces to \(result.folder)")
         }
     }
 }
