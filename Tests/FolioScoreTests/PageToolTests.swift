@@ -78,4 +78,24 @@ final class PageToolTests: XCTestCase {
         }
         XCTAssertEqual(document.pageCount, 3)
     }
+
+    /// Any page list, extremes included, is either pages of the score or a refusal naming
+    /// the valid values: never a trap, never unbounded work.
+    func testPageListsOfAnyShape() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["1", "0", "-", ",", "3", "9223372036854775807", "-9223372036854775808", "18446744073709551616", " ", "٣", "1e3", ""]
+        for round in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let count = [0, 1, 7, Int.max / 8, Int.max][round % 5]
+            do {
+                let pages = try ScoreSplit.pages(text, pageCount: count)
+                XCTAssertTrue(pages.allSatisfy { (1...max(count, 1)).contains($0) }, text)
+                XCTAssertLessThanOrEqual(pages.count, max(count, 1) * 4, text)
+            } catch {
+                XCTAssertNotNil(error as? ScoreError, "\(text): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try ScoreSplit.pages(Array(repeating: "1-7", count: 5).joined(separator: ","), pageCount: 7))
+        XCTAssertThrowsError(try ScoreSplit.ranges(Array(repeating: "1", count: ScoreSplit.maxPieces + 1).joined(separator: ","), pageCount: 7))
+    }
 }

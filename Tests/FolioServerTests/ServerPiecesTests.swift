@@ -44,9 +44,14 @@ final class ServerPiecesTests: ServerTestCase, @unchecked Sendable {
             XCTAssertTrue(planned.allSatisfy { $0.score == nil }, "a dry run writes nothing")
             XCTAssertFalse(FileManager.default.fileExists(atPath: self.fixture.path(planned[0].path)))
 
-            let bad = try await client.execute(uri: "/api/scores/\(id)/split", method: .post, headers: headers,
-                                               body: ByteBuffer(string: #"{"by": "1-9999"}"#))
-            XCTAssertEqual(bad.status, .badRequest, String(buffer: bad.body))
+            for by in ["1-9999", "0", "-9223372036854775808", "1-9223372036854775807", "9223372036854775807-1", "5-2", "",
+                       String(repeating: "1,", count: 100_000) + "1", "bookmarks"] {   // this book has no stored bookmarks
+                let bad = try await client.execute(uri: "/api/scores/\(id)/split", method: .post, headers: headers,
+                                                   body: ByteBuffer(string: #"{"by": "\#(by)", "dryRun": true}"#))
+                XCTAssertEqual(bad.status, .badRequest, "\(by.prefix(40)): \(String(buffer: bad.body).prefix(300))")
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: self.fixture.folder.path).filter { $0.hasSuffix(".pdf") }.count,
+                           3, "nothing written by a refusal or a plan")
 
             let made = try await client.execute(uri: "/api/scores/\(id)/split", method: .post, headers: headers,
                                                 body: ByteBuffer(string: #"{"by": "toc"}"#))

@@ -86,6 +86,9 @@ public enum ScoreSplit {
                 pieces.append(Piece(title: title, pages: range, metadata: overlay(ScoreMetadata(), on: book, title: title)))
             }
         }
+        guard pieces.count <= maxPieces else {
+            throw ScoreError(.outOfRange, "the file has \(pieces.count) pieces (valid: up to \(maxPieces) a split); split it by page ranges")
+        }
         return pieces
     }
 
@@ -144,14 +147,33 @@ public enum ScoreSplit {
     /// try ScoreSplit.pages("3,5-7", pageCount: 9)   // [3, 5, 6, 7]
     /// ```
     public static func pages(_ text: String, pageCount: Int) throws -> [Int] {
-        try ranges(text, pageCount: pageCount).flatMap { Array($0) }
+        let ranges = try ranges(text, pageCount: pageCount)
+        // Each page at most a few times over: a list cannot make a page tool do unbounded work.
+        let (four, over) = max(pageCount, 1).multipliedReportingOverflow(by: 4)
+        let limit = over ? Int.max : four
+        var named = 0
+        for range in ranges {
+            let (sum, overflow) = named.addingReportingOverflow(range.count)
+            guard !overflow, sum <= limit else {
+                throw ScoreError(.outOfRange, "the list names too many pages (valid: up to \(limit), four times the page count)")
+            }
+            named = sum
+        }
+        return ranges.flatMap { Array($0) }
     }
 
-    /// "1-4,5-9,10" as ranges, each checked against `pageCount`.
+    /// The most ranges a list may hold, and the most pieces a split makes.
+    public static let maxPieces = 1_000
+
+    /// "1-4,5-9,10" as ranges, each checked against `pageCount`; at most ``maxPieces``.
     public static func ranges(_ text: String, pageCount: Int) throws -> [ClosedRange<Int>] {
         let valid = "valid: page numbers 1 to \(pageCount), as \"1-4,5-9,10\""
         var result: [ClosedRange<Int>] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= maxPieces else {
+            throw ScoreError(.outOfRange, "the list has \(items.count) ranges (valid: up to \(maxPieces))")
+        }
+        for item in items {
             let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
                 .map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard (1...2).contains(bounds.count), let start = bounds[0], let end = bounds.count == 2 ? bounds[1] : start else {
