@@ -150,7 +150,7 @@ public enum ScoreSplit {
         let ranges = try ranges(text, pageCount: pageCount)
         // Each page at most a few times over: a list cannot make a page tool do unbounded work.
         let (four, over) = max(pageCount, 1).multipliedReportingOverflow(by: 4)
-        let limit = over ? Int.max : four
+        let limit = over ? maxListedPages : min(four, maxListedPages)
         var named = 0
         for range in ranges {
             let (sum, overflow) = named.addingReportingOverflow(range.count)
@@ -161,6 +161,9 @@ public enum ScoreSplit {
         }
         return ranges.flatMap { Array($0) }
     }
+
+    /// The most pages a list names, whatever the page count.
+    public static let maxListedPages = 4_000_000
 
     /// The most ranges a list may hold, and the most pieces a split makes.
     public static let maxPieces = 1_000
