@@ -1,0 +1,171 @@
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// A score's annotations as the API lists, adds, changes and removes them.
+extension ScoreService {
+    /// An annotation as the API shows it: `rect` is x, y, width, height in points from the
+    /// top-left corner of the page as displayed.
+    ///
+    /// ```swift
+    /// let (tag, marks) = try service.annotations(score: 7, page: 1)
+    /// marks.map(\.subtype)   // ["FreeText", "Ink"]
+    /// ```
+    public struct Annotation: Codable, Sendable, Equatable {
+        public var id: String
+        public var page: Int
+        public var subtype: String
+        public var rect: [Double]
+        public var contents: String?
+        public var author: String?
+        public var color: String?
+        /// A link's page in this score (1-based), when it jumps to one.
+        public var target: Int?
+        /// A link's web address (or an engraver's `textedit:` address).
+        public var uri: String?
+        /// A link an engraver left on every note (`textedit:`): `folio lint --fix` removes them.
+        public var pointAndClick: Bool?
+    }
+
+    /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
+    /// width, height and `strokes` lists of x, y pairs, in points from the displayed page's
+    /// top-left; a stamp's `symbol` one of `MusicalSymbol`'s (fermata, mf, cresc…), or its
+    /// `image` the name of one of the library's stamps (``stamps``).
+    ///
+    /// ```swift
+    /// let new = try JSONDecoder().decode(ScoreService.NewAnnotation.self,
+    ///     from: Data(#"{"type":"freetext","page":1,"rect":[40,40,160,24],"text":"ritardando"}"#.utf8))
+    /// let (id, tag) = try service.addAnnotation(score: 7, expected: etag, new)
+    /// ```
+    public struct NewAnnotation: Codable, Sendable {
+        public var type: String
+        public var symbol: String?
+        /// The name of a stamp kept in the library (an image).
+        public var image: String?
+        public var page: Int
+        public var rect: [Double]?
+        public var strokes: [[Double]]?
+        public var text: String?
+        public var color: String?
+        public var size: Double?
+        /// 0 to 1.
+        public var opacity: Double?
+        /// A rectangle's or pen's line width in points, 0 to 100.
+        public var width: Double?
+        /// A text's font: sans (the server's), serif, serif-italic or mono (`TextFont.Family`).
+        public var font: String?
+    }
+
+    /// The annotations of one page (1-based), or of every page, with the file's version.
+    public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
+        let read = try read(score: id) { document -> [Annotation] in
+            let listed = try AnnotationListing.list(document, page: page, popups: false)
+            let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return listed.map { shown in
+                let annotation = shown.annotation
+                var listed = Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
+                                        rect: shown.display.map(Self.rounded), contents: annotation.contents,
+                                        author: annotation.author, color: annotation.color?.hex)
+                if let link = links[annotation.id] {
+                    switch link.target {
+                    case .page(let number)?: listed.target = number
+                    case .uri(let uri)?: listed.uri = uri
+                    default: break
+                    }
+                    if link.isPointAndClick { listed.pointAndClick = true }
+                }
+                return listed
+            }
+        }
+        return (read.tag, read.value)
+    }
+
+    /// Adds an annotation when the file is still at version `expected`; returns the new
+    /// annotation's id and the file's new version. 409 when the file changed since.
+    public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
+        let found = try score(id)
+        var request = try Self.request(input, author: author)
+        if let name = input.image { request.image = try stamps.bytes(of: name) }
+        request.font = try input.font.map { name in
+            guard let family = TextFont.Family(rawValue: name) else {
+                throw LibraryError(.invalidArgument, "font \(name) is not one of \(TextFont.Family.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return try TextFont.installed(family) ?? font
+        } ?? font
+        let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
+            try request.add(to: document)
+        }
+        return (added.value, added.tag)
+    }
+
+    /// A change to an annotation: a new place (`rect` x, y, width, height from the displayed
+    /// page's top-left; what it holds moves and scales with it), text, or colour.
+    ///
+    /// ```swift
+    /// let change = try JSONDecoder().decode(ScoreService.AnnotationChange.self, from: Data(#"{"color":"#0000ff"}"#.utf8))
+    /// let tag = try service.editAnnotation(score: 7, annotation: "obj-12", expected: etag, change)
+    /// ```
+    public struct AnnotationChange: Codable, Sendable {
+        public var rect: [Double]?
+        public var text: String?
+        public var color: String?
+    }
+
+    /// Changes one annotation (its appearance is drawn again) when the file is still at
+    /// version `expected`; returns the new version. 404 when the score has no such annotation.
+    public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
+        return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
+            guard (try? document.locateAnnotation(id: annotation)) != nil else {
+                throw LibraryError(.notFound, "no annotation \(annotation) in this score")
+            }
+            var edit = AnnotationEdit(id: annotation)
+            edit.rect = input.rect
+            edit.text = input.text
+            edit.color = input.color
+            edit.font = font
+            try edit.apply(to: document)
+        }.tag
+    }
+
+    /// Removes one annotation when the file is still at version `expected`; returns the new
+    /// version. 404 when the score has no such annotation.
+    public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
+        try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
+            try AnnotationRemoval(ids: [annotation]).apply(to: document)
+        }.tag
+    }
+
+    /// The kinds of mark the score view adds, by the API's names, with what the undo
+    /// button calls them.
+    static let kinds: [String: (kind: PDFAnnotationKind, name: String)] = [
+        "freetext": (.freeText, "text"), "square": (.square, "rectangle"), "highlight": (.highlight, "highlight"),
+        "ink": (.ink, "pen stroke"), "stamp": (.stamp, "stamp"),
+    ]
+
+    /// What the browser sent as the one ``FolioScore/AnnotationRequest`` the command line
+    /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
+    static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
+        guard let kind = kinds[input.type]?.kind else {
+            throw LibraryError(.invalidArgument, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
+        }
+        var request = AnnotationRequest(kind: kind, page: input.page)
+        request.rects = input.rect.map { [$0] } ?? []
+        request.strokes = input.strokes ?? []
+        request.text = input.text
+        if let name = input.symbol {
+            guard let symbol = MusicalSymbol(rawValue: name) else {
+                throw LibraryError(.invalidArgument, "symbol \(name) is not one of \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            request.symbol = symbol
+        }
+        request.color = input.color
+        request.size = input.size
+        request.opacity = input.opacity
+        request.width = input.width
+        request.author = author
+        return request
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

@@ -1,0 +1,38 @@
+import FolioLibrary
+import FolioPDF
+import FolioScore
+import Foundation
+
+/// Every change of a score through the library's one edit path, and undo.
+extension ScoreService {
+    /// An edit through the library's one edit path (`LibraryCatalog.edit`): refused with 409
+    /// when the file is not at `expected` under its lock, recorded for
+    /// ``undo(score:expected:)`` as `change` by ``author``, the catalog row refreshed.
+    func edit<T>(_ score: (Score, String), expected: String?, change: String,
+                 _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
+        guard let expected else {
+            throw LibraryError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
+        }
+        let saved = try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, options: work.readOptions(), body)
+        return (saved.value, saved.version)
+    }
+
+    /// What the last change saved to a score did, when it can still be undone (nothing
+    /// changed the file since); the record is the catalog's, so it outlives a restart.
+    public func lastChange(score id: Int64) throws -> String? {
+        let (score, _) = try score(id)
+        return try catalog.lastChange(score: score.path)?.change
+    }
+
+    /// Undoes the last change saved to a score (see `LibraryCatalog.undo`). 409 when the file
+    /// is not at `expected` or changed since that save, or when there is nothing to undo.
+    /// Returns what was undone and the new version.
+    public func undo(score id: Int64, expected: String?) throws -> (change: String, tag: String) {
+        let (score, _) = try score(id)
+        guard let expected else {
+            throw LibraryError(.versionRequired, "send the version you undo in If-Match (the ETag of GET)")
+        }
+        let undone = try catalog.undo(score: score.path, expected: expected)
+        return (undone.change, undone.version)
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import FolioLibrary
+import FolioScore
+import Foundation
+
+/// `folio bookmarks import`.
+struct BookmarksImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add page-range bookmarks from a CSV/TSV index.",
+        discussion: """
+            Columns are found by header name (title, start/page, end, composers, genres, tags, labels, rating,
+            difficulty, minutes, seconds, duration, keysf, keymi, key; forScore's own header names too), by
+            forScore's column order when there are 15 or more columns without a header, else title, start, end
+            by position; --map FIELD=N (1-based) or FIELD=NAME overrides. Pages are 1-based plus --page-offset; a
+            missing end is the next start - 1. Rows that cannot be read are reported with their line and skipped;
+            --strict refuses the index instead. Identifiers are derived from each row's title and pages, so importing
+            the same index again replaces its bookmarks instead of doubling them. --score also applies the index's
+            score row (forScore's layout: a file name and no pages) to the PDF's metadata, reference included.
+            Example:
+              folio bookmarks import realbook.pdf --from index.csv --page-offset 3 --map title=1 --map start=3
+            Exit codes: 0 saved; 1 the PDF failed (untouched); 64 invalid index or options (untouched).
+            """
+    )
+
+    @Option(help: "The index (CSV or TSV).") var from: String
+    @Option(help: "A column for a field, FIELD=POSITION (1-based) or FIELD=HEADER (repeatable).") var map: [String] = []
+    @Option(help: "Rows before the first entry (default: 1 if the first row is a header, else 0).") var headerRows: Int?
+    @Option(help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
+    @Flag(help: "Refuse the index when a row cannot be read.") var strict = false
+    @Flag(help: "Replace the bookmarks of the store written to instead of adding to them.") var replace = false
+    @Flag(help: "Also apply the index's score row to the PDF's metadata.") var score = false
+    @OptionGroup var options: EditFileOptions
+    @OptionGroup var store: BookmarkStoreOptions
+
+    func run() throws {
+        var mapping: [CSVIndex.Field: CSVIndex.Column] = [:]
+        for item in map {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let field = CSVIndex.Field(rawValue: parts[0].lowercased()) else {
+                printError("folio bookmarks import: --map takes FIELD=COLUMN with FIELD one of "
+                    + CSVIndex.Field.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(item)'")
+                throw ExitCode.validationFailure
+            }
+            mapping[field] = Int(parts[1]).map { .position($0) } ?? .name(parts[1])
+        }
+        let text: String
+        do {
+            guard let read = try BookmarkChain.readIndex(from) else { throw ValidationError("\(from): no such file") }
+            text = read
+        } catch {
+            printError("folio bookmarks import: \(CommandError.describe(error))")
+            throw ExitCode.validationFailure
+        }
+        let applyScore = score
+        let indexOptions = CSVIndex.Options(mapping: mapping, headerRows: headerRows, pageOffset: pageOffset, strict: strict)
+        try BookmarksCommand.update("import", options, store) { manager, document in
+            let contents: CSVIndex.Contents
+            do {
+                contents = try CSVIndex.read(text, options: indexOptions, pageCount: document.pageCount)
+            } catch let error as ScoreError {
+                throw ValidationError("\(from): \(error.message)")
+            }
+            for problem in contents.problems { printError("folio bookmarks import: \(from): \(problem); skipped") }
+            if applyScore, let row = contents.score, !ScoreEdit(setting: row).isEmpty {
+                do {
+                    for warning in try ScoreWriter.write(ScoreEdit(setting: row), to: document, options: .init(allowComma: true)) {
+                        printError("folio bookmarks import: \(options.file): \(warning)")
+                    }
+                } catch let error as ScoreError {
+                    throw ValidationError("\(from): the score row: \(error.message)")
+                }
+            }
+            if replace, let target = manager.providers.first {
+                for bookmark in target.bookmarks { manager.remove(id: bookmark.id) }
+            }
+            for bookmark in contents.bookmarks { manager.add(bookmark) }
+        }
+    }
+}
