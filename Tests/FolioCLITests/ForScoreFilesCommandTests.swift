@@ -69,7 +69,7 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         let report = try python(["check-canvas", imported, file.path])
         XCTAssertEqual(report.trimmingCharacters(in: .whitespacesAndNewlines), "{\"problems\": []}")
         let meta = try invoke(["meta", "get", imported, "--json"]).out
-        XCTAssertTrue(meta.contains("\"name\":\"F♯ minor\""), "key 411 is F♯ minor: \(meta)")
+        XCTAssertTrue(meta.contains("\"key\":\"F♯ minor\""), "key 411 is F♯ minor: \(meta)")
         XCTAssertTrue(meta.contains("\"tempo\":72") && meta.contains("\"timeSignature\":\"3/4\""), meta)
         let bookmarks = try invoke(["bookmarks", "list", imported, "--json"]).out
         XCTAssertEqual(bookmarks.components(separatedBy: "Dobrú noc").count - 1, 1, bookmarks)

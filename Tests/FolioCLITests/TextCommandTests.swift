@@ -204,7 +204,7 @@ final class TextCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(meta?["composers"] as? [String], ["John Newton"])
         XCTAssertEqual(meta?["tags"] as? [String], ["Hymn"])
         XCTAssertEqual(meta?["duration"] as? Int, 210)
-        XCTAssertEqual((meta?["key"] as? [String: Any])?["name"] as? String, "A minor")
+        XCTAssertEqual(meta?["key"] as? String, "A minor")
         let exif = try TestEnvironment.runTool("exiftool", ["-s3", "-Title", "-Author", path("grace.pdf")])
         XCTAssertEqual(String(decoding: exif.stdout, as: UTF8.self).split(separator: "\n"), ["Amazing Grace", "John Newton"])
     }

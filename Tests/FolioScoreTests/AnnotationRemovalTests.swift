@@ -1,5 +1,6 @@
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -26,18 +27,11 @@ final class AnnotationRemovalTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("removal-\(UUID().uuidString).pdf").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let text = try TestEnvironment.python("""
             import sys, pymupdf
             print("|".join(",".join(sorted(a.type[1] for a in page.annots())) for page in pymupdf.open(sys.argv[1])))
-            """, file]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            """, file)
+        return text
     }
 
     func testAnIdThatNamesNothingRemovesNothing() throws {

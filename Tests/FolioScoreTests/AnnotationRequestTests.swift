@@ -1,5 +1,6 @@
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -21,22 +22,15 @@ final class AnnotationRequestTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mark-\(UUID().uuidString).pdf").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let text = try TestEnvironment.python("""
             import sys, pymupdf
             page = pymupdf.open(sys.argv[1])[0]
             a = next(page.annots())
             r = a.rect * page.rotation_matrix
             shown = [round(min(r.x0, r.x1)), round(min(r.y0, r.y1)), round(abs(r.width)), round(abs(r.height))]
             print(*shown, *([a.info["content"]] if a.info["content"] else []))
-            """, file]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            """, file)
+        return text
     }
 
     func testValuesOutOfRangeAreRefusedNamingTheRange() {

@@ -1,5 +1,6 @@
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -20,18 +21,11 @@ final class PageToolTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).pdf").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(try PDFSaver.incrementalBytes(document)).write(to: URL(fileURLWithPath: file))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let text = try TestEnvironment.python("""
             import sys, pypdfium2
             for page in pypdfium2.PdfDocument(sys.argv[1]):
                 print(*[round(v) for v in page.get_cropbox()], page.get_rotation())
-            """, file]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            """, file)
         return text.split(separator: "\n").map(String.init)
     }
 

@@ -39,7 +39,7 @@ final class ScoreFieldTests: XCTestCase {
     func testTheJSONFormCarriesEveryFieldAndComesBack() throws {
         let data = try JSONEncoder().encode(full)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), Set(ScoreField.allCases.map(\.rawValue)))
+        XCTAssertEqual(Set(object.keys), Set(ScoreField.allCases.map(\.rawValue) + ["durationText"]), "every field, and the duration as written")
         XCTAssertEqual(object["key"] as? String, "E minor")
         XCTAssertEqual(object["reference"] as? String, "JB 1:112/2 — مرجع")
         XCTAssertEqual(try JSONDecoder().decode(ScoreMetadata.self, from: data), full)

@@ -120,6 +120,17 @@ public enum TestEnvironment {
         }
     }
 
+    /// Runs a Python script (`python3 -c code FILE...`) — the reference tools (pikepdf,
+    /// PyMuPDF, pypdfium2) read what Folio wrote — and returns its output, trimmed; a failing
+    /// script is a ``TestFailure`` with its error output.
+    public static func python(_ code: String, _ files: String...) throws -> String {
+        let result = try runTool("python3", ["-c", code] + files)
+        guard result.status == 0 else {
+            throw TestFailure("python3 failed on \(files.joined(separator: ", ")): \(String(decoding: result.stderr, as: UTF8.self))")
+        }
+        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Runs a tool found on PATH.
     public static func runTool(_ name: String, _ arguments: [String], timeout: TimeInterval = 600) throws
         -> (status: Int32, stdout: Data, stderr: Data)
