@@ -78,8 +78,9 @@ public enum PieceFiles {
             }
         } catch {
             for path in written { try? FileManager.default.removeItem(atPath: path) }
-            let reason = (error as? any Failure)?.message ?? "\(error)"
-            throw LibraryError(.io, "\(reason); the \(written.count) pieces written were removed")
+            let failure = error as? any Failure
+            throw LibraryError(failure?.kind == .noSpace ? .noSpace : .io,
+                               "\(failure?.message ?? "\(error)"); the \(written.count) pieces written were removed")
         }
         if let catalog { try catalogue(written, in: catalog) }
         return SplitResult(folder: folder, pieces: planned)
