@@ -84,6 +84,37 @@ public enum LibraryIntake {
         public var warnings: [String] = []
     }
 
+    /// Takes in several files as one drop: the files that become scores first (told by
+    /// their content), then the others in the order given — so a CSV index, a dictionary or
+    /// a setlist dropped with its PDF finds it — and one that still finds no score of its
+    /// name (`notFound`) once more at the end. `each` hears every file's outcome once, in
+    /// the order taken. (The library page, which cannot tell a file's kind before sending it,
+    /// sends file by file and tries a 404 again after the others.)
+    ///
+    /// ```swift
+    /// LibraryIntake.addAll(files: ["Index.csv", "Book.pdf"], catalog: catalog) { file, outcome in print(file, outcome) }
+    /// // Book.pdf taken first, then Index.csv, which finds it
+    /// ```
+    public static func addAll(files: [String], catalog: LibraryCatalog, options: Options = Options(),
+                              each: (String, Swift.Result<Result, any Error>) -> Void) {
+        let ordered = files.enumerated().map { index, file in
+            (index, file, ((try? IntakeKind.of(file: file)) ?? nil)?.makesScore ?? false)
+        }.sorted { ($0.2 ? 0 : 1, $0.0) < ($1.2 ? 0 : 1, $1.0) }.map(\.1)
+        var waiting: [String] = []
+        for file in ordered {
+            do {
+                each(file, .success(try add(file: file, catalog: catalog, options: options)))
+            } catch let failure as any Failure where failure.kind == .notFound {
+                waiting.append(file)
+            } catch {
+                each(file, .failure(error))
+            }
+        }
+        for file in waiting {
+            each(file, Swift.Result { try add(file: file, catalog: catalog, options: options) })
+        }
+    }
+
     /// Takes in a copy of the file at `file` (left as it is), named `name` (default: its own).
     public static func add(file: String, name: String? = nil, catalog: LibraryCatalog, options: Options = Options()) throws -> Result {
         let name = name ?? (file as NSString).lastPathComponent

@@ -89,8 +89,9 @@ input.addEventListener('keydown', (event) => {
 
 // Adding files: each in turn, the server telling its kind and what it became (a score, a
 // setlist, an import, metadata or bookmarks). A CSV or dictionary whose score was not found
-// (404) is tried again after the others (its PDF may come later in the same drop), then
-// offered with a choice of score; a library CSV's plan is shown with a button to apply it.
+// (404) is tried again after the others (its PDF may come later in the same drop; `folio
+// add`, which can tell kinds before taking them, takes scores first: LibraryIntake.addAll),
+// then offered with a choice of score; a library CSV's plan is shown with a button to apply it.
 let lastScores = [];
 async function add(files) {
   const results = document.createElement('ul');

@@ -39,16 +39,12 @@ struct AddCommand: ParsableCommand {
         var options = LibraryIntake.Options()
         options.dryRun = dryRun
         options.score = score
-        // Scores first: a dictionary or an index dropped with its PDF then finds it.
-        let ordered = files.enumerated().map { index, file in
-            (index, file, ((try? IntakeKind.of(file: file)) ?? nil)?.makesScore ?? false)
-        }.sorted { ($0.2 ? 0 : 1, $0.0) < ($1.2 ? 0 : 1, $1.0) }
         var failure: ExitCode?
-        for (_, file, _) in ordered {
-            do {
-                let result = try LibraryIntake.add(file: file, catalog: catalog, options: options)
+        LibraryIntake.addAll(files: files, catalog: catalog, options: options) { file, outcome in
+            switch outcome {
+            case .success(let result):
                 print(result, file: file)
-            } catch {
+            case .failure(let error):
                 // Every message names its file: several are taken at once.
                 let code = CommandError.exitCode(for: error)
                 printError("folio add: \(file): \(CommandError.describe(error))")

@@ -1,0 +1,43 @@
+import FolioLibrary
+import FolioScore
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// The one order of a drop of several files (`LibraryIntake.addAll`, as `folio add` and the
+/// library page take them): a CSV index or a dictionary given before its PDF waits for it.
+final class LibraryIntakeOrderTests: XCTestCase {
+    private static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples")
+
+    func testAnIndexAndADictionaryBeforeTheirPDFFindIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-drop-\(UUID().uuidString)")
+        let library = root.appendingPathComponent("Knihovna"), dropped = root.appendingPathComponent("drop")
+        for folder in [library, dropped] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pdf = dropped.appendingPathComponent("Ukolébavka.pdf").path
+        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
+        let index = dropped.appendingPathComponent("Ukolébavka.csv").path
+        try "Title,Start,End\nVerš první,1,1\n子守歌,1,1\n".write(toFile: index, atomically: true, encoding: .utf8)
+        let dictionary = dropped.appendingPathComponent("Ukolébavka.json").path
+        try #"{"composers": "Johannes Brahms", "rating": 4}"#.write(toFile: dictionary, atomically: true, encoding: .utf8)
+        let orphan = dropped.appendingPathComponent("Nikde.csv").path
+        try "Title,Start,End\nNic,1,1\n".write(toFile: orphan, atomically: true, encoding: .utf8)
+
+        let catalog = try LibraryCatalog(folder: library.path)
+        var heard: [(String, Bool)] = []
+        LibraryIntake.addAll(files: [index, dictionary, orphan, pdf], catalog: catalog) { file, outcome in
+            heard.append(((file as NSString).lastPathComponent, (try? outcome.get()) != nil))
+        }
+        XCTAssertEqual(heard.map(\.0), ["Ukolébavka.pdf", "Ukolébavka.csv", "Ukolébavka.json", "Nikde.csv"], "each once, the waiting ones after")
+        XCTAssertEqual(heard.map(\.1), [true, true, true, false], "only the index with no score of its name fails")
+        // What the files became, read by pikepdf from the library's copy.
+        let read = try TestEnvironment.python("""
+            import sys, pikepdf
+            pdf = pikepdf.open(sys.argv[1])
+            xmp = pdf.Root.Metadata.read_bytes().decode()
+            print(pdf.docinfo.get("/Author"), "rating:4" in str(pdf.docinfo.get("/Keywords")), "子守歌" in xmp and "Verš první" in xmp)
+            """, library.appendingPathComponent("Ukolébavka.pdf").path)
+        XCTAssertEqual(read, "Johannes Brahms True True", "the dictionary's details and the index's bookmarks reached the score")
+    }
+}
