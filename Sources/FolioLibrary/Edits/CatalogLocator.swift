@@ -20,9 +20,8 @@ public struct CatalogLocator {
     /// The catalog of the library `file` lies in and its path there; nil when no folder above
     /// holds a catalog, or the file is not catalogued in it.
     public mutating func catalog(for file: String) -> (LibraryCatalog, String)? {
-        guard let real = LibraryPaths.realPath(file), let catalog = library(containing: PathName.parent(of: real)) else { return nil }
-        let relative = String(real.dropFirst(catalog.files.root.count + (catalog.files.root == "/" ? 0 : 1)))
-        guard real.hasPrefix(catalog.files.root), (try? catalog.knownFile(path: relative)) != nil else { return nil }
+        guard let real = LibraryPaths.realPath(file), let catalog = library(containing: PathName.parent(of: real)),
+              let relative = catalog.files.relative(real), (try? catalog.knownFile(path: relative)) != nil else { return nil }
         return (catalog, relative)
     }
 

@@ -33,6 +33,12 @@ public enum PieceFiles {
         public init(file: String, by: String? = nil, folder: String? = nil) {
             (self.file, self.by, self.folder) = (file, by, folder)
         }
+
+        /// The folder the pieces go to: ``folder``, else the file's own.
+        public var destination: String {
+            let beside = (file as NSString).deletingLastPathComponent
+            return folder ?? (beside.isEmpty ? "." : beside)
+        }
     }
 
     /// One piece written (or, in a dry run, planned): its pages, title and new file.
@@ -58,8 +64,7 @@ public enum PieceFiles {
         let method = try request.by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
         let pieces = try ScoreSplit.pieces(of: document, by: method)
         let outline = document.outline()
-        let beside = (request.file as NSString).deletingLastPathComponent
-        let folder = request.folder ?? (beside.isEmpty ? "." : beside)
+        let folder = request.destination
         let source = ScoreMetadata.title(forFile: request.file)
         var names = LibraryFileName(folder: folder)
         let planned = try pieces.enumerated().map { index, piece in

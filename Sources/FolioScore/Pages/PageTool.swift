@@ -142,17 +142,13 @@ public struct PageTool: Codable, Sendable, Equatable {
     /// The blank pages' size in points: a4, letter or WIDTHxHEIGHT; nil: the neighbour's.
     private func blankSize() throws -> (width: Double, height: Double)? {
         guard let size else { return nil }
-        switch size.lowercased() {
-        case "a4": return (595.276, 841.89)
-        case "letter": return (612, 792)
-        case let text:
-            let parts = text.split(separator: "x").compactMap { Double($0) }
-            guard parts.count == 2, parts.allSatisfy({ $0.isFinite && (1...PDFNewDocument.maxPageSide).contains($0) }) else {
-                throw ScoreError(.invalidValue, "size '\(size)' is not a4, letter or WIDTHxHEIGHT in points "
-                    + "(such as 612x792; each 1 to \(Int(PDFNewDocument.maxPageSide)))")
-            }
-            return (parts[0], parts[1])
+        if let paper = ScoreMake.Paper(rawValue: size.lowercased()) { return paper.size }
+        let parts = size.lowercased().split(separator: "x").compactMap { Double($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0.isFinite && (1...PDFNewDocument.maxPageSide).contains($0) }) else {
+            throw ScoreError(.invalidValue, "size '\(size)' is not a4, letter or WIDTHxHEIGHT in points "
+                + "(such as 612x792; each 1 to \(Int(PDFNewDocument.maxPageSide)))")
         }
+        return (parts[0], parts[1])
     }
 
     private func required<T>(_ value: T?, _ name: String, _ what: String) throws -> T {

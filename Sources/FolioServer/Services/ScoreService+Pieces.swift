@@ -32,14 +32,16 @@ extension ScoreService {
     /// Splits a score into one new score per piece, written beside it in the library and
     /// catalogued at once (never over a file: a taken name gets a number); the book stays.
     public func split(score id: Int64, _ input: SplitInput) throws -> [SplitPiece] {
-        let (_, path) = try score(id)
+        let (book, path) = try score(id)
         var request = PieceFiles.SplitRequest(file: path, by: input.by)
         request.dryRun = input.dryRun ?? false
         let result = try PieceFiles.split(request, catalog: catalog)
+        // The pieces stand beside the book: their library paths are its folder's.
+        let folder = (book.path as NSString).deletingLastPathComponent
         return try result.pieces.map { piece in
-            let relative = paths.relative(piece.path) ?? (piece.path as NSString).lastPathComponent
-            let made = request.dryRun ? nil : try catalog.show(relative).first(where: { $0.bookmark == nil }).map(Score.init)
-            return SplitPiece(title: piece.title, start: piece.pages.lowerBound, end: piece.pages.upperBound, path: relative, score: made)
+            let relative = (folder as NSString).appendingPathComponent((piece.path as NSString).lastPathComponent)
+            return SplitPiece(title: piece.title, start: piece.pages.lowerBound, end: piece.pages.upperBound, path: relative,
+                              score: request.dryRun ? nil : try entry(relative))
         }
     }
 
@@ -69,15 +71,13 @@ extension ScoreService {
             throw LibraryError(.invalidArgument, "scores must list 1 to \(Self.maxMerged) scores' ids")
         }
         let name = try Self.receivedName(input.name.lowercased().hasSuffix(".pdf") ? input.name : input.name + ".pdf")
-        let files = try input.scores.map { try score($0).1 }
-        let folder = (files[0] as NSString).deletingLastPathComponent
+        let scores = try input.scores.map { try score($0) }
+        let folder = (scores[0].1 as NSString).deletingLastPathComponent
         var names = LibraryFileName(folder: folder)
-        let output = (folder as NSString).appendingPathComponent(names.claim(name))
-        let merged = try PieceFiles.merge(PieceFiles.MergeRequest(files: files, output: output, title: input.title), catalog: catalog)
-        guard let relative = paths.relative(merged.output),
-              let entry = try catalog.show(relative).first(where: { $0.bookmark == nil }) else {
-            throw LibraryError(.internal, "\(name) was written but not catalogued")
-        }
-        return Score(entry)
+        let fileName = names.claim(name)
+        let files = scores.map(\.1)
+        _ = try PieceFiles.merge(PieceFiles.MergeRequest(files: files, output: (folder as NSString).appendingPathComponent(fileName),
+                                                         title: input.title), catalog: catalog)
+        return try entry(((scores[0].0.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(fileName))
     }
 }

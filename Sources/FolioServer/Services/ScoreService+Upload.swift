@@ -53,8 +53,8 @@ extension ScoreService {
                       scores: made, changed: changed, setlists: result.setlists, warnings: result.warnings)
     }
 
-    /// The catalogued score at `relative`.
-    private func entry(_ relative: String) throws -> Score {
+    /// The catalogued score at `relative`, just written (an upload, a split's piece, a merge).
+    func entry(_ relative: String) throws -> Score {
         guard let entry = try (catalog.show(relative)).first(where: { $0.bookmark == nil }) else {
             throw LibraryError(.internal, "\(relative) was saved but not catalogued")
         }

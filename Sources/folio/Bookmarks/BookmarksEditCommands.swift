@@ -39,7 +39,7 @@ struct BookmarksAddCommand: ParsableCommand {
 struct BookmarksRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a bookmark by id.",
-        discussion: "Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.")
+        discussion: "Exit codes: 0 saved; 1 no bookmark with that id, or the file failed (untouched); 64 usage error.")
 
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
     @OptionGroup var options: EditFileOptions
@@ -54,7 +54,7 @@ struct BookmarksRemoveCommand: ParsableCommand {
 struct BookmarksRenameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename", abstract: "Rename a bookmark by id.",
-        discussion: "Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.")
+        discussion: "Exit codes: 0 saved; 1 no bookmark with that id, or the file failed (untouched); 64 usage error.")
 
     @Option(help: "The bookmark's id (see `folio bookmarks list`).") var id: String
     @Option(help: "The new name.") var name: String
@@ -73,7 +73,7 @@ struct BookmarksMoveCommand: ParsableCommand {
         discussion: """
             Example: folio bookmarks move score.pdf --id 5E0C… --before 9A11…
             `folio bookmarks list --order custom` lists them in that order.
-            Exit codes: 0 saved; 1 the file failed (untouched); 64 no bookmark with that id.
+            Exit codes: 0 saved; 1 no bookmark with that id, or the file failed (untouched); 64 usage error.
             """)
 
     @Option(help: "The bookmark to move (see `folio bookmarks list`).") var id: String

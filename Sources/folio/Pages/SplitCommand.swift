@@ -34,8 +34,7 @@ struct SplitCommand: ParsableCommand {
             request.template = name
             (request.password, request.decrypt, request.dryRun) = (password, decrypt, dryRun)
             var libraries = CatalogLocator()
-            let folder = outputDir ?? (file as NSString).deletingLastPathComponent
-            let result = try PieceFiles.split(request, catalog: dryRun ? nil : libraries.library(containing: folder))
+            let result = try PieceFiles.split(request, catalog: dryRun ? nil : libraries.library(containing: request.destination))
             for piece in result.pieces { print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(piece.path)") }
             print(dryRun ? "dry run: \(result.pieces.count) pieces" : "wrote \(result.pieces.count) pieces to \(result.folder)")
         }
