@@ -32,10 +32,12 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The failure vocabulary every layer shares, below the engine.
+        .target(name: "FolioFailure"),
         .target(
             name: "FolioPDF",
             dependencies: [
-                "CZlib",
+                "FolioFailure", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -56,7 +58,7 @@ let package = Package(
         .target(
             name: "FolioServer",
             dependencies: [
-                "FolioPDF", "FolioScore", "FolioLibrary",
+                "FolioScore", "FolioLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -64,8 +66,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            resources: [.copy("Assets")]
+            resources: [.copy("Assets")],
+            // A member of the engine is seen only where the file imports FolioPDF itself.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .executableTarget(
             name: "folio",
@@ -76,7 +81,8 @@ let package = Package(
                 "FolioServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // What the test targets share: where the shared corpus is, and skipping without it.
         .target(name: "FolioTestSupport", path: "Tests/Support"),

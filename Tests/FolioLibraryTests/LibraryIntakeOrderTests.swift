@@ -40,4 +40,39 @@ final class LibraryIntakeOrderTests: XCTestCase {
             """, library.appendingPathComponent("Ukolébavka.pdf").path)
         XCTAssertEqual(read, "Johannes Brahms True True", "the dictionary's details and the index's bookmarks reached the score")
     }
+
+    /// An index or a dictionary for a score already in the library changes it through the
+    /// one edit path: recorded with its author, undoable back to the bytes before.
+    func testAnIndexAndADictionaryForAScoreInTheLibraryAreUndoableEdits() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-edit-drop-\(UUID().uuidString)")
+        let library = root.appendingPathComponent("Библиотека"), dropped = root.appendingPathComponent("drop")
+        for folder in [library, dropped] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pdf = library.appendingPathComponent("Колыбельная.pdf").path
+        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
+        let catalog = try LibraryCatalog(folder: library.path)
+        _ = try LibraryScanner(catalog: catalog).scan()
+        let original = try Data(contentsOf: URL(fileURLWithPath: pdf))
+
+        let index = dropped.appendingPathComponent("Колыбельная.csv").path
+        try "Title,Start,End\nКуплет,1,1\n".write(toFile: index, atomically: true, encoding: .utf8)
+        let dictionary = dropped.appendingPathComponent("Колыбельная.json").path
+        try #"{"rating": 5}"#.write(toFile: dictionary, atomically: true, encoding: .utf8)
+        var options = LibraryIntake.Options()
+        options.author = "Наташа"
+        _ = try LibraryIntake.add(file: index, catalog: catalog, options: options)
+        let afterIndex = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        _ = try LibraryIntake.add(file: dictionary, catalog: catalog, options: options)
+
+        let changes = try catalog.changes(score: "Колыбельная.pdf")
+        XCTAssertEqual(changes.map(\.change), ["details from Колыбельная.json", "bookmarks from Колыбельная.csv"])
+        XCTAssertEqual(changes.map(\.author), ["Наташа", "Наташа"])
+        var rated = LibraryQuery()
+        rated.rating = try LibraryQuery.Comparison(parsing: "5", field: "rating", valid: 0...5)
+        XCTAssertEqual(try catalog.search(rated).map(\.path), ["Колыбельная.pdf"], "the row is current without a scan")
+        _ = try catalog.undo(score: "Колыбельная.pdf", expected: nil)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pdf)), afterIndex)
+        _ = try catalog.undo(score: "Колыбельная.pdf", expected: nil)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pdf)), original)
+    }
 }

@@ -53,6 +53,9 @@ public enum LibraryIntake {
         public var text = TextScore.Options()
         /// Office documents' converter (one conversion at a time per converter).
         public var converter = OfficeConverter()
+        /// Who a change to an existing score (an index's bookmarks, a dictionary's details)
+        /// is recorded as made by (see ``LibraryCatalog/edit(score:expected:change:author:options:password:save:_:)``).
+        public var author: String?
 
         public init() {}
     }
@@ -184,10 +187,10 @@ public enum LibraryIntake {
             result.lines = change.describe(current: ScoreMetadata()).map { "\($0.field): \($0.after)" }
             result.warnings = notes
             if !options.dryRun {
-                result.warnings += try PDFSaver.update(path: catalog.folder + "/" + target, options: options.readOptions) { document in
+                result.warnings += try catalog.edit(score: target, expected: nil, change: "details from \(name)",
+                                                    author: options.author, options: options.readOptions) { document in
                     try ScoreIntake.apply(data, to: document, date: Date())
-                }
-                _ = try LibraryScanner(catalog: catalog).update(path: target)
+                }.value
                 result.changed = [target]
             }
             result.summary = "\(name): \(what) → \(options.dryRun ? "would set" : "set") \(result.lines.count) field(s) of \(target)"
@@ -222,21 +225,22 @@ public enum LibraryIntake {
         let target = try self.target(for: name, catalog: catalog, chosen: options.score, what: "a CSV index")
         let path = catalog.folder + "/" + target
         let dryRun = options.dryRun
-        let apply = { (document: PDFDocument) throws -> ([String], [String]) in
-            let contents = try CSVIndex.read(text, pageCount: document.pageCount)
-            var xmp = XMPBookmarkProvider(document: document)
-            for bookmark in contents.bookmarks { _ = xmp.add(bookmark) }
-            let warnings = dryRun ? [] : try xmp.write(to: document)
-            let lines = contents.bookmarks.map { "\($0.name ?? ""): pages \($0.pages.map { "\($0.lowerBound)–\($0.upperBound)" } ?? "?")" }
-            return (lines, contents.problems.map { "\($0); skipped" } + warnings)
+        let index = BookmarkIndexImport(text: text, source: name)
+        // Into the PDF's XMP, where the library's bookmarks are read from.
+        let apply = { (document: ScoreFile.Document) throws -> BookmarkIndexImport.Report in
+            let chain = try BookmarkChain(document: document, pdf: path, index: nil, text: nil)
+            var manager = chain.manager
+            let report = try index.apply(to: &manager, in: document)
+            if !dryRun { try chain.save(manager, into: document) }
+            return report
         }
-        let (lines, warnings) = options.dryRun
-            ? try apply(try PDFDocument(path: path, options: options.readOptions))
-            : try PDFSaver.update(path: path, options: options.readOptions, edit: apply)
-        if !options.dryRun {
-            _ = try LibraryScanner(catalog: catalog).update(path: target)
-            result.changed = [target]
-        }
+        let report = options.dryRun
+            ? try apply(try ScoreFile(path).open(limits: options.readOptions))
+            : try catalog.edit(score: target, expected: nil, change: "bookmarks from \(name)", author: options.author,
+                               options: options.readOptions, apply).value
+        if !options.dryRun { result.changed = [target] }
+        let lines = report.added.map { "\($0.name ?? ""): pages \($0.pages.map { "\($0.lowerBound)–\($0.upperBound)" } ?? "?")" }
+        let warnings = report.problems.map { "\($0); skipped" }
         result.lines = lines
         result.warnings += warnings
         result.summary = "\(name): CSV index → \(options.dryRun ? "would add" : "added") \(lines.count) bookmark(s) to \(target)"

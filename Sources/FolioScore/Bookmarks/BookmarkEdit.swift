@@ -32,6 +32,21 @@ public enum BookmarkEdit {
         return manager.bookmarks.first { !before.contains($0.id) }?.id ?? bookmark.id
     }
 
+    /// The same for the pages `first` to `last` (nil: `first`) of the score open as `document`,
+    /// checked against its page count.
+    ///
+    /// ```swift
+    /// try BookmarkChain.update(ScoreFile("Альбом.pdf"), index: nil) { manager, document in
+    ///     try BookmarkEdit.add(name: "Ёлочка", first: 3, last: 4, to: &manager, in: document)
+    /// }
+    /// ```
+    @discardableResult
+    public static func add(name: String, first: Int, last: Int?, metadata: ScoreMetadata = ScoreMetadata(),
+                           to manager: inout BookmarkManager, in document: PDFDocument) throws -> String {
+        let pages = try self.pages(first: first, last: last, pageCount: document.pageCount)
+        return try add(name: name, pages: pages, metadata: metadata, to: &manager, pageCount: document.pageCount)
+    }
+
     /// `first` and `last` (nil: the first) as a page range, or the error naming the valid ones.
     public static func pages(first: Int, last: Int?, pageCount: Int) throws -> ClosedRange<Int> {
         let last = last ?? first

@@ -47,13 +47,3 @@ public enum ScoreErrorCode: String, FailureCode {
         }
     }
 }
-
-/// The failure vocabulary every layer shares (FolioPDF's `Failure`), named here so a
-/// shell that speaks only to the score layer maps failures without importing the engine.
-///
-/// ```swift
-/// catch let failure as any Failure where failure.kind == .invalidValue { print(failure.message) }
-/// ```
-public typealias Failure = FolioPDF.Failure
-/// The kinds of ``Failure`` (see FolioPDF's `FailureKind` for the table of exit codes and statuses).
-public typealias FailureKind = FolioPDF.FailureKind

@@ -45,6 +45,25 @@ public struct ScoreFile: Sendable, Equatable {
         try PDFDocument(path: path, password: password)
     }
 
+    /// Opens the score for reading under `limits`: a server's time budget and sizes, so a
+    /// crafted file fails instead of taking a core.
+    ///
+    /// ```swift
+    /// let pages = ScorePages.count(of: try ScoreFile("Ηχοι.pdf").open(limits: ScoreFile.serverLimits(seconds: 20)))
+    /// ```
+    public func open(limits: ReadLimits) throws -> Document {
+        try PDFDocument(path: path, password: password, options: limits)
+    }
+
+    /// The limits a server reads scores under: its sizes, and `seconds` of work from now.
+    ///
+    /// ```swift
+    /// let document = try ScoreFile("Ηχοι.pdf").open(limits: ScoreFile.serverLimits(seconds: 20))
+    /// ```
+    public static func serverLimits(seconds: Double) -> ReadLimits {
+        .server(seconds: seconds)
+    }
+
     /// Opens the score as a source of pages for a new file (merge, split, pages): an
     /// encrypted score only when `decrypt` allows its pages to be written decrypted. A wrong
     /// or missing password is an invalid value, as is an encrypted file without `decrypt`; a

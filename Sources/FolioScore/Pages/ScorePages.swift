@@ -12,6 +12,15 @@ import Foundation
 /// }
 /// ```
 public enum ScorePages {
+    /// How many pages the score has.
+    ///
+    /// ```swift
+    /// let pages = ScorePages.count(of: try ScoreFile("Ηχοι.pdf").open())
+    /// ```
+    public static func count(of document: PDFDocument) -> Int {
+        document.pageCount
+    }
+
     public static func rotate(_ document: PDFDocument, pages: [Int], by degrees: Int) throws {
         try check(pages, in: document)
         try document.rotatePages(pages.map { $0 - 1 }, by: degrees)

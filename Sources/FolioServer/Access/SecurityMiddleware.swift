@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import HTTPTypes
 import Hummingbird
 import NIOCore

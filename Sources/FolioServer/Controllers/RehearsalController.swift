@@ -1,6 +1,8 @@
 import FolioLibrary
 import FolioScore
 import Foundation
+import Logging
+import NIOWebSocket
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket

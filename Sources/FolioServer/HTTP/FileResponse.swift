@@ -5,6 +5,10 @@ import Hummingbird
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+#if canImport(CDispatch)
+// Where this toolchain's Foundation declares `stat` and its fields on Linux.
+import CDispatch
+#endif
 #elseif canImport(Darwin)
 import Darwin
 #elseif canImport(Musl)

@@ -1,6 +1,7 @@
 import FolioScore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// What every controller shares: reading a request (a search, a score id, a JSON body within
 /// a limit) and writing a response (JSON with a version, HTML, bytes, a file name).
@@ -66,7 +67,7 @@ extension LibraryServer {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
         var request = request
         let body = try await request.collectBody(upTo: limit)
-        do { return try JSONDecoder().decode(type, from: Data(buffer: body)) } catch let failure as any Failure {
+        do { return try JSONDecoder().decode(type, from: Data(body.readableBytesView)) } catch let failure as any Failure {
             throw failure   // a value refused by the score layer while decoding, by its kind
         } catch {
             throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")

@@ -1,4 +1,3 @@
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -9,9 +8,26 @@ import Foundation
 /// let html = HTMLPage.library(scores: list, csrf: token)
 /// ```
 enum HTMLPage {
-    /// `text` safe in HTML text and in quoted attribute values.
+    /// `text` safe in HTML text and in quoted attribute values: the five characters that
+    /// end text or an attribute become references; control characters other than tab,
+    /// line feed and carriage return, which HTML forbids, are dropped.
     static func escape(_ text: String) -> String {
-        XMLText.escape(text, quote: true)
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// pdf.js from libjs-pdf is a classic (UMD) script; Folio's own are ES modules. Both

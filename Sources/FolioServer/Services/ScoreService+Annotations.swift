@@ -1,5 +1,4 @@
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -63,10 +62,10 @@ extension ScoreService {
             let listed = try AnnotationListing.list(document, page: page, popups: false)
             let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return listed.map { shown in
-                let annotation = shown.annotation
-                var listed = Annotation(id: annotation.id, page: annotation.pageIndex + 1, subtype: annotation.subtype,
-                                        rect: shown.display.map(Self.rounded), contents: annotation.contents,
-                                        author: annotation.author, color: annotation.color?.hex)
+                let annotation = shown.details
+                var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
+                                        rect: annotation.display.map(Self.rounded), contents: annotation.contents,
+                                        author: annotation.author, color: annotation.color)
                 if let link = links[annotation.id] {
                     switch link.target {
                     case .page(let number)?: listed.target = number
@@ -93,7 +92,7 @@ extension ScoreService {
             }
             return try TextFont.installed(family) ?? font
         } ?? font
-        let added = try edit(found, expected: expected, change: "Added a \(Self.kinds[input.type]?.name ?? input.type)") { document in
+        let added = try edit(found, expected: expected, change: "Added a \(request.kind.markName)") { document in
             try request.add(to: document)
         }
         return (added.value, added.tag)
@@ -116,9 +115,6 @@ extension ScoreService {
     /// version `expected`; returns the new version. 404 when the score has no such annotation.
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
         return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
-            guard (try? document.locateAnnotation(id: annotation)) != nil else {
-                throw LibraryError(.notFound, "no annotation \(annotation) in this score")
-            }
             var edit = AnnotationEdit(id: annotation)
             edit.rect = input.rect
             edit.text = input.text
@@ -136,18 +132,14 @@ extension ScoreService {
         }.tag
     }
 
-    /// The kinds of mark the score view adds, by the API's names, with what the undo
-    /// button calls them.
-    static let kinds: [String: (kind: PDFAnnotationKind, name: String)] = [
-        "freetext": (.freeText, "text"), "square": (.square, "rectangle"), "highlight": (.highlight, "highlight"),
-        "ink": (.ink, "pen stroke"), "stamp": (.stamp, "stamp"),
-    ]
+    /// The kinds of mark the score view adds, by the API's names.
+    static let kinds = ["freetext", "square", "highlight", "ink", "stamp"]
 
     /// What the browser sent as the one ``FolioScore/AnnotationRequest`` the command line
     /// adds marks by too (its checks and defaults); 400 for a kind or symbol not taken.
     static func request(_ input: NewAnnotation, author: String) throws -> AnnotationRequest {
-        guard let kind = kinds[input.type]?.kind else {
-            throw LibraryError(.invalidArgument, "type \(input.type) is not one of \(kinds.keys.sorted().joined(separator: ", "))")
+        guard kinds.contains(input.type), let kind = PDFAnnotationKind(named: input.type) else {
+            throw LibraryError(.invalidArgument, "type \(input.type) is not one of \(kinds.sorted().joined(separator: ", "))")
         }
         var request = AnnotationRequest(kind: kind, page: input.page)
         request.rects = input.rect.map { [$0] } ?? []

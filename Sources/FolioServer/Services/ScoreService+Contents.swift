@@ -1,5 +1,4 @@
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -52,9 +51,10 @@ extension ScoreService {
         return (read.tag, read.value)
     }
 
-    static func contents(of document: PDFDocument, pdf: String, order: BookmarkOrder = .pageBased) throws -> Contents {
+    static func contents(of document: ScoreFile.Document, pdf: String, order: BookmarkOrder = .pageBased) throws -> Contents {
+        let pageCount = ScorePages.count(of: document)
         let toc = TableOfContents.entries(of: document).map { entry in
-            Contents.Entry(title: entry.title, level: entry.level, page: entry.page.flatMap { $0 <= document.pageCount ? $0 : nil })
+            Contents.Entry(title: entry.title, level: entry.level, page: entry.page.flatMap { $0 <= pageCount ? $0 : nil })
         }
         let stored = try BookmarkChain.discovered(document: document, pdf: pdf).manager.bookmarks(in: order)
         let bookmarks = stored.map { bookmark in
@@ -104,8 +104,7 @@ extension ScoreService {
     public func addBookmark(score id: Int64, expected: String?, _ input: NewBookmark,
                             order: BookmarkOrder = .pageBased) throws -> (tag: String, contents: Contents) {
         try editBookmarks(score: id, expected: expected, change: "Added a bookmark", order: order) { manager, document in
-            let pages = try BookmarkEdit.pages(first: input.start, last: input.end, pageCount: document.pageCount)
-            try BookmarkEdit.add(name: input.name, pages: pages, to: &manager, pageCount: document.pageCount)
+            try BookmarkEdit.add(name: input.name, first: input.start, last: input.end, to: &manager, in: document)
         }
     }
 
@@ -141,7 +140,7 @@ extension ScoreService {
     /// One edit of a score's bookmarks through its chain, saved when the file is still at
     /// `expected`; returns the contents after, bookmarks in `order`.
     func editBookmarks(score id: Int64, expected: String?, change: String, order: BookmarkOrder,
-                       _ body: (inout BookmarkManager, PDFDocument) throws -> Void) throws -> (tag: String, contents: Contents) {
+                       _ body: (inout BookmarkManager, ScoreFile.Document) throws -> Void) throws -> (tag: String, contents: Contents) {
         let found = try score(id), path = found.1
         let saved = try edit(found, expected: expected, change: change) { document in
             let chain = try BookmarkChain.discovered(document: document, pdf: path)

@@ -1,5 +1,4 @@
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -9,7 +8,7 @@ extension ScoreService {
     /// when the file is not at `expected` under its lock, recorded for
     /// ``undo(score:expected:)`` as `change` by ``author``, the catalog row refreshed.
     func edit<T>(_ score: (Score, String), expected: String?, change: String,
-                 _ body: (PDFDocument) throws -> T) throws -> (value: T, tag: String) {
+                 _ body: (ScoreFile.Document) throws -> T) throws -> (value: T, tag: String) {
         guard let expected else {
             throw LibraryError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }

@@ -1,5 +1,4 @@
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 

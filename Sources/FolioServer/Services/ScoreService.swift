@@ -1,5 +1,4 @@
 import FolioLibrary
-import FolioPDF
 import FolioScore
 import Foundation
 
@@ -106,14 +105,14 @@ public struct ScoreService: Sendable {
 
     /// `body` run on a score's file, with the file's version taken before it was opened (a
     /// save in between makes the next edit refuse, never lose).
-    func read<T>(score id: Int64, _ body: (PDFDocument) throws -> T) throws -> (tag: String, value: T) {
+    func read<T>(score id: Int64, _ body: (ScoreFile.Document) throws -> T) throws -> (tag: String, value: T) {
         try read(score: id) { document, _ in try body(document) }
     }
 
     /// The same, `body` also given the file's real path.
-    func read<T>(score id: Int64, _ body: (PDFDocument, String) throws -> T) throws -> (tag: String, value: T) {
+    func read<T>(score id: Int64, _ body: (ScoreFile.Document, String) throws -> T) throws -> (tag: String, value: T) {
         let (_, path) = try score(id)
         guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
-        return (tag, try body(try PDFDocument(path: path, options: work.readOptions()), path))
+        return (tag, try body(try ScoreFile(path).open(limits: work.readOptions()), path))
     }
 }

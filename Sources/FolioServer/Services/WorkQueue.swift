@@ -1,6 +1,6 @@
 import FolioLibrary
+import FolioScore
 import Dispatch
-import FolioPDF
 import Foundation
 
 /// Where the server's heavy work runs — typesetting and checking uploads, page tools such as
@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let queue = WorkQueue(slots: 2, waiting: 16, seconds: 20)
-/// let pages = try await queue.run { try PDFDocument(path: path, options: queue.readOptions()).pageCount }
+/// let pages = try await queue.run { ScorePages.count(of: try ScoreFile(path).open(limits: queue.readOptions())) }
 /// ```
 public final class WorkQueue: Sendable {
     public let slots: Int
@@ -28,10 +28,10 @@ public final class WorkQueue: Sendable {
         gate = Gate(slots: self.slots, waiting: self.waiting)
     }
 
-    /// The limits a piece of work reads PDFs with: the server's (`server(seconds:)`),
-    /// its time budget starting now.
-    public func readOptions() -> PDFReadOptions {
-        .server(seconds: seconds)
+    /// The limits a piece of work reads PDFs with: the server's
+    /// (`ScoreFile.serverLimits(seconds:)`), its time budget starting now.
+    public func readOptions() -> ReadLimits {
+        ScoreFile.serverLimits(seconds: seconds)
     }
 
     /// Runs `body` on a worker thread once a slot is free; 503 when the queue is full.

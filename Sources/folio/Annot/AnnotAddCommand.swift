@@ -7,15 +7,10 @@ extension PDFAnnotationKind: ExpressibleByArgument {}
 extension MusicalSymbol: ExpressibleByArgument {}
 extension PDFTextAlignment: ExpressibleByArgument {
     public init?(argument: String) {
-        switch argument {
-        case "left": self = .left
-        case "center", "centre": self = .center
-        case "right": self = .right
-        default: return nil
-        }
+        self.init(named: argument)
     }
 
-    public static var allValueStrings: [String] { ["left", "center", "right"] }
+    public static var allValueStrings: [String] { names }
 }
 
 /// Where an annotation goes: rectangles, points and strokes in display coordinates (or

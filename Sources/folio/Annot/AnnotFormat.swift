@@ -46,23 +46,20 @@ enum AnnotFormat {
     }
 
     static func object(_ shown: AnnotationListing.Shown) -> JSONValue {
-        let item = shown.annotation
-        let appearance = item.defaultAppearance
-        func points(_ values: [PDFPoint]) -> JSONValue { .numbers(values.flatMap { [$0.x, $0.y] }) }
+        let item = shown.details
         return .object([
-            ("id", .string(item.id)), ("object", .optional(item.reference?.number)), ("page", .int(item.pageIndex + 1)), ("subtype", .string(item.subtype)),
-            ("rect", .numbers(item.rect.array)), ("display", .numbers(shown.display)),
+            ("id", .string(item.id)), ("object", .optional(item.object)), ("page", .int(item.page)), ("subtype", .string(item.subtype)),
+            ("rect", .numbers(item.rect)), ("display", .numbers(item.display)),
             ("contents", .optional(item.contents)), ("author", .optional(item.author)), ("name", .optional(item.name)),
-            ("modified", .optional(item.modified)), ("color", .optional(item.color?.hex)),
-            ("fill", .optional(item.interiorColor?.hex)), ("opacity", .number(item.opacity)),
-            ("width", item.borderWidth.map(JSONValue.number) ?? .null), ("flags", .strings(item.flags.names)),
-            ("quadPoints", .numbers(item.quadPoints)), ("inkList", .array(item.inkList.map(points))),
-            ("line", points(item.line)), ("lineEndings", .strings(item.lineEndings)), ("vertices", points(item.vertices)),
-            ("icon", .optional(item.iconName)), ("font", .optional(appearance?.font)),
-            ("fontSize", appearance?.size.map(JSONValue.number) ?? .null),
-            ("textColor", .optional(appearance?.color?.hex)), ("alignment", .optional(item.alignment)),
-            ("popup", item.popup.map { .string("obj-\($0.number)") } ?? .null),
-            ("inReplyTo", item.inReplyTo.map { .string("obj-\($0.number)") } ?? .null),
+            ("modified", .optional(item.modified)), ("color", .optional(item.color)),
+            ("fill", .optional(item.fill)), ("opacity", .number(item.opacity)),
+            ("width", item.width.map(JSONValue.number) ?? .null), ("flags", .strings(item.flags)),
+            ("quadPoints", .numbers(item.quadPoints)), ("inkList", .array(item.inkList.map(JSONValue.numbers))),
+            ("line", .numbers(item.line)), ("lineEndings", .strings(item.lineEndings)), ("vertices", .numbers(item.vertices)),
+            ("icon", .optional(item.icon)), ("font", .optional(item.font)),
+            ("fontSize", item.fontSize.map(JSONValue.number) ?? .null),
+            ("textColor", .optional(item.textColor)), ("alignment", .optional(item.alignment)),
+            ("popup", .optional(item.popup)), ("inReplyTo", .optional(item.inReplyTo)),
             ("hasAppearance", .bool(item.hasAppearance)),
         ])
     }
@@ -71,10 +68,10 @@ enum AnnotFormat {
         var out = (separator ? "\n" : "") + "File: \(path)\n"
         if listed.isEmpty { out += "  (no annotations)\n" }
         for shown in listed {
-            let item = shown.annotation
-            let box = shown.display.map(JSONValue.format).joined(separator: ",")
-            var line = "  p\(item.pageIndex + 1)  \(item.id)  \(item.subtype)  [\(box)]"
-            if let color = item.color?.hex { line += "  \(color)" }
+            let item = shown.details
+            let box = item.display.map(JSONValue.format).joined(separator: ",")
+            var line = "  p\(item.page)  \(item.id)  \(item.subtype)  [\(box)]"
+            if let color = item.color { line += "  \(color)" }
             if let contents = item.contents, !contents.isEmpty {
                 let flat = contents.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
                 line += "  \"\(flat.count > 60 ? flat.prefix(57) + "..." : flat)\""

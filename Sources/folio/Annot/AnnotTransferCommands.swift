@@ -24,7 +24,7 @@ struct AnnotFlattenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let flattened = try AnnotCommand.edit("flatten", options) { try $0.flattenAnnotations(onPage: page.map { $0 - 1 }) }
+        let flattened = try AnnotCommand.edit("flatten", options) { try AnnotationFlattening.apply(to: $0, page: page) }
         for id in flattened { print(id) }
     }
 }

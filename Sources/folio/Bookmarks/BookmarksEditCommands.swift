@@ -26,10 +26,9 @@ struct BookmarksAddCommand: ParsableCommand {
 
     func run() throws {
         let id = try BookmarksCommand.update("add", options, store) { manager, document in
-            let pages = try BookmarkEdit.pages(first: page, last: end, pageCount: document.pageCount)
             var metadata = ScoreMetadata(composers: composers, genres: genres, reference: reference)
             metadata.key = try key.map { try MusicalKey(parsing: $0) }
-            return try BookmarkEdit.add(name: name, pages: pages, metadata: metadata, to: &manager, pageCount: document.pageCount)
+            return try BookmarkEdit.add(name: name, first: page, last: end, metadata: metadata, to: &manager, in: document)
         }
         print(id)
     }

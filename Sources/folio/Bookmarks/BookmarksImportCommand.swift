@@ -34,47 +34,24 @@ struct BookmarksImportCommand: ParsableCommand {
     @OptionGroup var store: BookmarkStoreOptions
 
     func run() throws {
-        var mapping: [CSVIndex.Field: CSVIndex.Column] = [:]
-        for item in map {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let field = CSVIndex.Field(rawValue: parts[0].lowercased()) else {
-                printError("folio bookmarks import: --map takes FIELD=COLUMN with FIELD one of "
-                    + CSVIndex.Field.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(item)'")
-                throw ExitCode.validationFailure
-            }
-            mapping[field] = Int(parts[1]).map { .position($0) } ?? .name(parts[1])
-        }
+        let mapping: [CSVIndex.Field: CSVIndex.Column]
         let text: String
         do {
-            guard let read = try BookmarkChain.readIndex(from) else { throw ValidationError("\(from): no such file") }
+            mapping = try BookmarkIndexImport.mapping(map)
+            guard let read = try BookmarkChain.readIndex(from) else { throw ScoreError(.invalidValue, "\(from): no such file") }
             text = read
         } catch {
             printError("folio bookmarks import: \(CommandError.describe(error))")
             throw ExitCode.validationFailure
         }
-        let applyScore = score
-        let indexOptions = CSVIndex.Options(mapping: mapping, headerRows: headerRows, pageOffset: pageOffset, strict: strict)
-        try BookmarksCommand.update("import", options, store) { manager, document in
-            let contents: CSVIndex.Contents
-            do {
-                contents = try CSVIndex.read(text, options: indexOptions, pageCount: document.pageCount)
-            } catch let error as ScoreError {
-                throw ValidationError("\(from): \(error.message)")
-            }
-            for problem in contents.problems { printError("folio bookmarks import: \(from): \(problem); skipped") }
-            if applyScore, let row = contents.score, !ScoreEdit(setting: row).isEmpty {
-                do {
-                    for warning in try ScoreWriter.write(ScoreEdit(setting: row), to: document, options: .init(allowComma: true)) {
-                        printError("folio bookmarks import: \(options.file): \(warning)")
-                    }
-                } catch let error as ScoreError {
-                    throw ValidationError("\(from): the score row: \(error.message)")
-                }
-            }
-            if replace, let target = manager.providers.first {
-                for bookmark in target.bookmarks { manager.remove(id: bookmark.id) }
-            }
-            for bookmark in contents.bookmarks { manager.add(bookmark) }
+        let index = BookmarkIndexImport(
+            text: text, source: from,
+            options: CSVIndex.Options(mapping: mapping, headerRows: headerRows, pageOffset: pageOffset, strict: strict),
+            applyScoreRow: score, replace: replace)
+        let report = try BookmarksCommand.update("import", options, store) { manager, document in
+            try index.apply(to: &manager, in: document)
         }
+        for problem in report.problems { printError("folio bookmarks import: \(problem); skipped") }
+        for warning in report.warnings { printError("folio bookmarks import: \(options.file): \(warning)") }
     }
 }

@@ -1,4 +1,7 @@
 import ArgumentParser
+// The PDF's own outline, edited entry by entry with the engine's outline editor: a command
+// about PDF internals.
+import FolioPDF
 import FolioScore
 import Foundation
 

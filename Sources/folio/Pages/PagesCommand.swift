@@ -102,7 +102,7 @@ struct PagesExtractCommand: ParsableCommand {
         try PageCommands.run("pages extract") {
             try PageCommands.checkFree(output)
             let document = try ScoreFile(file, password: password).openAsSource(decrypt: decrypt)
-            let list = try ScoreSplit.pages(pages, pageCount: document.pageCount)
+            let list = try ScoreSplit.pages(pages, pageCount: ScorePages.count(of: document))
             let bytes = try ScorePages.extract(document, pages: list)
             try PageCommands.create(output, bytes: bytes)
             print("wrote \(output): \(list.count) page(s)")
@@ -167,7 +167,7 @@ struct PagesLabelsCommand: ParsableCommand {
         guard set != nil || clear else { return try show() }
         try file.update("pages labels") { document in
             try ScorePages.setLabels(set, in: document)
-            print(clear ? "removed the page labels" : "labelled \(document.pageCount) page(s)")
+            print(clear ? "removed the page labels" : "labelled \(ScorePages.count(of: document)) page(s)")
         }
     }
 

@@ -1,4 +1,3 @@
-import FolioPDF
 import Foundation
 
 /// Prints results produced out of order (by parallel workers) in input order, as soon
@@ -13,10 +12,9 @@ final class OrderedOutput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         pending[index] = text
-        while var ready = pending.removeValue(forKey: next) {
-            // Written from the string's own bytes: one file's JSON can be tens of megabytes. A
-            // failure (a closed pipe: the reader is gone) is not reported, as before.
-            ready.withUTF8 { try? SafeFile.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0), path: "standard output") }
+        while let ready = pending.removeValue(forKey: next) {
+            // A failure (a closed pipe: the reader is gone) is not reported.
+            try? FileHandle.standardOutput.write(contentsOf: Data(ready.utf8))
             next += 1
         }
     }

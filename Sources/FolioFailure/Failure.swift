@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     _ = try PDFDocument(path: "Dvořák - Rusalka.pdf")
+///     _ = try ScoreFile("Dvořák - Rusalka.pdf").open()
 /// } catch let failure as any Failure where failure.kind == .locked {
 ///     print("needs a password: \(failure.message)")
 /// }
@@ -116,18 +116,5 @@ public enum FailureKind: String, Sendable, CaseIterable {
     /// ```
     public init(systemError number: Int32) {
         self = number == ENOSPC || number == EDQUOT ? .noSpace : .io
-    }
-}
-
-extension PDFError: Failure {
-    public var kind: FailureKind {
-        switch code {
-        case .io: .io
-        case .noSpace: .noSpace
-        case .notPDF, .damaged, .syntax, .filter: .unreadable
-        case .limitExceeded: .tooLarge
-        case .unsupportedEncryption, .passwordRequired, .wrongPassword, .notPermitted: .locked
-        case .invalidArgument: .invalidValue
-        }
     }
 }
