@@ -87,6 +87,77 @@ final class ServerIntakeTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    private struct DropResults: Decodable {
+        struct Result: Decodable {
+            let index: Int
+            let name: String
+            let status: Int
+            let intake: Intake?
+            let error: String?
+        }
+        let results: [Result]
+    }
+
+    /// A drop of several files sent one by one, then taken in together in the server's order
+    /// (`LibraryIntake.addAll`): the text that becomes a score first, so the setlist and the
+    /// index sent before it find it; every limit answered, nothing left staged.
+    func testADropIsTakenInTogetherScoresFirst() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let headers = try await ServerFixture.csrf(client)
+            let drop = "0123456789abcdef0123456789abcdef"
+            func stage(_ name: String, _ text: String, drop: String = drop) async throws -> TestResponse {
+                let uri = "/api/uploads?name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)&drop=\(drop)"
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: text))
+            }
+            let files = [
+                ("Koncert.4ss", """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <forScore kind="setlist" version="1.0" title="Jarní koncert">
+                    <score path="Píseň o lásce.pdf" title="Píseň o lásce"/>
+                    </forScore>
+                    """),
+                ("Píseň o lásce.csv", "Title,Start,End\nSloka – 第一節,1,1\n"),
+                ("Píseň o lásce.txt", "Píseň o lásce\n\nJá mám koně, vraný koně\n"),
+            ]
+            for (index, (name, text)) in files.enumerated() {
+                let staged = try await stage(name, text)
+                XCTAssertEqual(staged.status, .accepted, String(buffer: staged.body))
+                XCTAssertEqual(String(buffer: staged.body), #"{"index":\#(index)}"#)
+            }
+            let taken = try await client.execute(uri: "/api/drops/\(drop)", method: .post, headers: headers)
+            XCTAssertEqual(taken.status, .ok, String(buffer: taken.body))
+            let results = try ServerFixture.decode(DropResults.self, taken).results
+            XCTAssertEqual(results.map(\.index), [2, 0, 1], "the score first, then the others as sent")
+            XCTAssertEqual(results.map(\.status), [201, 201, 201], "\(results.map { $0.error ?? "" })")
+            XCTAssertEqual(results.map(\.name), ["Píseň o lásce.txt", "Koncert.4ss", "Píseň o lásce.csv"])
+            XCTAssertEqual(results[0].intake?.scores.first?.path, "Píseň o lásce.pdf")
+            XCTAssertTrue(results[1].intake?.summary.contains("0 placeholder(s)") ?? false, results[1].intake?.summary ?? "")
+            XCTAssertTrue(results[2].intake?.summary.contains("added 1 bookmark(s) to Píseň o lásce.pdf") ?? false,
+                          results[2].intake?.summary ?? "")
+            let outline = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                print("第一節" in pdf.Root.Metadata.read_bytes().decode())
+                """, self.fixture.path("Píseň o lásce.pdf"))
+            XCTAssertEqual(outline, "True", "the index's bookmark is in the new score's XMP")
+            let staged = try FileManager.default.contentsOfDirectory(atPath: self.fixture.path(".folio/drops"))
+            XCTAssertEqual(staged, [], "nothing left staged")
+
+            // Taken once only; an id that names no drop, or no id at all.
+            let again = try await client.execute(uri: "/api/drops/\(drop)", method: .post, headers: headers)
+            XCTAssertEqual(again.status, .notFound)
+            for bad in ["short", "has%20space%20in%20it%20xxxxxxxx", String(repeating: "a", count: 65)] {
+                let refused = try await stage("x.pdf", "%PDF-1.4", drop: bad)
+                XCTAssertEqual(refused.status, .badRequest, bad)
+                let none = try await client.execute(uri: "/api/drops/\(bad)", method: .post, headers: headers)
+                XCTAssertTrue([.badRequest, .notFound].contains(none.status), bad)
+            }
+            let mixed = try await client.execute(uri: "/api/uploads?name=a.csv&drop=\(drop)&apply=1", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: "Title\n"))
+            XCTAssertEqual(mixed.status, .badRequest)
+        }
+    }
+
     func testStampsAreKeptOnceAndPlacedAsImages() async throws {
         let png = fixture.folder.appendingPathComponent("stamp-source.png").path
         _ = try ServerFixture.python("""

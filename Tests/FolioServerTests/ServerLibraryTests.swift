@@ -60,6 +60,31 @@ final class ServerLibraryTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// The library page's results come from the server as HTML (the page swaps them in and
+    /// restates nothing): the same list items as the page, every string escaped, the count.
+    func testSearchResultsAsTheLibraryPageShowsThem() async throws {
+        try PDFSaver.update(path: fixture.path("Brahms-Cancion_de_Cuna.pdf")) { document in
+            try document.setInfo("Title", to: "<Wiegenlied> & \"Колыбельная\"")
+        }
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let response = try await client.execute(uri: "/library/results?composer=johannes%20brahms", method: .get)
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+            let html = String(buffer: response.body)
+            XCTAssertTrue(html.contains(#"<span id="count">1 score</span>"#), html)
+            XCTAssertTrue(html.contains("&lt;Wiegenlied&gt; &amp; &quot;Колыбельная&quot;"), html)
+            XCTAssertFalse(html.contains("<Wiegenlied>"), html)
+            XCTAssertEqual(html.components(separatedBy: "<li data-id=").count - 1, 1, html)
+            let all = String(buffer: try await client.execute(uri: "/library/results", method: .get).body)
+            XCTAssertTrue(all.contains(#"<span id="count">3 scores</span>"#), all)
+            // The page itself shows its list items the same way.
+            let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            XCTAssertTrue(page.contains("&lt;Wiegenlied&gt; &amp; &quot;Колыбельная&quot;"))
+            let refused = try await client.execute(uri: "/library/results?rating=9", method: .get)
+            XCTAssertEqual(refused.status, .badRequest)
+        }
+    }
+
     func testUploadsAddPDFsImagesAndTextAndRefuseTheRest() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("folio-upload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

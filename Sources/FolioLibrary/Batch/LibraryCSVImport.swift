@@ -4,8 +4,8 @@ import Foundation
 
 /// A library CSV in forScore's layout (`LibraryCSV`) written into the library's PDFs: each
 /// row's Filename resolved in the catalog (a path, or a bare name exactly one file has), the
-/// score row's fields and the bookmark rows applied to that file as one incremental save, the
-/// catalog brought up to date after. `folio library import-csv` and `folio add` (and so the
+/// score row's fields and the bookmark rows applied to that file as one incremental save through
+/// the library's edit path (recorded, its catalog row current at once). `folio library import-csv` and `folio add` (and so the
 /// server's uploads) run it; a dry run writes nothing and says what would change.
 ///
 /// ```swift
@@ -37,9 +37,10 @@ public enum LibraryCSVImport {
 
     /// Reads `text` and applies it to the catalogued files (`report` hears of each file,
     /// its path relative to the library). Throws for a CSV that cannot be read at all.
+    /// Each change is recorded in the library's record of changes by `author`.
     public static func run(text: String, catalog: LibraryCatalog, dryRun: Bool, password: String? = nil,
                            saveOptions: @escaping @Sendable (String) -> SaveOptions = { _ in SaveOptions() },
-                           report: (ScoreBatch.Outcome) -> Void) throws -> Report {
+                           author: String? = nil, report: (ScoreBatch.Outcome) -> Void) throws -> Report {
         let sheet = try LibraryCSV.read(text)
         var result = Report()
         result.problems = sheet.problems.map { "\($0); skipped" }
@@ -59,7 +60,9 @@ public enum LibraryCSVImport {
                 result.problems.append("line \(file.line): \(error); skipped")
             }
         }
-        let batch = ScoreBatch(dryRun: dryRun, password: password, saveOptions: saveOptions)
+        var batch = ScoreBatch(dryRun: dryRun, password: password, saveOptions: saveOptions)
+        batch.changeName = "Imported a library CSV"
+        batch.author = author
         let prefix = catalog.folder + "/"
         var problems: [String] = []
         result.saved = batch.run(files: order) { document, path in
@@ -69,23 +72,11 @@ public enum LibraryCSVImport {
             return change
         } report: { outcome in
             var relative = outcome
-            if outcome.path.hasPrefix(prefix) { relative = ScoreBatch.Outcome(relative: outcome, path: String(outcome.path.dropFirst(prefix.count))) }
+            if outcome.path.hasPrefix(prefix) { relative.path = String(outcome.path.dropFirst(prefix.count)) }
             result.outcomes.append(relative)
             report(relative)
         }
         result.problems += problems
-        if !dryRun { _ = try LibraryScanner(catalog: catalog).scan() }
         return result
-    }
-}
-
-extension ScoreBatch.Outcome {
-    /// The same outcome under another path.
-    init(relative outcome: ScoreBatch.Outcome, path: String) {
-        self.init(path: path)
-        rows = outcome.rows
-        warnings = outcome.warnings
-        error = outcome.error
-        saved = outcome.saved
     }
 }

@@ -26,8 +26,8 @@ public struct ScoreBatch: Sendable {
     /// }
     /// ```
     public struct Outcome: Sendable {
-        /// As given to ``run(files:change:report:)``.
-        public let path: String
+        /// As given to ``run(files:change:report:)``; a library path with ``run(library:change:report:)``.
+        public var path: String
         /// The before → after table; empty when nothing changes.
         public var rows: [FieldChange] = []
         public var warnings: [String] = []
@@ -92,5 +92,34 @@ public struct ScoreBatch: Sendable {
             report(outcome)
         }
         return succeeded
+    }
+
+    /// The same over every catalogued score of `catalog`'s library, the catalog brought up to
+    /// date first (a score added since the last scan is included, one removed is not tried).
+    /// `change` and `report` see each score by its path inside the library. Every change goes
+    /// through the library's edit path, so each is recorded and its row current at once.
+    ///
+    /// ```swift
+    /// let catalog = try LibraryCatalog(folder: "Партитуры")
+    /// var batch = ScoreBatch(dryRun: false)
+    /// batch.changeName = "folio lint"
+    /// try batch.run(library: catalog) { document, _ in ProducerConventions.change(for: document) } report: { outcome in
+    ///     print(outcome.path, outcome.rows.count)
+    /// }
+    /// ```
+    @discardableResult
+    public func run(library catalog: LibraryCatalog, change: (PDFDocument, String) throws -> ScoreChange,
+                    report: (Outcome) -> Void) throws -> Bool {
+        _ = try LibraryScanner(catalog: catalog).scan()
+        let relative = try catalog.paths()
+        var shown: [String: String] = [:]
+        for path in relative { shown[catalog.folder + "/" + path] = path }
+        return run(files: relative.map { catalog.folder + "/" + $0 }) { document, path in
+            try change(document, shown[path] ?? path)
+        } report: { outcome in
+            var outcome = outcome
+            outcome.path = shown[outcome.path] ?? outcome.path
+            report(outcome)
+        }
     }
 }

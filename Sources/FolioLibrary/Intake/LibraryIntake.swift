@@ -91,8 +91,8 @@ public enum LibraryIntake {
     /// their content), then the others in the order given — so a CSV index, a dictionary or
     /// a setlist dropped with its PDF finds it — and one that still finds no score of its
     /// name (`notFound`) once more at the end. `each` hears every file's outcome once, in
-    /// the order taken. (The library page, which cannot tell a file's kind before sending it,
-    /// sends file by file and tries a 404 again after the others.)
+    /// the order taken. `folio add` runs it, and so does the server for a drop of several
+    /// files (sent one by one, then taken together).
     ///
     /// ```swift
     /// LibraryIntake.addAll(files: ["Index.csv", "Book.pdf"], catalog: catalog) { file, outcome in print(file, outcome) }
@@ -100,13 +100,20 @@ public enum LibraryIntake {
     /// ```
     public static func addAll(files: [String], catalog: LibraryCatalog, options: Options = Options(),
                               each: (String, Swift.Result<Result, any Error>) -> Void) {
+        addAll(files: files, catalog: catalog, options: { options }, each: each)
+    }
+
+    /// The same with options made for each file as its turn comes (a server's time budget
+    /// starts for each file, not for the whole drop).
+    public static func addAll(files: [String], catalog: LibraryCatalog, options: () -> Options,
+                              each: (String, Swift.Result<Result, any Error>) -> Void) {
         let ordered = files.enumerated().map { index, file in
             (index, file, ((try? IntakeKind.of(file: file)) ?? nil)?.makesScore ?? false)
         }.sorted { ($0.2 ? 0 : 1, $0.0) < ($1.2 ? 0 : 1, $1.0) }.map(\.1)
         var waiting: [String] = []
         for file in ordered {
             do {
-                each(file, .success(try add(file: file, catalog: catalog, options: options)))
+                each(file, .success(try add(file: file, catalog: catalog, options: options())))
             } catch let failure as any Failure where failure.kind == .notFound {
                 waiting.append(file)
             } catch {
@@ -114,7 +121,7 @@ public enum LibraryIntake {
             }
         }
         for file in waiting {
-            each(file, Swift.Result { try add(file: file, catalog: catalog, options: options) })
+            each(file, Swift.Result { try add(file: file, catalog: catalog, options: options()) })
         }
     }
 
@@ -209,7 +216,7 @@ public enum LibraryIntake {
             let sheet = try LibraryCSV.read(text)
             let hasScoreRows = sheet.files.contains { $0.score != nil }
             let dry = options.dryRun || (hasScoreRows && !options.applyLibraryCSV)
-            let report = try LibraryCSVImport.run(text: text, catalog: catalog, dryRun: dry) { _ in }
+            let report = try LibraryCSVImport.run(text: text, catalog: catalog, dryRun: dry, author: options.author) { _ in }
             result.applied = !dry
             for outcome in report.outcomes {
                 if let error = outcome.error { result.warnings.append("\(outcome.path): \(error)"); continue }

@@ -68,8 +68,9 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// Applies the edit to `document` (unsaved). The engine's error when no annotation has
     /// the id (or it is on several pages and no page is given).
     public func apply(to document: PDFDocument) throws {
-        let colors = try checked()
+        // The mark must exist before what is asked of it is weighed: an unknown id is notFound.
         try document.requireAnnotations([id], page: page)
+        let colors = try checked()
         let pageIndex = page.map { $0 - 1 }
         var change = PDFAnnotationChange()
         if let rect {

@@ -58,6 +58,20 @@ export async function upload(file, dictionary, { apply = false, score = null } =
   return sendBytes(`/api/uploads?${query}`, file);
 }
 
+// A drop of several files: each sent and staged under one id, then taken in together in the
+// server's order (scores first, so a setlist, index or dictionary finds its PDF).
+// `sent(index)` hears of each file sent; returns each file's result, in the order taken, as
+// { index, name, status, intake?, error? }.
+export async function uploadDrop(files, sent = () => {}) {
+  const bits = crypto.getRandomValues(new Uint8Array(16));
+  const drop = [...bits].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  for (const [index, file] of files.entries()) {
+    await sendBytes(`/api/uploads?name=${encodeURIComponent(file.name)}&drop=${drop}`, file);
+    sent(index);
+  }
+  return (await change('POST', `/api/drops/${drop}`)).data.results;
+}
+
 // Keeps an image (PNG or JPEG) in the library as the stamp `name`; returns the stamp.
 export async function uploadStamp(file, name) {
   return sendBytes(`/api/stamps?name=${encodeURIComponent(name)}`, file);

@@ -30,7 +30,8 @@ async function show(score, page, halfway, two) {
     state.document = await openDocument(`/api/scores/${score}/pdf`).promise;
     state.pages = state.document.numPages;
   }
-  Object.assign(state, { page: Math.min(Math.max(1, page), state.pages), halfway: halfway && page < state.pages, two });
+  // The server keeps a follower's page within their part and never half-turns its last page.
+  Object.assign(state, { page, halfway, two });
   const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
   if (state.halfway) {
     const canvas = document.createElement('canvas');

@@ -1,7 +1,7 @@
 // The library page: search as you type (diacritics and case folded by the catalog), filters
 // by field, sorting, and adding files (scores, documents, forScore's files, CSV, dictionaries)
 // by drag and drop or the file picker.
-import { getJSON, upload } from './api.js';
+import { getJSON, upload, uploadDrop } from './api.js';
 import { latest } from './dom.js';
 import { place, keepPlace } from './place.js';
 
@@ -11,29 +11,13 @@ const count = document.getElementById('count');
 const filters = [...document.querySelectorAll('[data-filter]')];
 const uploads = document.getElementById('uploads');
 
-function render(scores) {
-  list.replaceChildren(...scores.map((score) => {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `/scores/${score.id}`;
-    const cover = document.createElement('img');
-    Object.assign(cover, { className: 'cover', src: `/api/scores/${score.id}/cover`, alt: '', loading: 'lazy', height: 60 });
-    hideWhenMissing(cover);
-    const title = document.createElement('span');
-    title.className = 'title';
-    title.textContent = score.title;
-    const people = document.createElement('span');
-    people.className = 'people';
-    people.textContent = score.composers.join(', ');
-    const facts = document.createElement('span');
-    facts.className = 'facts muted';
-    facts.textContent = ' ' + [score.key, score.rating > 0 ? '★'.repeat(score.rating) : null,
-      score.pages ? `${score.pages} p.` : null].filter(Boolean).join(' · ');
-    link.append(cover, title, people, facts);
-    item.append(link);
-    return item;
-  }));
-  count.textContent = scores.length === 1 ? '1 score' : `${scores.length} scores`;
+// The results as the server renders them (GET /library/results): its count and list items
+// swapped in, each cover hidden when it cannot be drawn.
+function render(html) {
+  const results = new DOMParser().parseFromString(html, 'text/html');
+  list.replaceChildren(...results.getElementById('scores').children);
+  count.textContent = results.getElementById('count').textContent;
+  for (const image of list.querySelectorAll('img.cover')) hideWhenMissing(image);
 }
 
 // Spaces as %20, not URLSearchParams' "+": the server reads query values percent-decoded only.
@@ -57,8 +41,10 @@ function queryString() {
 const refresh = latest(async (current) => {
   keepPlace(Object.fromEntries([['q', input.value.trim()], ...filters.map((select) => [select.dataset.filter, select.value])]));
   try {
-    const { data } = await getJSON(`/api/scores?${queryString()}`);
-    if (current()) { lastScores = data.scores; render(data.scores); }
+    const response = await fetch(`/library/results?${queryString()}`, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`The search failed (${response.status}).`);
+    const html = await response.text();
+    if (current()) render(html);
   } catch (error) {
     count.textContent = error.message;
   }
@@ -87,30 +73,41 @@ input.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowDown') { list.querySelector('a')?.focus(); event.preventDefault(); }
 });
 
-// Adding files: each in turn, the server telling its kind and what it became (a score, a
-// setlist, an import, metadata or bookmarks). A CSV or dictionary whose score was not found
-// (404) is tried again after the others (its PDF may come later in the same drop; `folio
-// add`, which can tell kinds before taking them, takes scores first: LibraryIntake.addAll),
-// then offered with a choice of score; a library CSV's plan is shown with a button to apply it.
-let lastScores = [];
+// Adding files: one is sent and taken in at once; several are sent as one drop, which the
+// server takes in its own order (LibraryIntake.addAll, as `folio add` does) and answers file
+// by file — a score, a setlist, an import, metadata or bookmarks. A CSV or dictionary whose
+// score was not found is offered a choice of score; a library CSV's plan is shown with a
+// button to apply it.
 async function add(files) {
   const results = document.createElement('ul');
   results.className = 'intake';
   uploads.replaceChildren(results);
-  const waiting = [];
-  const take = async (file, index, total, retry) => {
+  if (files.length === 1) {
     const line = document.createElement('li');
-    line.textContent = `Adding ${file.name} (${index + 1} of ${total})…`;
+    line.textContent = `Adding ${files[0].name}…`;
     results.append(line);
-    try {
-      show(line, file, await upload(file, null));
-    } catch (error) {
-      if (error.status === 404 && !retry) { line.remove(); waiting.push(file); return; }
-      fail(line, file, error);
+    try { show(line, files[0], await upload(files[0], null)); } catch (error) { fail(line, files[0], error); }
+    refresh(0);
+    return;
+  }
+  const progress = document.createElement('li');
+  results.append(progress);
+  try {
+    const taken = await uploadDrop(files, (index) => {
+      progress.textContent = `Sent ${index + 1} of ${files.length} files…`;
+    });
+    progress.remove();
+    for (const result of taken) {
+      const line = document.createElement('li');
+      results.append(line);
+      const file = files[result.index];
+      if (result.intake) show(line, file, result.intake);
+      else fail(line, file, Object.assign(new Error(result.error), { status: result.status }));
     }
-  };
-  for (const [index, file] of files.entries()) await take(file, index, files.length, false);
-  for (const [index, file] of waiting.entries()) await take(file, index, waiting.length, true);
+  } catch (error) {
+    progress.textContent = `The files could not be added: ${error.message}`;
+    progress.className = 'error';
+  }
   refresh(0);
 }
 
@@ -140,13 +137,16 @@ async function resend(line, file, button, options) {
 }
 
 // A refused file: the server's message; for a CSV or dictionary without its score, a choice of score.
-function fail(line, file, error) {
+async function fail(line, file, error) {
   line.replaceChildren(error.message.startsWith(file.name) ? error.message : `${file.name}: ${error.message}`);
   line.className = 'error';
-  if (error.status !== 404 || lastScores.length === 0) return;
+  if (error.status !== 404) return;
+  let scores = [];
+  try { scores = (await getJSON('/api/scores?sort=title')).data.scores; } catch { return; }
+  if (scores.length === 0) return;
   const select = document.createElement('select');
   select.setAttribute('aria-label', `The score ${file.name} belongs to`);
-  select.append(...lastScores.map((score) => Object.assign(document.createElement('option'), {
+  select.append(...scores.map((score) => Object.assign(document.createElement('option'), {
     value: score.id, textContent: `${score.title || score.path} (${score.path})`,
   })));
   const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Add to this score' });

@@ -21,6 +21,10 @@ struct WebController {
             let total = try service.catalog.counts().scores
             return LibraryServer.html(HTMLPage.library(scores: scores, total: total, facets: try service.facets(), csrf: csrf), csrf: csrf)
         }
+        // A search's results rendered as the library page shows them (see HTMLPage.results).
+        router.get("/library/results") { request, _ -> Response in
+            LibraryServer.html(HTMLPage.results(try service.search(try LibraryServer.search(request))), csrf: csrf)
+        }
         router.get("/scores/:id") { request, context -> Response in
             let (score, _) = try service.score(try LibraryServer.scoreID(context))
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1

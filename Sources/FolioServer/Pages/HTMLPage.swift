@@ -79,7 +79,7 @@ enum HTMLPage {
           <h1>Folio</h1>
           <label class="search"><span class="visually-hidden">Search</span>
             <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
-          <span id="count" class="muted">\(total == 1 ? "1 score" : "\(total) scores")</span>
+          <span id="count" class="muted">\(count(total))</span>
           <a class="button" href="/setlists">Setlists</a>
           <label class="button">Add scores<input id="upload" type="file" multiple class="visually-hidden"
             accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.rtf,.doc,.docx,.odt,.4ss,.4sb,.4sc,.csv,.tsv,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
@@ -100,12 +100,28 @@ enum HTMLPage {
         return shell(title: "Folio library", csrf: csrf, body: body, scripts: ["/assets/library.js"])
     }
 
+    /// A search's results as the library page shows them, for the page to swap in: the count
+    /// (`#count`) and the list items (`#scores`).
+    static func results(_ scores: [ScoreService.Score]) -> String {
+        """
+        <span id="count">\(count(scores.count))</span>
+        <ul id="scores">
+        \(scores.map(item).joined(separator: "\n"))
+        </ul>
+        """
+    }
+
+    /// "1 score", "12 scores".
+    static func count(_ scores: Int) -> String {
+        scores == 1 ? "1 score" : "\(scores) scores"
+    }
+
     static func item(_ score: ScoreService.Score) -> String {
         let people = score.composers.joined(separator: ", ")
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
         let facts = [score.key, stars, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
         return """
-            <li><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
+            <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
               <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a></li>
         """
     }

@@ -69,6 +69,8 @@ public struct LibraryServer: Sendable {
     public let options: Options
     /// Where uploads are received (see ``UploadSpool``).
     public let spool: UploadSpool
+    /// Drops of several files waiting to be taken in together.
+    public let drops: UploadDrops
     /// The token every state-changing request repeats (see ``CSRFMiddleware``).
     let csrf: String
     /// Wrong passwords and tokens per client (see `AccessGate`).
@@ -87,6 +89,9 @@ public struct LibraryServer: Sendable {
         rehearsals = RehearsalService(catalog: catalog)
         do { spool = try UploadSpool(folder: catalog.folder) } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
+        }
+        do { drops = try UploadDrops(spool: spool, maxBytes: options.maxUpload > Int.max / 4 ? Int.max : max(options.maxUpload, 1) * 4) } catch {
+            throw LibraryError(.io, "cannot make the drops folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
         pictures = PageImageCache(directory: (catalog.folder as NSString).appendingPathComponent(".folio/pages"))
         // What a killed server left (a save's journal beside a score, an import's staging folder)
@@ -126,7 +131,7 @@ public struct LibraryServer: Sendable {
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router)
-        UploadController(service: service, spool: spool, maxUpload: options.maxUpload).addRoutes(to: router)
+        UploadController(service: service, spool: spool, drops: drops, maxUpload: options.maxUpload).addRoutes(to: router)
         SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
         TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router)
         PartController(parts: parts, maxBody: options.maxBody).addRoutes(to: router)

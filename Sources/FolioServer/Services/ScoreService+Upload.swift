@@ -39,14 +39,48 @@ extension ScoreService {
         guard let kind = (try? IntakeKind.of(file: file)) ?? nil else {
             throw LibraryError(.unsupportedKind, IntakeKind.refusal(of: name))
         }
-        var options = LibraryIntake.Options()
+        var options = intakeOptions(apply: apply)
         options.openIn = openIn
+        if let target { options.score = try score(target).0.path }
+        return try intake(LibraryIntake.take(received: file, name: name, kind: kind, catalog: catalog, options: options))
+    }
+
+    /// What became of one file of a drop: its place in the drop, its name, and the intake or
+    /// the failure.
+    public struct DropOutcome: Sendable {
+        public var index: Int
+        public var name: String
+        public var outcome: Result<Intake, any Error>
+    }
+
+    /// Takes in the files of a drop (see ``UploadDrops``) as one, in `LibraryIntake.addAll`'s
+    /// order: scores first, then the rest, a file still without its score tried once more at
+    /// the end. Each outcome in the order taken; a library CSV that sets scores' fields is only
+    /// planned (send it again with apply).
+    public func takeDrop(_ files: [String]) -> [DropOutcome] {
+        var outcomes: [DropOutcome] = []
+        let places = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        LibraryIntake.addAll(files: files, catalog: catalog, options: { intakeOptions(apply: false) }) { file, result in
+            let outcome = result.flatMap { taken in Result { try intake(taken) } }
+            outcomes.append(DropOutcome(index: places[file] ?? 0, name: (file as NSString).lastPathComponent, outcome: outcome))
+        }
+        return outcomes
+    }
+
+    /// How the server takes a file in: its limits (a time budget from now), converter and
+    /// author; a library CSV that sets scores' fields written only with `apply`.
+    private func intakeOptions(apply: Bool) -> LibraryIntake.Options {
+        var options = LibraryIntake.Options()
         options.applyLibraryCSV = apply
         options.readOptions = work.readOptions()
         options.forScore = .server(read: options.readOptions)
         options.converter = converter
-        if let target { options.score = try score(target).0.path }
-        let result = try LibraryIntake.take(received: file, name: name, kind: kind, catalog: catalog, options: options)
+        options.author = author
+        return options
+    }
+
+    /// An intake's result as the API shows it.
+    private func intake(_ result: LibraryIntake.Result) throws -> Intake {
         let made = try result.scores.map(entry), changed = try result.changed.map(entry)
         return Intake(kind: result.kind, applied: result.applied, summary: result.summary, lines: result.lines, score: made.first,
                       scores: made, changed: changed, setlists: result.setlists, warnings: result.warnings)

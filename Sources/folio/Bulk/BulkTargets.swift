@@ -24,33 +24,20 @@ struct BulkTargets: ParsableArguments {
         if files.isEmpty == (library == nil) { throw ValidationError("give FILE... or --library DIR (one of them)") }
     }
 
-    /// The files, as paths to open and paths to show; with --library the catalog is scanned first.
-    func resolve(command: String) throws -> (catalog: LibraryCatalog?, files: [(open: String, show: String)]) {
-        guard let library else { return (nil, files.map { ($0, $0) }) }
-        return try LibraryCommand.run(command, program: command) {
-            let catalog = try LibraryCatalog(folder: library, databasePath: db, create: true)
-            _ = try LibraryScanner(catalog: catalog).scan()
-            return (catalog, try catalog.paths().map { (catalog.folder + "/" + $0, $0) })
-        }
-    }
-
-    /// Runs `change` over the files as a ``ScoreBatch`` and prints each file's table.
-    /// Returns whether every file succeeded.
+    /// Runs `change` over the files, or every score of the library, as a ``ScoreBatch``
+    /// and prints each file's table. Returns whether every file succeeded.
     func run(command: String, dryRun: Bool,
              change: (ScoreFile.Document, _ show: String) throws -> ScoreChange) throws -> Bool {
-        let (catalog, targets) = try resolve(command: command)
-        let shown = Dictionary(targets.map { ($0.open, $0.show) }, uniquingKeysWith: { first, _ in first })
-        let saving = self.saving
-        let batch = ScoreBatch(dryRun: dryRun, password: password) { saving.options(command: command, file: $0) }
+        var batch = ScoreBatch.writing(command, output: nil, password: password, saving: saving, allowComma: true)
+        batch.dryRun = dryRun
         let json = self.json
-        let ok = batch.run(files: targets.map(\.open)) { document, path in
-            try change(document, shown[path] ?? path)
-        } report: { outcome in
-            BulkOutput.report(outcome, path: shown[outcome.path] ?? outcome.path, command: command, json: json,
-                              applied: !dryRun)
+        let report = { (outcome: ScoreBatch.Outcome) in
+            BulkOutput.report(outcome, path: outcome.path, command: command, json: json, applied: !dryRun)
         }
-        if let catalog, !dryRun { _ = try? LibraryScanner(catalog: catalog).scan() }
-        return ok
+        guard let library else { return batch.run(files: files, change: change, report: report) }
+        return try LibraryCommand.run(command, program: command) {
+            try batch.run(library: try LibraryCatalog(folder: library, databasePath: db, create: true), change: change, report: report)
+        }
     }
 }
 

@@ -37,6 +37,7 @@ struct AddCommand: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give the files to add") }
         let catalog = try LibraryCommand.run("add", program: "add") { try location.catalog(scanning: true) }
         var options = LibraryIntake.Options()
+        options.author = EditAuthor.current()
         options.dryRun = dryRun
         options.score = score
         var failure: ExitCode?

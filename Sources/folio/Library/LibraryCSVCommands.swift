@@ -80,7 +80,8 @@ struct LibraryImportCSVCommand: ParsableCommand {
         let report: LibraryCSVImport.Report
         do {
             report = try LibraryCSVImport.run(text: text, catalog: catalog, dryRun: dryRun, password: password,
-                                              saveOptions: { saving.options(command: "library import-csv", file: $0) }) { outcome in
+                                              saveOptions: { saving.options(command: "library import-csv", file: $0) },
+                                              author: EditAuthor.current()) { outcome in
                 BulkOutput.report(outcome, path: outcome.path, command: "library import-csv", json: json, applied: !dryRun)
             }
         } catch let error as ScoreError {
