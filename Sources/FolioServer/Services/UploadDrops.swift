@@ -16,11 +16,11 @@ import Foundation
 /// let files = try await drops.take("3f9c0d2a7b1e4c5d")   // the staged paths, in the order sent
 /// ```
 public actor UploadDrops {
-    public let directory: String
-    public let maxFiles: Int
-    public let maxBytes: Int
-    public let maxDrops: Int
-    public let lifetime: TimeInterval
+    public nonisolated let directory: String
+    public nonisolated let maxFiles: Int
+    public nonisolated let maxBytes: Int
+    public nonisolated let maxDrops: Int
+    public nonisolated let lifetime: TimeInterval
 
     private struct Drop {
         var files: [String] = []

@@ -1,0 +1,91 @@
+import FolioLibrary
+import FolioServer
+import Foundation
+import XCTest
+
+/// The drops' limits, each one freeing itself: the files a drop holds, its bytes, the drops
+/// waiting at once, their lifetime; ids of every shape refused or taken; a stopped server's
+/// drops removed at the next start.
+final class UploadDropsTests: XCTestCase {
+    private var folder: URL!
+    private var spool: UploadSpool!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-drops-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        spool = try UploadSpool(folder: folder.path)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A received file of `bytes` bytes in the spool.
+    private func received(_ bytes: Int) throws -> String {
+        let path = spool.directory + "/upload-\(UUID().uuidString).part"
+        try Data(repeating: 0x41, count: bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func kind(of error: any Error) -> FailureKind? { (error as? any Failure)?.kind }
+
+    func testIDsOfEveryShape() {
+        let valid = ["0123456789abcdef", String(repeating: "Z", count: 64), "a1b2c3d4-e5f6-7890-abcd-ef0123456789"]
+        let invalid = ["", "short", String(repeating: "a", count: 65), "0123456789abcdef/..", "0123456789abcdef ",
+                       "0123456789abcdéf", "0123456789abcde\u{0}", "../../../../etc/passwd", "0123456789_abcdef"]
+        for id in valid { XCTAssertTrue(UploadDrops.isValidID(id), id) }
+        for id in invalid { XCTAssertFalse(UploadDrops.isValidID(id), id) }
+        // Random strings: valid exactly when every character is a letter, digit or dash and the length fits.
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcXYZ019-_/. é\u{0}")
+        for _ in 0..<2_000 {
+            let id = String((0..<Int.random(in: 0...80, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            let expected = (16...64).contains(id.utf8.count) && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            XCTAssertEqual(UploadDrops.isValidID(id), expected, id)
+        }
+    }
+
+    func testEveryLimitIsAnsweredAndFreesItself() async throws {
+        let drops = try UploadDrops(spool: spool, maxFiles: 2, maxBytes: 10, maxDrops: 1, lifetime: 600)
+        let id = "aaaaaaaaaaaaaaaa", other = "bbbbbbbbbbbbbbbb"
+        let first = try await drops.stage(file: try received(4), name: "Ноктюрн.pdf", drop: id)
+        let second = try await drops.stage(file: try received(6), name: "Νυχτερινό.csv", drop: id)
+        XCTAssertEqual([first, second], [0, 1])
+        // A third file, and a file past the bytes: tooLarge; the received file is left to the caller.
+        let extra = try received(1)
+        do { _ = try await drops.stage(file: extra, name: "x.pdf", drop: id); XCTFail("a third file") } catch {
+            XCTAssertEqual(kind(of: error), .tooLarge)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: extra))
+        // Another drop while one waits: busy, with when to try again.
+        do { _ = try await drops.stage(file: extra, name: "x.pdf", drop: other); XCTFail("a second drop") } catch {
+            XCTAssertEqual(kind(of: error), .busy)
+            XCTAssertEqual((error as? any Failure)?.retryAfter, 5)
+        }
+        let files = try await drops.take(id)
+        XCTAssertEqual(files.map { ($0 as NSString).lastPathComponent }, ["Ноктюрн.pdf", "Νυχτερινό.csv"])
+        XCTAssertTrue(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        drops.finish(id)
+        XCTAssertFalse(files.contains { FileManager.default.fileExists(atPath: $0) }, "taken in, its files are gone")
+        // Taken, the drop no longer counts: another may wait.
+        _ = try await drops.stage(file: extra, name: "x.pdf", drop: other)
+        let load = await drops.load()
+        XCTAssertEqual(load.drops, 1)
+        XCTAssertEqual(load.files, 1)
+        do { _ = try await drops.take(id); XCTFail("taken twice") } catch { XCTAssertEqual(kind(of: error), .notFound) }
+        do { _ = try await drops.take("../../etc"); XCTFail("a bad id") } catch { XCTAssertEqual(kind(of: error), .notFound) }
+    }
+
+    func testAnUntouchedDropIsRemovedAndAStoppedServersDropsAtTheNextStart() async throws {
+        let drops = try UploadDrops(spool: spool, maxBytes: 100, lifetime: 0)
+        _ = try await drops.stage(file: try received(3), name: "Serenade.pdf", drop: "cccccccccccccccc")
+        try await Task.sleep(nanoseconds: 20_000_000)
+        do { _ = try await drops.take("cccccccccccccccc"); XCTFail("expired") } catch { XCTAssertEqual(kind(of: error), .notFound) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: drops.directory), [], "its files went with it")
+
+        let kept = try UploadDrops(spool: spool, maxBytes: 100)
+        _ = try await kept.stage(file: try received(3), name: "Serenade.pdf", drop: "dddddddddddddddd")
+        _ = try UploadDrops(spool: spool, maxBytes: 100)   // the server restarted
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.directory), [])
+    }
+}
