@@ -60,3 +60,27 @@ export function latest(task) {
     setTimeout(() => { if (mine === ticket) task(() => mine === ticket); }, delay);
   };
 }
+
+// Tabs (the ARIA tabs pattern): a click shows a tab's panel, the arrow keys move between tabs.
+export function tabList(tabs) {
+  function showTab(tab) {
+    for (const other of tabs) {
+      const selected = other === tab;
+      other.setAttribute('aria-selected', String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+    }
+  }
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => showTab(tab));
+    tab.addEventListener('keydown', (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length];
+      showTab(next);
+      next.focus();
+      event.preventDefault();
+      event.stopPropagation();
+    });
+  }
+}
