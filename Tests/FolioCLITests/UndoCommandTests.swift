@@ -36,6 +36,19 @@ final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
                       && three.out.contains("folio annot add"), three.out)
         for _ in 0..<3 { try invoke(["undo", score]) }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original)
+        // The PDF's own table of contents and Info entries, and a batch over the library, too.
+        let toc = path("toc.csv")
+        try "Title,Start\nAmen – Аминь,1\n".write(toFile: toc, atomically: true, encoding: .utf8)
+        try invoke(["toc", "set", score, "--from", toc])
+        try invoke(["set-info", score, "--entry", "Subject=Chorál – Хорал"])
+        try invoke(["meta", "from-names", "--library", root.path, "--pattern", "{*}/{composer} – {title}", "--overwrite"])
+        let more = try invoke(["undo", "--list", score])
+        XCTAssertTrue(more.out.contains("folio toc set") && more.out.contains("folio set-info")
+                      && more.out.contains("folio meta from-names"), more.out)
+        let subject = String(decoding: try TestEnvironment.runTool("exiftool", ["-s3", "-Subject", score]).stdout, as: UTF8.self)
+        XCTAssertTrue(subject.contains("Chorál – Хорал"), subject)
+        while try invoke(["undo", "--list", score]).out.contains("(undoable)") { try invoke(["undo", score]) }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original)
         let nothing = try invoke(["undo", score], status: 1)
         XCTAssertTrue(nothing.err.contains("nothing to undo"), nothing.err)
         // A file in no library is edited in place, and has nothing to undo.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioScore
 import Foundation
 
@@ -73,8 +74,11 @@ struct TocSetCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         do {
-            let problems = try ScoreFile(file, password: password).update(
-                output: output, saving: saving.options(command: "toc set", file: file)) { document in
+            // Through the library's edit path when FILE is catalogued (recorded for folio undo).
+            var libraries = CatalogLocator()
+            let problems = try libraries.update(file: file, output: output, password: password,
+                                                save: saving.options(command: "toc set", file: file),
+                                                change: "folio toc set", author: EditAuthor.current()) { document in
                 try TableOfContents.replace(in: document, with: data)
             }
             for problem in problems { printError("folio toc set: \(from): \(problem)") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioLibrary
 import FolioPDF
 
 /// `folio set-info`: change Info entries in an incremental update.
@@ -47,10 +48,13 @@ struct SetInfoCommand: ParsableCommand {
             for key in remove { try document.setInfo(key, to: nil) }
         }
         var failed = false
+        // A catalogued file changes through its library's edit path (recorded for folio undo).
+        var libraries = CatalogLocator()
         for file in files {
             do {
-                try PDFSaver.update(path: file, output: output, password: password,
-                                    save: saving.options(command: "set-info", file: file), edit: edit)
+                try libraries.update(file: file, output: output, password: password,
+                                     save: saving.options(command: "set-info", file: file),
+                                     change: "folio set-info", author: EditAuthor.current(), edit)
             } catch {
                 _ = CommandError.report(error, command: "set-info", file: file)
                 failed = true
