@@ -8,22 +8,19 @@ import Foundation
 /// let html = HTMLPage.library(scores: list, csrf: token)
 /// ```
 enum HTMLPage {
-    /// `text` safe in HTML text and in quoted attribute values: the five characters that
-    /// end text or an attribute become references; control characters other than tab,
-    /// line feed and carriage return, which HTML forbids, are dropped.
+    /// The characters that end HTML text or a quoted attribute value, and their references.
+    private static let references: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+
+    /// `text` safe in HTML text and in quoted attribute values: the characters that end text
+    /// or an attribute become references; control characters other than tab, line feed and
+    /// carriage return, which HTML forbids, are dropped.
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+            if let reference = references[scalar] {
+                result += reference
+            } else if scalar.value >= 0x20 && scalar.value != 0x7F || scalar == "\t" || scalar == "\n" || scalar == "\r" {
                 result.unicodeScalars.append(scalar)
             }
         }
