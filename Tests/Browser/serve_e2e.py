@@ -365,6 +365,16 @@ def main(folio, artifacts):
 
             # Library: add a file with the picker, filter by composer.
             page.goto(base + "/")
+            # The book split above still holds its two pieces: the library offers its split too,
+            # planned by the server (declined here: nothing is made).
+            offered = page.locator("#scores li button[data-split]")
+            expect(offered).to_have_count(1)
+            expect(offered).to_have_text("Split (2)")
+            page.once("dialog", lambda dialog: (dialog.message.startswith("Make 2 new scores?") or errors.append(dialog.message), dialog.dismiss()))
+            offered.click()
+            expect(offered).to_be_enabled()
+            expect(page.locator("#scores li")).to_have_count(5)
+            page.screenshot(path=f"{artifacts}/11-library-split-offered.png")
             folder = tempfile.mkdtemp(prefix="folio-e2e-upload-")
 
             def drop(name, text):

@@ -65,6 +65,29 @@ extension LibraryCatalog {
     /// A page of results (`limit`) for text alone, in the default order, ranks at most
     /// 1,000 matches: when more match, the 1,000 catalogued last, whole scores before
     /// bookmarks (the next letter typed narrows them).
+    /// How many bookmarks (pieces) each of the scores `ids` has; a score without any is left out.
+    ///
+    /// ```swift
+    /// let pieces = try catalog.bookmarkCounts(of: results.map(\.id))   // [7: 12]: score 7 holds 12 pieces
+    /// ```
+    public func bookmarkCounts(of ids: [Int64]) throws -> [Int64: Int] {
+        guard !ids.isEmpty else { return [:] }
+        var counts: [Int64: Int] = [:]
+        // In batches, under SQLite's limit on a statement's variables.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let batch = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
+            try read { db in
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT scoreId, COUNT(*) AS pieces FROM entry WHERE bookmark IS NOT NULL AND scoreId IN (\(marks)) GROUP BY scoreId
+                    """, arguments: StatementArguments(batch)) {
+                    counts[row["scoreId"]] = row["pieces"]
+                }
+            }
+        }
+        return counts
+    }
+
     public func search(_ query: LibraryQuery) throws -> [LibraryEntry] {
         try search(query, rankingAtMost: Self.rankedCandidates)
     }

@@ -3,7 +3,8 @@
 // (or the ↑ button) in the custom order Nutrient keeps; "By page" is a view of the same.
 // "Bookmarks from TOC" makes forScore's page ranges. All are stored in the PDF's XMP.
 import { getJSON, change } from './api.js';
-import { emptyItem, button } from './dom.js';
+import { emptyItem, button, pages } from './dom.js';
+import { splitScore } from './split.js';
 
 const toc = document.getElementById('toc');
 const marks = document.getElementById('bookmarks');
@@ -13,10 +14,6 @@ const order = document.getElementById('bookmark-order');
 const form = document.getElementById('add-bookmark');
 const field = (name) => form.elements.namedItem(name);
 
-function pages(start, end) {
-  if (start == null) return '';
-  return start === end || end == null ? `p. ${start}` : `pp. ${start}–${end}`;
-}
 
 export function contents(app) {
   const url = (path = '') => `/api/scores/${app.scoreID}/bookmarks${path}?order=${order.value}`;
@@ -124,13 +121,9 @@ export function contents(app) {
   // A split as the server plans it (its bookmarks, else its outline), confirmed, then made:
   // new scores beside this one, which stays.
   split.addEventListener('click', async () => {
-    const address = `/api/scores/${app.scoreID}/split`;
     try {
-      const { data: plan } = await change('POST', address, undefined, { dryRun: true });
-      const names = plan.pieces.map((piece) => `${piece.path} (${pages(piece.start, piece.end)})`).join('\n');
-      if (!window.confirm(`Make ${plan.pieces.length} new scores?\n${names}`)) return;
-      const { data } = await change('POST', address, undefined, {});
-      app.say(`Made ${data.pieces.length} scores: ${data.pieces.map((piece) => piece.path).join(', ')}`);
+      const made = await splitScore(app.scoreID);
+      if (made) app.say(made);
     } catch (error) {
       app.failed(error);
     }

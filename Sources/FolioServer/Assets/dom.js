@@ -8,6 +8,12 @@ export function emptyItem(text) {
   return item;
 }
 
+// Pages as a musician writes them: "p. 3", "pp. 3–5"; nothing without a start.
+export function pages(start, end) {
+  if (start == null) return '';
+  return start === end || end == null ? `p. ${start}` : `pp. ${start}–${end}`;
+}
+
 // A button with its accessible name.
 export function button(text, label, action, disabled = false) {
   const element = document.createElement('button');

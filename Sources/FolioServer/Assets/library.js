@@ -2,6 +2,7 @@
 // by field, sorting, and adding files (scores, documents, forScore's files, CSV, dictionaries)
 // by drag and drop or the file picker.
 import { getJSON, upload, uploadDrop } from './api.js';
+import { splitScore } from './split.js';
 import { latest } from './dom.js';
 import { place, keepPlace } from './place.js';
 
@@ -51,6 +52,21 @@ const refresh = latest(async (current) => {
 });
 
 input.addEventListener('input', () => refresh());
+
+// An anthology's Split: the pieces planned by the server, confirmed, made; the list shows them.
+list.addEventListener('click', async (event) => {
+  const split = event.target.closest('button[data-split]');
+  if (!split) return;
+  split.disabled = true;
+  try {
+    const made = await splitScore(split.dataset.split);
+    if (made) { uploads.textContent = made; refresh(0); }
+  } catch (error) {
+    uploads.textContent = `Not split: ${error.message}`;
+  } finally {
+    split.disabled = false;
+  }
+});
 for (const select of filters) select.addEventListener('change', () => refresh(0));
 
 // The search and filters the address holds (a reload, a shared link, back and forward);

@@ -117,9 +117,13 @@ enum HTMLPage {
         let people = score.composers.joined(separator: ", ")
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
         let facts = [score.key, stars, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
+        // An anthology (two pieces or more) offers its split here too.
+        let split = (score.pieces ?? 0) >= 2
+            ? "<button type=\"button\" class=\"split\" data-split=\"\(score.id)\" aria-label=\"Split \(escape(score.title)) into its \(score.pieces ?? 0) pieces\">Split (\(score.pieces ?? 0))</button>"
+            : ""
         return """
             <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
-              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a></li>
+              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a>\(split)</li>
         """
     }
 

@@ -46,7 +46,10 @@ extension ScoreService {
             }
             query.sort = order
         }
-        return try catalog.search(query).map(Score.init)
+        var scores = try catalog.search(query).map(Score.init)
+        let pieces = try catalog.bookmarkCounts(of: scores.map(\.id))
+        for index in scores.indices { scores[index].pieces = pieces[scores[index].id] ?? 0 }
+        return scores
     }
 
     /// The values to filter by, most used first: field (composer, genre, tag, label, key)

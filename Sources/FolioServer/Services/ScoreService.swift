@@ -49,6 +49,9 @@ public struct ScoreService: Sendable {
         public var id: Int64
         public var path: String
         public var pages: Int?
+        /// How many bookmarks (pieces) it holds, where a listing counts them: a split makes a
+        /// score of each.
+        public var pieces: Int?
         public var metadata: ScoreMetadata
 
         /// The title, or the file's name when the score has none.
@@ -64,13 +67,14 @@ public struct ScoreService: Sendable {
             metadata = entry.metadata
         }
 
-        private enum CodingKeys: String, CodingKey { case id, path, pages }
+        private enum CodingKeys: String, CodingKey { case id, path, pages, pieces }
 
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
             id = try values.decode(Int64.self, forKey: .id)
             path = try values.decode(String.self, forKey: .path)
             pages = try values.decodeIfPresent(Int.self, forKey: .pages)
+            pieces = try values.decodeIfPresent(Int.self, forKey: .pieces)
             metadata = try ScoreMetadata(from: decoder)
         }
 
@@ -79,6 +83,7 @@ public struct ScoreService: Sendable {
             try values.encode(id, forKey: .id)
             try values.encode(path, forKey: .path)
             try values.encodeIfPresent(pages, forKey: .pages)
+            try values.encodeIfPresent(pieces, forKey: .pieces)
             try metadata.encode(to: encoder)
         }
     }
