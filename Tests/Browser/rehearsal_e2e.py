@@ -58,6 +58,7 @@ def main(folio, artifacts):
     for part in (f"{DEBUSSY} - Trumpet in Bb.pdf", f"{DEBUSSY} (Violine I).pdf"):
         shutil.copy(os.path.join(library, DEBUSSY + ".pdf"), os.path.join(library, part))
     shutil.copy(os.path.join(library, BRAHMS + ".pdf"), os.path.join(library, f"{BRAHMS} - Скрипка I.pdf"))
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)   # only a scan makes a catalog
     for args in (["setlist", "create", "Večer – Вечер"], ["setlist", "add", "Večer – Вечер", DEBUSSY + ".pdf"],
                  ["setlist", "add", "Večer – Вечер", BRAHMS + ".pdf"]):
         subprocess.run([folio, *args, "--library", library], check=True, capture_output=True)

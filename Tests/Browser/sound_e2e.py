@@ -62,6 +62,7 @@ def main(folio, artifacts):
     brahms, green = "Brahms-Cancion_de_Cuna.pdf", "Traditional-Greensleeves_hymntune.pdf"
     subprocess.run([folio, "meta", "set", os.path.join(library, brahms), "--tempo", "72", "--time-signature", "3/4"],
                    check=True, capture_output=True)
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)   # only a scan makes a catalog
     for args in (["tracks", "link", brahms, "Nahrávky/Ukolébavka – Колыбельная.wav", "--a", "2", "--b", "3.5"],
                  ["tracks", "link", green, "Nahrávky/Greensleeves – Πράσινα μανίκια.flac", "--offset", "1"],
                  ["setlist", "create", "Večer"], ["setlist", "add", "Večer", brahms], ["setlist", "add", "Večer", green]):

@@ -77,6 +77,7 @@ def main(folio, artifacts):
     suite = os.path.join(library, "Večerní suita.pdf")
     subprocess.run([folio, "merge", debussy, brahms, os.path.join(library, "Traditional-Greensleeves_hymntune.pdf"),
                     "--output", suite, "--title", "Večerní suita"], check=True, capture_output=True)
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)   # only a scan makes a catalog
     for args in (["create", "Koncert"], ["add", "Koncert", "Brahms-Cancion_de_Cuna.pdf"],
                  ["add", "Koncert", "Traditional-Greensleeves_hymntune.pdf"], ["add", "Koncert", "Večerní suita.pdf"]):
         subprocess.run([folio, "setlist", *args, "--library", library], check=True, capture_output=True)

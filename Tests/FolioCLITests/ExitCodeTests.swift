@@ -29,6 +29,7 @@ final class ExitCodeTests: CommandTestCase, @unchecked Sendable {
         // malformedInput → 64.
         let csv = path("index.csv")
         try "Název;Strana\nVltava;1\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        try invoke(["library", "scan", root.path])
         let malformed = try invoke(["library", "import-csv", csv, "--library", root.path], status: 64)
         XCTAssertTrue(malformed.err.contains("Filename"), malformed.err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pdf)), original, "refused edits touch nothing")

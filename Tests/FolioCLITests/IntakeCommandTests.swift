@@ -20,6 +20,7 @@ final class IntakeCommandTests: CommandTestCase, @unchecked Sendable {
     private func library(_ name: String = "lib") throws -> String {
         let folder = path(name)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try invoke(["library", "scan", folder])   // only a scan makes a catalog
         return folder
     }
 

@@ -22,6 +22,7 @@ final class LibraryCSVCommandTests: CommandTestCase, @unchecked Sendable {
         }
         try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("qpdf/badlin1.pdf"),
                                          to: folder.appendingPathComponent("Fake Book.pdf"))
+        try invoke(["library", "scan", folder.path])   // only a scan makes a catalog
         return folder
     }
 

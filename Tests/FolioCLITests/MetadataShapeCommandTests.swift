@@ -19,6 +19,7 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
     private func copyScores(to name: String) throws -> URL {
         let folder = root.appendingPathComponent(name)
         try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
+        _ = try run(["library", "scan", folder.path])   // only a scan makes a catalog
         return folder
     }
 
@@ -113,6 +114,7 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
             try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
                                              to: target)
         }
+        _ = try run(["library", "scan", folder.path])   // only a scan makes a catalog
         let before = try FolderOracle.metadata(folder)
         let refused = try run(["meta", "from-names", "--library", folder.path, "--pattern", "{composer}/{titel}.pdf"],
                               status: 64)

@@ -17,6 +17,7 @@ final class PartsCommandTests: CommandTestCase, @unchecked Sendable {
                      "Smetana/Vltava - Blech.pdf", "sken 7.pdf"] {
             try FileManager.default.copyItem(atPath: source, toPath: library + "/" + name)
         }
+        try invoke(["library", "scan", library])   // only a scan makes a catalog
     }
 
     func testListSetClear() throws {

@@ -16,6 +16,7 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         for name in ["Brahms-Cancion_de_Cuna.pdf", "Traditional-Greensleeves_hymntune.pdf"] {
             try FileManager.default.copyItem(atPath: samples.appendingPathComponent(name).path, toPath: library + "/" + name)
         }
+        try invoke(["library", "scan", library])   // only a scan makes a catalog
     }
 
     private func tone(_ relative: String, seconds: Double = 4, hertz: Int = 440) throws {

@@ -115,16 +115,26 @@ final class AnnotationRequestTests: XCTestCase {
             XCTAssertEqual(try Self.firstMarkAsPyMuPDFShowsIt(document), "100 200 180 40 Più mosso", "rotate \(rotate)")
         }
         let document = try document()
+        var mark = AnnotationRequest(kind: .freeText, page: 1)
+        mark.rects = [[40, 60, 160, 30]]
+        mark.text = "Adagio"
+        let existing = try mark.add(to: document)
         for (change, expected) in [({ (edit: inout AnnotationEdit) in }, "nothing to change"),
                                    ({ $0.opacity = 2 }, "valid: 0 to 1"), ({ $0.rect = [1, 1, 0, 5] }, "above 0"),
                                    ({ $0.color = "červená" }, "#RRGGBB"), ({ $0.page = 0 }, "valid: 1 or more")] {
-            var edit = AnnotationEdit(id: "x")
+            var edit = AnnotationEdit(id: existing)
             edit.text = expected == "nothing to change" ? nil : "t"
             change(&edit)
             XCTAssertThrowsError(try edit.apply(to: document)) { XCTAssertTrue("\($0)".contains(expected), "\($0)") }
         }
-        var missing = AnnotationEdit(id: "no-such-id")
-        missing.text = "Dvořák"
-        XCTAssertThrowsError(try missing.apply(to: document)) { XCTAssertTrue("\($0)".contains("no annotation has the id")) }
+        // An id no mark has is "not found" before what is asked of it is weighed.
+        for text in ["Dvořák", nil] {
+            var missing = AnnotationEdit(id: "no-such-id")
+            missing.text = text
+            XCTAssertThrowsError(try missing.apply(to: document)) { error in
+                XCTAssertTrue("\(error)".contains("no annotation has the id"), "\(error)")
+                XCTAssertEqual((error as? any Failure)?.kind, .notFound)
+            }
+        }
     }
 }

@@ -43,11 +43,11 @@ public enum TestEnvironment {
         throw TestFailure("folio binary not found next to the tests (looked in \(candidates.map(\.path)))")
     }
 
-    /// Runs a program, returning exit status and output. Output goes through files so a
-    /// large output cannot block the child.
+    /// Runs a program (in `workingDirectory` when given), returning exit status and output.
+    /// Output goes through files so a large output cannot block the child.
     @discardableResult
     public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 600,
-                    environment: [String: String] = [:]) throws
+                    environment: [String: String] = [:], directory workingDirectory: URL? = nil) throws
         -> (status: Int32, stdout: Data, stderr: Data)
     {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-run-\(UUID().uuidString)")
@@ -60,6 +60,7 @@ public enum TestEnvironment {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

@@ -41,7 +41,8 @@ public struct PDFError: Error, CustomStringConvertible, Sendable, Equatable {
         case wrongPassword
         /// An argument is outside its valid range.
         case invalidArgument
-        /// The file's permissions forbid the change and the owner password was not given.
+        /// The file's permissions forbid the change and the owner password was not given; or
+        /// the file (or its folder) is read-only.
         case notPermitted
     }
 

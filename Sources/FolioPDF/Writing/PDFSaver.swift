@@ -99,6 +99,8 @@ public enum PDFSaver {
             let result = try edit(document)
             return (result, try save(document, to: output, options: saveOptions, holdingLock: false))
         }
+        // Before the lock and the edit: a read-only file is refused before anything is done.
+        try SafeFile.requireWritable(path)
         return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { settled in
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)

@@ -58,7 +58,31 @@ public enum SafeFile {
         try syncDirectory(of: target)
     }
 
+    /// Refuses to change the file at `path` when this user may not write it or its folder (as
+    /// the system decides, `access(2)`): every save method writes beside the file, and a rename
+    /// over a read-only file the folder lets one replace would change it regardless.
+    /// `notPermitted`, naming the file, its mode and what to allow; a file that does not exist
+    /// yet is only checked for its folder.
+    ///
+    /// ```swift
+    /// try SafeFile.requireWritable("Ηχοι.pdf")   // chmod 444 → "Ηχοι.pdf is read-only (mode 444)…"
+    /// ```
+    public static func requireWritable(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, access(path, W_OK) != 0 {
+            throw PDFError(.notPermitted, "\(path) is read-only for you (mode \(String(info.st_mode & 0o7777, radix: 8))); nothing was "
+                + "written: allow writing to it (chmod u+w) to change it")
+        }
+        let folder = parentDirectory(of: path)
+        var folderInfo = stat()
+        if stat(folder, &folderInfo) == 0, access(folder, W_OK) != 0 {
+            throw PDFError(.notPermitted, "the folder \(folder) is read-only for you (mode \(String(folderInfo.st_mode & 0o7777, radix: 8))); "
+                + "nothing was written: a save writes beside the file, so allow writing to the folder to change \(path)")
+        }
+    }
+
     static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?) throws {
+        try requireWritable(path)
         let temporary = try TemporaryFile(beside: path, fixedName: false)
         defer { temporary.discard() }
         try fault?(.created)
@@ -72,6 +96,7 @@ public enum SafeFile {
     /// opened `source` from it under that lock: only then may the file change in place.
     static func append(to path: String, source: ByteSource, tail: UnsafeRawBufferPointer, options: SaveOptions,
                        holdingLock: Bool) throws -> SaveReport {
+        try requireWritable(path)
         let fault = options.stageHook
         let inPlace = holdingLock && source.isFile(at: path)
         switch options.method {

@@ -52,9 +52,13 @@ public struct AnnotationEdit: Sendable, Equatable {
         _ = try checked()
     }
 
+    private func checkPage() throws {
+        if let page, page < 1 { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
+    }
+
     /// ``validate()``, returning the colours it read.
     private func checked() throws -> (color: PDFColor?, fill: PDFColor?) {
-        if let page, page < 1 { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
+        try checkPage()
         if let rect { try AnnotationRequest.checkRect(rect) }
         let colors = try AnnotationRequest.checkedStyle(text: text, color: color, fill: fill, opacity: opacity,
                                                         width: width, size: size)
@@ -69,6 +73,7 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// the id (or it is on several pages and no page is given).
     public func apply(to document: PDFDocument) throws {
         // The mark must exist before what is asked of it is weighed: an unknown id is notFound.
+        try checkPage()
         try document.requireAnnotations([id], page: page)
         let colors = try checked()
         let pageIndex = page.map { $0 - 1 }

@@ -36,7 +36,7 @@ struct BulkTargets: ParsableArguments {
         }
         guard let library else { return batch.run(files: files, change: change, report: report) }
         return try LibraryCommand.run(command, program: command) {
-            try batch.run(library: try LibraryCatalog(folder: library, databasePath: db, create: true), change: change, report: report)
+            try batch.run(library: try LibraryCatalog(folder: library, databasePath: db, create: false), change: change, report: report)
         }
     }
 }

@@ -32,24 +32,66 @@ struct LibraryCommand: ParsableCommand {
     }
 }
 
-/// Which library and which database: the folder (a positional DIR or --library, else the
-/// current folder) and --db.
+/// Which library and which database. The folder is the one a command names (a positional DIR),
+/// else --library, else `$FOLIO_LIBRARY`, else the nearest folder at or above the current one (or
+/// the file a command names) that holds `.folio/` — as git finds its repository. Only `folio
+/// library scan` makes a catalog; any other command that finds none says so and exits 1.
+///
+/// ```
+/// cd ~/Scores/Chopin && folio setlist list          # ~/Scores, the library above
+/// FOLIO_LIBRARY=~/Scores folio library search nocturne
+/// ```
 struct LibraryLocation: ParsableArguments {
-    @Option(name: .customLong("library"), help: "The library folder (default: the current folder).")
+    @Option(name: .customLong("library"), help: ArgumentHelp(
+        "The library folder (default: $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).",
+        valueName: "dir"))
     var library: String?
     @Option(help: "The catalog database (default: LIBRARY/.folio/library.sqlite).") var db: String?
 
-    func catalog(folder: String? = nil, create: Bool) throws -> LibraryCatalog {
-        try LibraryCatalog(folder: folder ?? library ?? FileManager.default.currentDirectoryPath, databasePath: db,
-                           create: create)
+    /// The environment variable that names the library when no folder is given.
+    static let environment = "FOLIO_LIBRARY"
+
+    /// The library folder: `named`, else --library, else `$FOLIO_LIBRARY`, else the nearest
+    /// folder at or above `start` (default: the current folder) that holds a catalog. With
+    /// --db alone, the current folder. `notFound` when there is none, naming how to make one.
+    func folder(_ named: String? = nil, near start: String? = nil) throws -> String {
+        let environment = ProcessInfo.processInfo.environment[Self.environment].flatMap { $0.isEmpty ? nil : $0 }
+        if let given = named ?? library ?? environment { return given }
+        let here = FileManager.default.currentDirectoryPath
+        if db != nil { return here }
+        var locator = CatalogLocator()
+        if let found = locator.library(containing: start ?? here) { return found.folder }
+        throw LibraryError(.notFound, "no library in \(start ?? here) or any folder above it (none holds a .folio catalog): "
+            + "`folio library scan DIR` makes one; --library DIR or \(Self.environment)=DIR names one")
     }
 
-    /// The catalog brought up to date by an incremental scan first (created when missing);
-    /// without `scanning`, the catalog as it is.
-    func catalog(folder: String? = nil, scanning: Bool) throws -> LibraryCatalog {
-        let catalog = try catalog(folder: folder, create: scanning)
+    /// The catalog of the library (see ``folder(_:near:)``); only with `create` is a missing
+    /// one made (`folio library scan`).
+    func catalog(folder named: String? = nil, near start: String? = nil, create: Bool = false) throws -> LibraryCatalog {
+        try LibraryCatalog(folder: try folder(named, near: start), databasePath: db, create: create)
+    }
+
+    /// The catalog brought up to date by an incremental scan first; without `scanning`, the
+    /// catalog as it is. Never made here.
+    func catalog(folder named: String? = nil, near start: String? = nil, scanning: Bool) throws -> LibraryCatalog {
+        let catalog = try catalog(folder: named, near: start, create: false)
         if scanning { _ = try LibraryScanner(catalog: catalog).scan() }
         return catalog
+    }
+
+    /// A score as the user typed it, as the library knows it: a file (absolute, or relative to
+    /// the current folder) inside the library becomes its path in the library; anything else —
+    /// a path relative to the library, a bare file name — is passed on as it is.
+    static func libraryPath(_ argument: String, in catalog: LibraryCatalog) -> String {
+        guard FileManager.default.fileExists(atPath: argument), let relative = catalog.files.relative(argument) else { return argument }
+        return relative
+    }
+
+    /// The folder of a score the user named, to look for its library from; nil when it is not a
+    /// file here (a library path or a bare name).
+    static func start(for argument: String?) -> String? {
+        guard let argument, FileManager.default.fileExists(atPath: argument) else { return nil }
+        return (argument as NSString).deletingLastPathComponent.isEmpty ? "." : (argument as NSString).deletingLastPathComponent
     }
 }
 

@@ -54,7 +54,8 @@ struct PartsListCommand: ParsableCommand {
 
     func run() throws {
         try PartsCommand.run("list") {
-            let catalog = try location.catalog(scanning: true)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
             if instruments {
                 let labels = try catalog.instruments()
                 if json { return print(try prettyJSON(labels)) }
@@ -98,7 +99,8 @@ struct PartsSetCommand: ParsableCommand {
 
     func run() throws {
         try PartsCommand.run("set") {
-            let catalog = try location.catalog(scanning: true)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let score = LibraryLocation.libraryPath(self.score, in: catalog)
             let part = try catalog.setPart(PartSetting(score: score, label: clear ? nil : label, song: clear ? nil : song))
             print("\(part.song)\t" + PartsCommand.line(part))
         }

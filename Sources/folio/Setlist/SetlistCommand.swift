@@ -47,7 +47,7 @@ struct SetlistListCommand: ParsableCommand {
 
     func run() throws {
         try SetlistCommand.run("list") {
-            let lists = try location.catalog(create: true).setlists()
+            let lists = try location.catalog().setlists()
             if json {
                 struct Item: Encodable { let name: String; let folder: String?; let count: Int }
                 print(try prettyJSON(lists.map { Item(name: $0.name, folder: $0.folder, count: $0.count) }))

@@ -15,7 +15,7 @@ struct SetlistCreateCommand: ParsableCommand {
 
     func run() throws {
         try SetlistCommand.run("create") {
-            try location.catalog(create: true).createSetlist(name, folder: folder)
+            try location.catalog().createSetlist(name, folder: folder)
             print("created setlist \(name)")
         }
     }
@@ -81,6 +81,8 @@ struct SetlistAddCommand: ParsableCommand {
 
     func run() throws {
         try SetlistCommand.run("add") {
+            let catalog = try location.catalog(near: LibraryLocation.start(for: path), scanning: placeholder == nil)
+            let path = self.path.map { LibraryLocation.libraryPath($0, in: catalog) }
             let target: SetlistTarget
             switch (path, bookmark, placeholder) {
             case (nil, nil, let title?): target = .placeholder(title: title)
@@ -88,7 +90,6 @@ struct SetlistAddCommand: ParsableCommand {
             case (let path?, let title?, nil): target = .bookmark(path: path, title: title)
             default: throw LibraryError(.invalidArgument, "give PATH (with --bookmark for a bookmark), or --placeholder alone")
             }
-            let catalog = try location.catalog(scanning: placeholder == nil)
             let entry = try catalog.addToSetlist(name, target, at: at)
             let count = try catalog.setlist(named: name).entries.count
             print("added " + SetlistCommand.line(entry, position: at ?? count))

@@ -62,7 +62,8 @@ struct TracksListCommand: ParsableCommand {
 
     func run() throws {
         try TracksCommand.run("list") {
-            let catalog = try location.catalog(scanning: true)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
             if audio {
                 let files = try catalog.audioFiles()
                 if json { return print(try prettyJSON(files)) }
@@ -99,10 +100,12 @@ struct TracksLinkCommand: ParsableCommand {
 
     func run() throws {
         try TracksCommand.run("link") {
-            let link = TrackLink(score: score, audio: audio, bookmark: bookmark, title: title,
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let link = TrackLink(score: LibraryLocation.libraryPath(score, in: catalog), audio: LibraryLocation.libraryPath(audio, in: catalog),
+                                 bookmark: bookmark, title: title,
                                  loopStart: try times.seconds(times.loopStart), loopEnd: try times.seconds(times.loopEnd),
                                  offset: try times.seconds(times.offset))
-            let track = try location.catalog(scanning: true).linkTrack(link)
+            let track = try catalog.linkTrack(link)
             if json { return print(try prettyJSON(track)) }
             print("linked " + TracksCommand.line(track))
         }
@@ -121,7 +124,8 @@ struct TracksUnlinkCommand: ParsableCommand {
 
     func run() throws {
         try TracksCommand.run("unlink") {
-            let removed = try location.catalog(scanning: true).unlinkTrack(id: track, of: score)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let removed = try catalog.unlinkTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog))
             print("unlinked " + TracksCommand.line(removed))
         }
     }
@@ -153,7 +157,8 @@ struct TracksLoopCommand: ParsableCommand {
             if let value = try times.seconds(times.loopEnd) { change.loopEnd = value }
             if times.offset == "none" { change.offset = .some(nil) } else if let value = try times.seconds(times.offset) { change.offset = value }
             guard change != TrackChange() else { throw ValidationError("give --a, --b, --offset or --clear") }
-            let changed = try location.catalog(scanning: true).changeTrack(id: track, of: score, change)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let changed = try catalog.changeTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), change)
             if json { return print(try prettyJSON(changed)) }
             print("track " + TracksCommand.line(changed))
         }
