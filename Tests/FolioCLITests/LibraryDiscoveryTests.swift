@@ -42,6 +42,13 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
     }
 
     func testNothingIsWrittenWhereNobodyAsked() throws {
+        // The test's folder must have no library above it (a stray /tmp/.folio would be found).
+        var above = root.deletingLastPathComponent()
+        while above.path != "/" {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: above.appendingPathComponent(".folio/library.sqlite").path),
+                           "a library above the test's folder, in \(above.path), would be found; remove its .folio")
+            above.deleteLastPathComponent()
+        }
         // No library anywhere above: every command that needs one says so, names how to make one, writes nothing.
         try """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -54,9 +61,14 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
             XCTAssertTrue(refused.err.contains("folio library scan"), "\(arguments): \(refused.err)")
         }
         XCTAssertEqual(try catalogs(), [], "no catalog made")
-        // Only a scan makes one.
+        // Only a scan makes one; a scan in a folder of the library scans the library above.
         try folio(["library", "scan", library], in: elsewhere)
         XCTAssertEqual(try catalogs(), ["Knihovna – Библиотека/.folio"])
+        try folio(["library", "scan"], in: URL(fileURLWithPath: library + "/Sbor"))
+        XCTAssertEqual(try catalogs(), ["Knihovna – Библиотека/.folio"])
+        // With no library named or above, a scan makes the current folder one.
+        try folio(["library", "scan"], in: elsewhere)
+        XCTAssertEqual(try catalogs(), ["Knihovna – Библиотека/.folio", "jinde/.folio"])
     }
 
     func testTheLibraryIsFoundFromTheFileOrTheFolderAboveWithAnyPath() throws {

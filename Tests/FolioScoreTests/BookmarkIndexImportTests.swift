@@ -19,12 +19,7 @@ final class BookmarkIndexImportTests: XCTestCase {
     }
 
     private func score(pages: Int) throws -> String {
-        let one = folder.appendingPathComponent("one.pdf").path
-        try Data(TestPDF.make(info: "<< /Title (Album) >>", xmp: nil)).write(to: URL(fileURLWithPath: one))
-        let path = folder.appendingPathComponent("Детский альбом.pdf").path
-        let run = try TestEnvironment.runTool("qpdf", ["--empty", "--pages"] + Array(repeating: one, count: pages) + ["--", path])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
-        return path
+        try TestPDF.pages(pages, named: "Детский альбом.pdf", in: folder, info: "<< /Title (Album) >>")
     }
 
     private let forScoreIndex = """

@@ -20,12 +20,7 @@ final class ScoreFileTests: XCTestCase {
 
     /// A PDF of `pages` pages: Folio's one-page fixture repeated by qpdf.
     private func score(_ name: String, pages: Int) throws -> String {
-        let one = folder.appendingPathComponent("one.pdf").path
-        try Data(TestPDF.make(info: "<< /Title (Ma vlast) >>", xmp: nil)).write(to: URL(fileURLWithPath: one))
-        let path = folder.appendingPathComponent(name).path
-        let run = try TestEnvironment.runTool("qpdf", ["--empty", "--pages"] + Array(repeating: one, count: pages) + ["--", path])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
-        return path
+        try TestPDF.pages(pages, named: name, in: folder, info: "<< /Title (Ma vlast) >>")
     }
 
     private func python(_ script: String, _ arguments: [String]) throws -> Any {

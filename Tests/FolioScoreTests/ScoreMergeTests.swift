@@ -20,12 +20,7 @@ final class ScoreMergeTests: XCTestCase {
     }
 
     private func score(_ name: String, pages: Int) throws -> PDFDocument {
-        let one = folder.appendingPathComponent("one.pdf").path
-        try Data(TestPDF.make(info: "<< /Producer (test) >>", xmp: nil)).write(to: URL(fileURLWithPath: one))
-        let path = folder.appendingPathComponent(name).path
-        let run = try TestEnvironment.runTool("qpdf", ["--empty", "--pages"] + Array(repeating: one, count: pages) + ["--", path])
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
-        return try PDFDocument(path: path)
+        try PDFDocument(path: try TestPDF.pages(pages, named: name, in: folder))
     }
 
     func testPiecesInOrderWithTheirTitlesAndPages() throws {

@@ -62,6 +62,8 @@ final class UploadDropsTests: XCTestCase {
             XCTAssertEqual(kind(of: error), .busy)
             XCTAssertEqual((error as? any Failure)?.retryAfter, 5)
         }
+        // Taken while the server was busy, it is put back to wait and taken again whole.
+        await drops.restore(id, files: try await drops.take(id))
         let files = try await drops.take(id)
         XCTAssertEqual(files.map { ($0 as NSString).lastPathComponent }, ["Ноктюрн.pdf", "Νυχτερινό.csv"])
         XCTAssertTrue(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })

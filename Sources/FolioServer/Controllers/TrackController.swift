@@ -61,7 +61,7 @@ struct TrackController {
             return try LibraryServer.json(Sample(channels: format.channels, sampleRate: format.sampleRate, seconds: format.seconds))
         }
         router.delete("/api/metronome/sample") { _, _ -> Response in
-            try _ = try tracks.sample.remove()
+            _ = try tracks.sample.remove()
             return Response(status: .noContent)
         }
     }

@@ -67,8 +67,15 @@ struct UploadController {
         router.post("/api/drops/:drop") { _, context -> Response in
             let id = try context.parameters.require("drop")
             let files = try await drops.take(id)
-            defer { drops.finish(id) }
-            let outcomes = try await service.work.run { service.takeDrop(files) }
+            let outcomes: [ScoreService.DropOutcome]
+            do {
+                outcomes = try await service.work.run { service.takeDrop(files) }
+            } catch {
+                // Busy: the drop waits to be asked for again (503 with Retry-After).
+                await drops.restore(id, files: files)
+                throw error
+            }
+            drops.finish(id)
             let results = outcomes.map { taken -> DropResult in
                 switch taken.outcome {
                 case .success(let intake):

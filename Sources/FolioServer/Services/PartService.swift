@@ -41,7 +41,7 @@ public struct PartService: Sendable {
     }
 
     public func instruments() throws -> Instruments {
-        try Instruments(library: try catalog.instruments(), known: Instrument.all)
+        Instruments(library: try catalog.instruments(), known: Instrument.all)
     }
 
     /// Sets (or clears) the score `id`'s part label and piece.

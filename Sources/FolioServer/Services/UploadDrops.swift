@@ -5,8 +5,7 @@ import Foundation
 /// here, under the drop's id), then asks for the drop to be taken in as one — in
 /// `LibraryIntake.addAll`'s order, so a setlist, CSV index or dictionary dropped with its PDF
 /// finds it whatever order the files came in. Staged files live in `.folio/drops`, beside the
-/// spool;
-/// every limit frees itself: a drop holds at most ``maxFiles`` files and ``maxBytes`` bytes,
+/// spool. Every limit frees itself: a drop holds at most ``maxFiles`` files and ``maxBytes`` bytes,
 /// at most ``maxDrops`` drops wait at once, and one untouched for ``lifetime`` seconds is
 /// removed with its files (as is what a stopped server left).
 ///
@@ -89,6 +88,16 @@ public actor UploadDrops {
             throw LibraryError(.notFound, "no drop \(id.prefix(64)) is waiting (each is kept \(Int(lifetime)) seconds)")
         }
         return drop.files
+    }
+
+    /// Puts a taken drop back to wait (its files are still staged), when it could not be taken
+    /// in yet: the server was busy.
+    public func restore(_ id: String, files: [String]) {
+        guard Self.isValidID(id) else { return }
+        let bytes = files.reduce(0) { total, file in
+            total + (((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        drops[id] = Drop(files: files, bytes: bytes, touched: Date())
     }
 
     /// Removes the drop's files once taken in.

@@ -4,7 +4,7 @@ import FolioScore
 import Foundation
 
 /// What a bulk metadata command works on and how: `FILE...` or `--library DIR` (every
-/// readable file of its catalog, which is brought up to date first and after), `--dry-run`,
+/// readable file of its catalog, which is brought up to date first; `folio library scan` makes it), `--dry-run`,
 /// `--json`, the password and how files are saved.
 ///
 /// ```
@@ -13,7 +13,7 @@ import Foundation
 /// ```
 struct BulkTargets: ParsableArguments {
     @Argument(help: "The PDFs (or --library).") var files: [String] = []
-    @Option(name: .customLong("library"), help: "Every catalogued PDF of this library folder (scanned first).")
+    @Option(name: .customLong("library"), help: "Every catalogued PDF of this library folder (scanned first; `folio library scan` makes its catalog).")
     var library: String?
     @Option(help: "The catalog database with --library (default: LIBRARY/.folio/library.sqlite).") var db: String?
     @Option(help: "Password for encrypted files.") var password: String?

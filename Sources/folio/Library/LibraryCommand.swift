@@ -95,10 +95,11 @@ struct LibraryLocation: ParsableArguments {
     }
 }
 
-/// A library a command reads as it stands now: the folder (positional, else --library, else
-/// the current folder), its database, and --no-scan to skip the incremental scan first.
+/// A library a command reads as it stands now: the folder (positional, else as
+/// ``LibraryLocation`` finds it), its database, and --no-scan to skip the incremental scan first.
 struct ScannedLibrary: ParsableArguments {
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).")
+    var directory: String?
     @OptionGroup var location: LibraryLocation
     @Flag(help: "Use the catalog as it is, without scanning first.") var noScan = false
 

@@ -19,13 +19,16 @@ struct LibraryScanCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, the library at or above the current folder, else the current folder, which becomes one).")
+    var directory: String?
     @OptionGroup var location: LibraryLocation
     @Flag(help: "No progress and no summary.") var quiet = false
 
     func run() throws {
         let summary = try LibraryCommand.run("scan") {
-            let catalog = try location.catalog(folder: directory, create: true)
+            // The one command that makes a catalog: with no library named or found above, here.
+            let folder = directory ?? (try? location.folder()) ?? FileManager.default.currentDirectoryPath
+            let catalog = try location.catalog(folder: folder, create: true)
             let bar = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
             defer { bar.finish() }
             return try LibraryScanner(catalog: catalog).scan { bar.show($0.done, of: $0.total, $0.path) }

@@ -70,7 +70,8 @@ struct LibraryListCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).")
+    var directory: String?
     @OptionGroup var location: LibraryLocation
     @OptionGroup var filters: LibraryFilterOptions
 
@@ -96,7 +97,8 @@ struct LibrarySearchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).")
+    var directory: String?
     @OptionGroup var location: LibraryLocation
     @OptionGroup var filters: LibraryFilterOptions
 
@@ -140,7 +142,8 @@ struct LibraryFacetsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The library folder (default: --library, else the current folder).") var directory: String?
+    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).")
+    var directory: String?
     @OptionGroup var location: LibraryLocation
     @Flag(help: "One JSON object per line.") var json = false
 

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -25,6 +26,18 @@ enum TestPDF {
         for offset in offsets { body += String(format: "%010d 00000 n\r\n", offset) }
         body += "trailer\n<< /Size 6 /Root 1 0 R /Info 5 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Array(body.utf8)
+    }
+
+    /// A file of `pages` copies of ``make(info:xmp:)``'s page at `folder/name`, put together by
+    /// qpdf; its path.
+    static func pages(_ pages: Int, named name: String, in folder: URL, info: String = "<< /Producer (test) >>") throws -> String {
+        let one = folder.appendingPathComponent("one-\(UUID().uuidString).pdf").path
+        try Data(make(info: info, xmp: nil)).write(to: URL(fileURLWithPath: one))
+        defer { try? FileManager.default.removeItem(atPath: one) }
+        let path = folder.appendingPathComponent(name).path
+        let run = try TestEnvironment.runTool("qpdf", ["--empty", "--pages"] + Array(repeating: one, count: pages) + ["--", path])
+        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
+        return path
     }
 
     /// A temporary directory removed by the caller.
