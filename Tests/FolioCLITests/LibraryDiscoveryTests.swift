@@ -93,4 +93,20 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
         XCTAssertTrue(parts.contains("Ukolébavka.pdf"), parts)
         XCTAssertEqual(try catalogs(), ["Knihovna – Библиотека/.folio"], "no catalog made where the commands ran")
     }
+
+    /// Search as people type it: the words as arguments; nothing found said on standard error
+    /// with exit 1, as grep does; the folder-first form still taken.
+    func testSearchTakesTheWordsAndSaysWhenNothingIsFound() throws {
+        try folio(["library", "scan", library], in: elsewhere)
+        let inside = URL(fileURLWithPath: library + "/Sbor")
+        let found = try folio(["library", "search", "greensle", "--json"], in: inside).out
+        XCTAssertTrue(found.contains("\"path\":\"Sbor/Greensleeves.pdf\""), found)
+        let nothing = try folio(["library", "search", "Κανένα", "τραγούδι"], in: inside, status: 1)
+        XCTAssertEqual(nothing.out, "")
+        XCTAssertTrue(nothing.err.contains("nothing found for \"Κανένα τραγούδι\""), nothing.err)
+        let folderFirst = try folio(["library", "search", library, "--text", "greensleeves", "--json"], in: elsewhere).out
+        XCTAssertTrue(folderFirst.contains("Sbor/Greensleeves.pdf"), folderFirst)
+        let both = try folio(["library", "search", "x", "--text", "y"], in: inside, status: 64)
+        XCTAssertTrue(both.err.contains("not both"), both.err)
+    }
 }

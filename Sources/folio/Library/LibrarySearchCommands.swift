@@ -89,24 +89,50 @@ struct LibrarySearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search scores and the bookmarks inside them (a song in a fake book is found by its title).",
         discussion: """
-            Full-text search with SQLite FTS5: case and accents ignored ("dvorak" finds "Dvořák"), prefixes match,
-            results ranked. A bookmark result carries its own fields, or the score's where it has none; its
-            "bookmark" is {"title","start","end"}. Output as for `folio library list`.
-            Example: folio library search ~/Scores --text "autumn leaves"
-            Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error or invalid filter.
+            The words to find come as arguments (or --text): full-text search with SQLite FTS5, case and accents
+            ignored ("dvorak" finds "Dvořák"), prefixes match, results ranked. A first argument that is a folder is
+            the library (as before; else --library, $FOLIO_LIBRARY, or the library at or above the current folder).
+            A bookmark result carries its own fields, or the score's where it has none; its "bookmark" is
+            {"title","start","end"}. Output as for `folio library list`. Nothing found is said on standard error
+            and exits 1, as grep does.
+            Examples: folio library search autumn leaves
+                      folio library search ~/Scores --text "autumn leaves" --composer kosma
+            Exit codes: 0 found; 1 nothing found, no catalog, or it could not be read; 64 usage error or invalid
+            filter.
             """
     )
 
-    @Argument(help: "The library folder (default: --library, $FOLIO_LIBRARY, else the nearest folder at or above the current one that holds .folio/).")
-    var directory: String?
+    @Argument(help: "The words to find (a first argument that is a folder is the library).")
+    var words: [String] = []
     @OptionGroup var location: LibraryLocation
     @OptionGroup var filters: LibraryFilterOptions
 
-    func run() throws {
-        let entries = try LibraryCommand.run("search") {
-            try location.catalog(folder: directory, create: false).search(try filters.query(includeBookmarks: true))
+    func validate() throws {
+        if !words.isEmpty, filters.text != nil, !Self.isFolder(words[0]) || words.count > 1 {
+            throw ValidationError("give the words as arguments or as --text, not both")
         }
-        filters.print(entries)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    func run() throws {
+        // A folder first is the library, as `folio library search DIR --text …` always took it.
+        let folder = words.first.flatMap { Self.isFolder($0) && location.library == nil ? $0 : nil }
+        let typed = (folder == nil ? words : Array(words.dropFirst())).joined(separator: " ")
+        var filters = self.filters
+        if !typed.isEmpty { filters.text = typed }
+        let query = filters
+        let entries = try LibraryCommand.run("search") {
+            try location.catalog(folder: folder, create: false).search(try query.query(includeBookmarks: true))
+        }
+        guard !entries.isEmpty else {
+            printError("folio library search: nothing found\(query.text.map { " for \"\($0)\"" } ?? "")")
+            throw ExitCode(1)
+        }
+        query.print(entries)
     }
 }
 
