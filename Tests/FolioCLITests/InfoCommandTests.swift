@@ -48,6 +48,13 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertNotNil(lines[0]["error"] as? String)
         XCTAssertNil(lines[1]["error"])
         XCTAssertTrue((lines[2]["error"] as? String)?.contains("password") == true)
+        XCTAssertTrue(result.err.contains("folio info: /nonexistent/file.pdf: "), result.err)
+        // In text, errors go to standard error only; standard output holds the files read.
+        let text = try folio(["info", "/nonexistent/Ноктюрн.pdf", good])
+        XCTAssertEqual(text.status, 1)
+        XCTAssertFalse(text.out.contains("Ноктюрн") || text.out.contains("Error"), text.out)
+        XCTAssertTrue(text.out.contains("File:        \(good)"), text.out)
+        XCTAssertTrue(text.err.contains("folio info: /nonexistent/Ноктюрн.pdf: "), text.err)
     }
 
     func testPasswordOption() throws {

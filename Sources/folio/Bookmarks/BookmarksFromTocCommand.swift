@@ -40,7 +40,7 @@ struct BookmarksFromTocCommand: ParsableCommand {
                 }
             }
         }
-        let succeeded = FileBatch.run(files, json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "bookmarks from-toc", json: json) { index, path in
             let bookmarks = TableOfContents.bookmarks(of: try ScoreFile(path, password: password).open())
             if json {
                 let items: [JSONValue] = bookmarks.map {

@@ -28,7 +28,7 @@ struct BookmarksListCommand: ParsableCommand {
 
     func run() throws {
         let (json, password, order, store) = (self.json, self.password, self.order, self.store)
-        let succeeded = FileBatch.run(files, json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "bookmarks list", json: json) { index, path in
             let (chain, _) = try BookmarkChain.read(ScoreFile(path, password: password), index: store.indexPath(for: path))
             for problem in chain.problems { printError("folio bookmarks list: \(problem)") }
             let bookmarks = chain.manager.bookmarks(in: order)

@@ -35,7 +35,7 @@ struct TocShowCommand: ParsableCommand {
 
     func run() throws {
         let (json, password) = (self.json, self.password)
-        let succeeded = FileBatch.run(files, json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "toc", json: json) { index, path in
             let entries = TableOfContents.entries(of: try ScoreFile(path, password: password).open())
             return json ? TocFormat.json(path: path, entries) : TocFormat.text(path: path, entries, separator: index > 0)
         }

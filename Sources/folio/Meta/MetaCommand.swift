@@ -38,7 +38,7 @@ struct MetaGetCommand: ParsableCommand {
 
     func run() throws {
         let (json, password) = (self.json, self.password)
-        let succeeded = FileBatch.run(files, json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "meta get", json: json) { index, path in
             let (score, warnings) = try ScoreMetadata.read(file: path, password: password)
             return json ? MetaFormat.json(path: path, score, warnings)
                 : MetaFormat.text(path: path, score, warnings, separator: index > 0)

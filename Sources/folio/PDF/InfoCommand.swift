@@ -29,7 +29,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let (json, password, listWarnings) = (self.json, self.password, self.warnings)
-        let succeeded = FileBatch.run(files, json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "info", json: json) { index, path in
             let document = try PDFDocument(path: path, password: password)
             let summary = document.summary(path: path)
             var rendered = json ? InfoFormat.json(summary) : InfoFormat.text(summary, separator: index > 0)

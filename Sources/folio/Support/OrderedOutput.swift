@@ -41,8 +41,11 @@ final class FailureCount: @unchecked Sendable {
 /// Reads many files on all cores and prints one block (or JSON line) per file, in
 /// argument order; a file that fails gets an error block instead.
 enum FileBatch {
-    /// Returns true when every file rendered; `render` gets the index and the path.
-    static func run(_ files: [String], json: Bool, render: @escaping @Sendable (Int, String) throws -> String) -> Bool {
+    /// Returns true when every file rendered; `render` gets the index and the path. A file that
+    /// fails is reported on standard error as `folio COMMAND: FILE: why`; with `json` its line
+    /// `{"path","error"}` also keeps its place on standard output.
+    static func run(_ files: [String], command: String, json: Bool,
+                    render: @escaping @Sendable (Int, String) throws -> String) -> Bool {
         let output = OrderedOutput()
         let failures = FailureCount()
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -53,8 +56,8 @@ enum FileBatch {
             } catch {
                 failures.increment()
                 let message = CommandError.describe(error)
-                text = json ? InfoFormat.json(path: path, error: message)
-                    : (index > 0 ? "\n" : "") + "File:        \(path)\nError:       \(message)\n"
+                printError("folio \(command): \(path): \(message)")
+                text = json ? InfoFormat.json(path: path, error: message) : ""
             }
             output.deliver(index, text)
         }
