@@ -22,6 +22,10 @@ struct Folio: AsyncParsableCommand {
     /// As ArgumentParser's own entry point, with a long list of files set aside while the
     /// rest of the line is parsed (see ``LongFileList``).
     static func main() async {
+        if let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), root: Folio.self) {
+            printError(suggestion)
+            exit(withError: ExitCode.validationFailure)
+        }
         do {
             var command = try await LongFileList.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -87,4 +87,19 @@ final class ExitCodeTests: CommandTestCase, @unchecked Sendable {
             }
         }
     }
+
+    /// An unknown command word gets the nearest commands offered, as git does; exit 64.
+    func testAnUnknownCommandGetsASuggestion() throws {
+        for (arguments, expected) in [(["libary", "list"], "'libary' is not a folio command; did you mean 'library'?"),
+                                      (["library", "lsit"], "'lsit' is not a folio library command; did you mean 'list'?"),
+                                      (["setlist", "shw", "Večer"], "did you mean 'show'?"),
+                                      (["hudba"], "folio --help lists them"),
+                                      ([String(repeating: "Ж", count: 100_000)], "folio --help lists them")] {
+            let refused = try invoke(arguments, status: 64)
+            XCTAssertTrue(refused.err.contains(expected), "\(arguments): \(refused.err)")
+            XCTAssertEqual(refused.out, "")
+        }
+        // A known command is not second-guessed.
+        XCTAssertFalse(try invoke(["library", "list", "--help"]).err.contains("is not a"))
+    }
 }
