@@ -94,7 +94,7 @@ final class ExitCodeTests: CommandTestCase, @unchecked Sendable {
                                       (["library", "lsit"], "'lsit' is not a folio library command; did you mean 'list'?"),
                                       (["setlist", "shw", "Večer"], "did you mean 'show'?"),
                                       (["hudba"], "folio --help lists them"),
-                                      ([String(repeating: "Ж", count: 100_000)], "folio --help lists them")] {
+                                      ([String(repeating: "Ж", count: 50_000)], "folio --help lists them")] {
             let refused = try invoke(arguments, status: 64)
             XCTAssertTrue(refused.err.contains(expected), "\(arguments): \(refused.err)")
             XCTAssertEqual(refused.out, "")
