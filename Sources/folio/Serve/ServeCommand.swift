@@ -108,12 +108,11 @@ struct ServeCommand: AsyncParsableCommand {
             let catalog = try LibraryCatalog(folder: folder)
             // A scan that fails is reported and the library served as catalogued: the watcher tries again.
             do {
-                let summary = try LibraryScanner(catalog: catalog).scan { progress in
-                    if progress.done % 100 == 0 || progress.done == progress.total {
-                        FileHandle.standardError.write(Data("\rscanning \(progress.done)/\(progress.total)".utf8))
-                    }
-                }
-                FileHandle.standardError.write(Data("\r\(summary.found) scores (\(summary.opened) read, \(summary.unreadable.count) unreadable)\n".utf8))
+                // The scan's progress on a terminal only, cleared before the summary.
+                let bar = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
+                let summary = try LibraryScanner(catalog: catalog).scan { bar.show($0.done, of: $0.total, $0.path) }
+                bar.finish()
+                FileHandle.standardError.write(Data("\(summary.found) scores (\(summary.opened) read, \(summary.unreadable.count) unreadable)\n".utf8))
                 for renamed in summary.renamed {
                     logger.notice("renamed \(renamed.from) to \(renamed.to): another file has the same name in another Unicode form")
                 }
