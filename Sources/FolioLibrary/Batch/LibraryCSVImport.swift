@@ -5,8 +5,9 @@ import Foundation
 /// A library CSV in forScore's layout (`LibraryCSV`) written into the library's PDFs: each
 /// row's Filename resolved in the catalog (a path, or a bare name exactly one file has), the
 /// score row's fields and the bookmark rows applied to that file as one incremental save through
-/// the library's edit path (recorded, its catalog row current at once). `folio library import-csv` and `folio add` (and so the
-/// server's uploads) run it; a dry run writes nothing and says what would change.
+/// the library's edit path (recorded, its catalog row current at once). `folio library
+/// import-csv` and `folio add` (and so the server's uploads) run it; a dry run writes nothing
+/// and says what would change.
 ///
 /// ```swift
 /// let report = try LibraryCSVImport.run(text: csv, catalog: catalog, dryRun: true) { outcome in

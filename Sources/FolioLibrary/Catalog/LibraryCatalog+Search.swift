@@ -60,11 +60,6 @@ extension LibraryCatalog {
     /// slowest took 9 ms. A query matching fewer is ranked whole.
     static let rankedCandidates = 1_000
 
-    /// The scores (and, when asked, bookmarks) that match `query`, best first.
-    ///
-    /// A page of results (`limit`) for text alone, in the default order, ranks at most
-    /// 1,000 matches: when more match, the 1,000 catalogued last, whole scores before
-    /// bookmarks (the next letter typed narrows them).
     /// How many bookmarks (pieces) each of the scores `ids` has; a score without any is left out.
     ///
     /// ```swift
@@ -88,6 +83,11 @@ extension LibraryCatalog {
         return counts
     }
 
+    /// The scores (and, when asked, bookmarks) that match `query`, best first.
+    ///
+    /// A page of results (`limit`) for text alone, in the default order, ranks at most
+    /// 1,000 matches: when more match, the 1,000 catalogued last, whole scores before
+    /// bookmarks (the next letter typed narrows them).
     public func search(_ query: LibraryQuery) throws -> [LibraryEntry] {
         try search(query, rankingAtMost: Self.rankedCandidates)
     }

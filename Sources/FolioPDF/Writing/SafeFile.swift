@@ -65,7 +65,7 @@ public enum SafeFile {
     /// yet is only checked for its folder.
     ///
     /// ```swift
-    /// try SafeFile.requireWritable("Ηχοι.pdf")   // chmod 444 → "Ηχοι.pdf is read-only (mode 444)…"
+    /// try SafeFile.requireWritable("Ηχοι.pdf")   // chmod 444, not root → "Ηχοι.pdf is read-only for you (mode 444)…"
     /// ```
     public static func requireWritable(_ path: String) throws {
         var info = stat()
