@@ -10,11 +10,17 @@ final class LibraryIntakeOrderTests: XCTestCase {
     private static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Samples")
 
-    func testAnIndexAndADictionaryBeforeTheirPDFFindIt() throws {
+    /// A library folder named `name` and a folder of dropped files, removed when the test ends.
+    private func folders(library name: String) throws -> (library: URL, dropped: URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-drop-\(UUID().uuidString)")
-        let library = root.appendingPathComponent("Knihovna"), dropped = root.appendingPathComponent("drop")
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        let library = root.appendingPathComponent(name), dropped = root.appendingPathComponent("drop")
         for folder in [library, dropped] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(at: root) }
+        return (library, dropped)
+    }
+
+    func testAnIndexAndADictionaryBeforeTheirPDFFindIt() throws {
+        let (library, dropped) = try folders(library: "Knihovna")
         let pdf = dropped.appendingPathComponent("Ukolébavka.pdf").path
         try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
         let index = dropped.appendingPathComponent("Ukolébavka.csv").path
@@ -44,10 +50,7 @@ final class LibraryIntakeOrderTests: XCTestCase {
     /// An index or a dictionary for a score already in the library changes it through the
     /// one edit path: recorded with its author, undoable back to the bytes before.
     func testAnIndexAndADictionaryForAScoreInTheLibraryAreUndoableEdits() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-edit-drop-\(UUID().uuidString)")
-        let library = root.appendingPathComponent("Библиотека"), dropped = root.appendingPathComponent("drop")
-        for folder in [library, dropped] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(at: root) }
+        let (library, dropped) = try folders(library: "Библиотека")
         let pdf = library.appendingPathComponent("Колыбельная.pdf").path
         try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
         let catalog = try LibraryCatalog(folder: library.path)

@@ -49,6 +49,7 @@ public struct AnnotationEdit: Sendable, Equatable {
     /// Throws for a value out of its range (naming the valid one) or an edit that changes
     /// nothing.
     public func validate() throws {
+        try checkPage()
         _ = try checked()
     }
 
@@ -56,9 +57,8 @@ public struct AnnotationEdit: Sendable, Equatable {
         if let page, page < 1 { throw ScoreError(.outOfRange, "page \(page) is out of range (valid: 1 or more)") }
     }
 
-    /// ``validate()``, returning the colours it read.
+    /// ``validate()`` but for the page, returning the colours it read.
     private func checked() throws -> (color: PDFColor?, fill: PDFColor?) {
-        try checkPage()
         if let rect { try AnnotationRequest.checkRect(rect) }
         let colors = try AnnotationRequest.checkedStyle(text: text, color: color, fill: fill, opacity: opacity,
                                                         width: width, size: size)
@@ -69,8 +69,8 @@ public struct AnnotationEdit: Sendable, Equatable {
         return colors
     }
 
-    /// Applies the edit to `document` (unsaved). The engine's error when no annotation has
-    /// the id (or it is on several pages and no page is given).
+    /// Applies the edit to `document` (unsaved). ``ScoreErrorCode/notFound`` when no annotation
+    /// has the id (on `page`, when given), before the edit's values are weighed.
     public func apply(to document: PDFDocument) throws {
         // The mark must exist before what is asked of it is weighed: an unknown id is notFound.
         try checkPage()

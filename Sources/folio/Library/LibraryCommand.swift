@@ -55,20 +55,26 @@ struct LibraryLocation: ParsableArguments {
     /// folder at or above `start` (default: the current folder) that holds a catalog. With
     /// --db alone, the current folder. `notFound` when there is none, naming how to make one.
     func folder(_ named: String? = nil, near start: String? = nil) throws -> String {
-        let environment = ProcessInfo.processInfo.environment[Self.environment].flatMap { $0.isEmpty ? nil : $0 }
-        if let given = named ?? library ?? environment { return given }
-        let here = FileManager.default.currentDirectoryPath
-        if db != nil { return here }
-        var locator = CatalogLocator()
-        if let found = locator.library(containing: start ?? here) { return found.folder }
-        throw LibraryError(.notFound, "no library in \(start ?? here) or any folder above it (none holds a .folio catalog): "
-            + "`folio library scan DIR` makes one; --library DIR or \(Self.environment)=DIR names one")
+        try located(named, near: start).folder
     }
 
     /// The catalog of the library (see ``folder(_:near:)``); only with `create` is a missing
-    /// one made (`folio library scan`).
+    /// one made (`folio library scan`). A library found above is opened once.
     func catalog(folder named: String? = nil, near start: String? = nil, create: Bool = false) throws -> LibraryCatalog {
-        try LibraryCatalog(folder: try folder(named, near: start), databasePath: db, create: create)
+        let place = try located(named, near: start)
+        return try place.found ?? LibraryCatalog(folder: place.folder, databasePath: db, create: create)
+    }
+
+    /// The folder, and the catalog when it was found (and so opened) by looking above.
+    private func located(_ named: String?, near start: String?) throws -> (folder: String, found: LibraryCatalog?) {
+        let environment = ProcessInfo.processInfo.environment[Self.environment].flatMap { $0.isEmpty ? nil : $0 }
+        if let given = named ?? library ?? environment { return (given, nil) }
+        let here = FileManager.default.currentDirectoryPath
+        if db != nil { return (here, nil) }
+        var locator = CatalogLocator()
+        if let found = locator.library(containing: start ?? here) { return (found.folder, found) }
+        throw LibraryError(.notFound, "no library in \(start ?? here) or any folder above it (none holds a .folio catalog): "
+            + "`folio library scan DIR` makes one; --library DIR or \(Self.environment)=DIR names one")
     }
 
     /// The catalog brought up to date by an incremental scan first; without `scanning`, the

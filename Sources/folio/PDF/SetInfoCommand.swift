@@ -1,5 +1,4 @@
 import ArgumentParser
-import FolioLibrary
 import FolioPDF
 
 /// `folio set-info`: change Info entries in an incremental update.
@@ -48,15 +47,12 @@ struct SetInfoCommand: ParsableCommand {
             for key in remove { try document.setInfo(key, to: nil) }
         }
         var failed = false
-        // A catalogued file changes through its library's edit path (recorded for folio undo).
-        var libraries = CatalogLocator()
         for file in files {
+            // A catalogued file changes through its library's edit path (recorded for folio undo);
+            // the error is reported there.
             do {
-                try libraries.update(file: file, output: output, password: password,
-                                     save: saving.options(command: "set-info", file: file),
-                                     change: "folio set-info", author: EditAuthor.current(), edit)
+                try EditFileOptions.update("set-info", file: file, output: output, password: password, saving: saving, change: edit)
             } catch {
-                _ = CommandError.report(error, command: "set-info", file: file)
                 failed = true
             }
         }
