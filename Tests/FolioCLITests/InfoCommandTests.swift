@@ -32,7 +32,7 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         let object = try XCTUnwrap(try jsonLines(result.out).first)
         XCTAssertEqual(Set(object.keys), ["path", "version", "pages", "encrypted", "title", "author", "subject", "keywords",
-                                          "creator", "producer", "created", "modified", "xmp", "outlines", "warnings"])
+                                          "creator", "producer", "created", "modified", "xmp", "outlines", "warnings", "damaged"])
         XCTAssertTrue(object["author"] is NSNull, "absent fields are null")
         XCTAssertEqual(object["path"] as? String, path)
         XCTAssertEqual(object["xmp"] as? Bool, true)

@@ -29,6 +29,8 @@ public enum PieceFiles {
         public var decrypt = false
         /// Name the pieces, write nothing.
         public var dryRun = false
+        /// Refuse a damaged file (``FolioPDF/PDFDocument/damage``) instead of splitting it with a warning.
+        public var strict = false
 
         public init(file: String, by: String? = nil, folder: String? = nil) {
             (self.file, self.by, self.folder) = (file, by, folder)
@@ -48,10 +50,19 @@ public enum PieceFiles {
         public var path: String
     }
 
-    /// What a split did: the pieces, and the folder they are in.
+    /// What a split did: the pieces, the folder they are in, and what it warns of (a damaged
+    /// file's pieces may be incomplete).
     public struct SplitResult: Sendable, Equatable {
         public var folder: String
         public var pieces: [WrittenPiece]
+        public var warnings: [String] = []
+    }
+
+    /// The warning for a damaged source (nil when sound), or the refusal when `strict`.
+    static func damageWarning(_ document: ScoreFile.Document, name: String, strict: Bool) throws -> String? {
+        guard let damage = document.damage else { return nil }
+        if strict { throw LibraryError(.unreadable, "\(name) is damaged (\(damage)); refused (strict), nothing was written") }
+        return "\(name) is damaged (\(damage)); its pages are copied as read"
     }
 
     /// The name pieces get unless told: "01 Blue Bossa.pdf".
@@ -63,6 +74,7 @@ public enum PieceFiles {
         let document = try ScoreFile(request.file, password: request.password).openAsSource(decrypt: request.decrypt)
         let method = try request.by.map { try ScoreSplit.Method(parsing: $0, pageCount: document.pageCount) }
         let pieces = try ScoreSplit.pieces(of: document, by: method)
+        let warnings = try damageWarning(document, name: request.file, strict: request.strict).map { [$0] } ?? []
         let outline = document.outline()
         let folder = request.destination
         let source = ScoreMetadata.title(forFile: request.file)
@@ -71,7 +83,7 @@ public enum PieceFiles {
             let name = names.claim(try ScoreSplit.name(for: piece, number: index + 1, file: source, template: request.template))
             return WrittenPiece(title: piece.title, pages: piece.pages, path: (folder as NSString).appendingPathComponent(name))
         }
-        guard !request.dryRun else { return SplitResult(folder: folder, pieces: planned) }
+        guard !request.dryRun else { return SplitResult(folder: folder, pieces: planned, warnings: warnings) }
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw LibraryError(.io, "cannot create \(folder): \(error.localizedDescription)")
         }
@@ -88,7 +100,7 @@ public enum PieceFiles {
                                "\(failure?.message ?? "\(error)"); the \(written.count) pieces written were removed")
         }
         if let catalog { try catalogue(written, in: catalog) }
-        return SplitResult(folder: folder, pieces: planned)
+        return SplitResult(folder: folder, pieces: planned, warnings: warnings)
     }
 
     /// What to merge: the files in order, the new file, its title.
@@ -99,6 +111,10 @@ public enum PieceFiles {
         public var title: String?
         public var password: String?
         public var decrypt = false
+        /// Refuse damaged files (``FolioPDF/PDFDocument/damage``) instead of merging them with a warning.
+        public var strict = false
+        /// Check and plan, write nothing.
+        public var dryRun = false
 
         public init(files: [String], output: String, title: String? = nil) {
             (self.files, self.output, self.title) = (files, output, title)
@@ -120,14 +136,18 @@ public enum PieceFiles {
         if FileManager.default.fileExists(atPath: request.output) {
             throw LibraryError(.invalidArgument, "\(request.output) exists; Folio never overwrites it (choose another name)")
         }
+        var damaged: [String] = []
         let pieces = try request.files.map {
-            ScoreMerge.Piece(document: try ScoreFile($0, password: request.password).openAsSource(decrypt: request.decrypt),
-                             name: ($0 as NSString).lastPathComponent)
+            let document = try ScoreFile($0, password: request.password).openAsSource(decrypt: request.decrypt)
+            if let warning = try damageWarning(document, name: $0, strict: request.strict) { damaged.append(warning) }
+            return ScoreMerge.Piece(document: document, name: ($0 as NSString).lastPathComponent)
         }
         let merged = try ScoreMerge.merge(pieces, title: request.title)
-        try ExportFile.create(merged.bytes, at: request.output)
-        if let catalog { try catalogue([request.output], in: catalog) }
-        return MergeResult(output: request.output, pieces: merged.pieces, warnings: merged.warnings)
+        if !request.dryRun {
+            try ExportFile.create(merged.bytes, at: request.output)
+            if let catalog { try catalogue([request.output], in: catalog) }
+        }
+        return MergeResult(output: request.output, pieces: merged.pieces, warnings: damaged + merged.warnings)
     }
 
     /// Brings new files into the catalog, by their paths inside the library.

@@ -147,6 +147,22 @@ public final class PDFDocument {
     /// All warnings counted, including those beyond the kept limit.
     public var warningCount: Int { log.total }
 
+    /// Why the file could be read only by repairing it, nil for a sound file (the file is
+    /// "damaged" because of this, in Folio's messages): its
+    /// cross-reference data was missing or broken and was rebuilt by scanning the bytes
+    /// (what qpdf calls "file is damaged"). Whatever the damage cut off or overwrote is
+    /// missing from such a reading, so a save or merge of it should say so.
+    ///
+    /// ```swift
+    /// let doc = try PDFDocument(path: "cut-off.pdf")
+    /// if let damage = doc.damage { print("warning: cut-off.pdf is damaged (\(damage))") }
+    /// ```
+    public var damage: String? {
+        xref.isReconstructed
+            ? "its cross-reference table had to be rebuilt from the bytes, and parts may be missing"
+            : nil
+    }
+
     /// Whether the trailer names an /Encrypt dictionary.
     public var isEncrypted: Bool { trailer["Encrypt"] != nil }
     /// What the security handler found; nil for unencrypted files.

@@ -23,11 +23,13 @@ public struct PDFSummary: Sendable, Equatable {
     public var xmp: Bool
     public var outlines: Int
     public var warnings: Int
+    /// Why the file could be read only by repair (``PDFDocument/damage``); nil when sound.
+    public var damage: String?
 
     public init(path: String, version: String, pages: Int, encrypted: Bool, encryption: String? = nil,
                 title: String? = nil, author: String? = nil, subject: String? = nil, keywords: String? = nil,
                 creator: String? = nil, producer: String? = nil, created: String? = nil, modified: String? = nil,
-                xmp: Bool = false, outlines: Int = 0, warnings: Int = 0) {
+                xmp: Bool = false, outlines: Int = 0, warnings: Int = 0, damage: String? = nil) {
         self.path = path
         self.version = version
         self.pages = pages
@@ -44,6 +46,7 @@ public struct PDFSummary: Sendable, Equatable {
         self.xmp = xmp
         self.outlines = outlines
         self.warnings = warnings
+        self.damage = damage
     }
 }
 
@@ -63,6 +66,6 @@ extension PDFDocument {
             encryption: encryption?.description, title: info.title, author: info.author, subject: info.subject,
             keywords: info.keywords, creator: info.creator, producer: info.producer,
             created: date("CreationDate", info.creationDate), modified: date("ModDate", info.modificationDate),
-            xmp: hasXMP, outlines: outlines, warnings: warningCount)
+            xmp: hasXMP, outlines: outlines, warnings: warningCount, damage: damage)
     }
 }

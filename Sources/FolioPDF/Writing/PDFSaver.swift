@@ -49,6 +49,9 @@ public enum PDFSaver {
     static func save(_ document: PDFDocument, to target: String, options: SaveOptions, holdingLock: Bool,
                      settled: SaveJournal.Outcome? = nil) throws -> SaveReport {
         var report: SaveReport
+        if options.refuseDamaged, let damage = document.damage {
+            throw PDFError(.damaged, "the file is damaged (\(damage)); refused, nothing was written")
+        }
         if document.hasChanges {
             let update = try IncrementalWriter.update(for: document)
             report = try update.withUnsafeBytes { tail in
@@ -63,6 +66,7 @@ public enum PDFSaver {
         }
         report.settled = settled
         report.written = FileStatus(path: target)
+        if report.method != nil { report.damage = document.damage }
         options.onSave?(report)
         return report
     }

@@ -75,6 +75,8 @@ public struct SaveReport: Sendable, CustomStringConvertible {
     public internal(set) var settled: SaveJournal.Outcome?
     /// The target's size and modification time right after the save, still under its lock.
     public internal(set) var written: FileStatus?
+    /// The document's ``PDFDocument/damage`` when it was written although damaged.
+    public internal(set) var damage: String?
 
     public init(method: SaveMethod?, fallbackReason: String?, appendedBytes: Int, settled: SaveJournal.Outcome? = nil) {
         self.method = method
@@ -107,6 +109,9 @@ public struct SaveOptions: Sendable {
     /// Called at each stage; a throw there makes the save fail as an I/O error would.
     /// For tests of the crash and failure paths.
     public var stageHook: (@Sendable (SaveStage) throws -> Void)?
+    /// Whether a damaged document (``PDFDocument/damage``) is refused instead of saved:
+    /// the save fails with ``PDFError/Code/damaged`` and nothing is written.
+    public var refuseDamaged = false
 
     /// The default threshold, 1 MiB: where a copy and fsync costs what the journal's three
     /// syncs cost on a local disk (Benchmarks/save.sh; see README, "How saves work").

@@ -10,7 +10,9 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             With --json, one JSON object per line (JSON Lines), with the keys path, version, pages,
             encrypted, title, author, subject, keywords, creator, producer, created, modified, xmp,
-            outlines, warnings; a file that cannot be read gives {"path", "error"}.
+            outlines, warnings, damaged (true when the file could be read only by rebuilding its cross-reference
+            table: what the damage cut off is missing) and, with --warnings, warningMessages; a file that cannot be
+            read gives {"path", "error"} (and its error on standard error).
             Exit codes: 0 when every file was read, 1 when any failed.
             """
     )
@@ -18,7 +20,7 @@ struct InfoCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per file (JSON Lines).")
     var json = false
 
-    @Flag(name: .long, help: "List each warning (text output only).")
+    @Flag(name: .long, help: "List each warning (in JSON as warningMessages).")
     var warnings = false
 
     @Option(name: .long, help: "Password for encrypted files (user or owner).")
@@ -32,11 +34,10 @@ struct InfoCommand: ParsableCommand {
         let succeeded = FileBatch.run(files, command: "info", json: json) { index, path in
             let document = try PDFDocument(path: path, password: password)
             let summary = document.summary(path: path)
-            var rendered = json ? InfoFormat.json(summary) : InfoFormat.text(summary, separator: index > 0)
-            if listWarnings && !json {
-                rendered += document.warnings.map { "  warning: \($0)\n" }.joined()
-            }
-            return rendered
+            let messages = listWarnings ? document.warnings.map { "\($0)" } : nil
+            if json { return InfoFormat.json(summary, warnings: messages) }
+            return InfoFormat.text(summary, separator: index > 0)
+                + (messages ?? []).map { "  warning: \($0)\n" }.joined()
         }
         if !succeeded { throw ExitCode(1) }
     }
@@ -60,6 +61,7 @@ enum InfoFormat {
         lines.append(("XMP", summary.xmp ? "yes" : "no"))
         lines.append(("Outlines", String(summary.outlines)))
         lines.append(("Warnings", String(summary.warnings)))
+        if let damage = summary.damage { lines.append(("Damaged", "yes — \(damage)")) }
         var text = separator ? "\n" : ""
         for (label, value) in lines {
             let head = label + ":"
@@ -70,8 +72,8 @@ enum InfoFormat {
         return text
     }
 
-    static func json(_ summary: PDFSummary) -> String {
-        let fields: [(String, JSONValue)] = [
+    static func json(_ summary: PDFSummary, warnings messages: [String]? = nil) -> String {
+        var fields: [(String, JSONValue)] = [
             ("path", .string(summary.path)), ("version", .string(summary.version)),
             ("pages", .int(summary.pages)), ("encrypted", .bool(summary.encrypted)),
             ("title", .optional(summary.title)), ("author", .optional(summary.author)),
@@ -79,7 +81,9 @@ enum InfoFormat {
             ("creator", .optional(summary.creator)), ("producer", .optional(summary.producer)),
             ("created", .optional(summary.created)), ("modified", .optional(summary.modified)),
             ("xmp", .bool(summary.xmp)), ("outlines", .int(summary.outlines)), ("warnings", .int(summary.warnings)),
+            ("damaged", .bool(summary.damage != nil)),
         ]
+        if let messages { fields.append(("warningMessages", .array(messages.map(JSONValue.string)))) }
         return JSONValue.object(fields) + "\n"
     }
 

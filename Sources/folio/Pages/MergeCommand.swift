@@ -15,7 +15,10 @@ struct MergeCommand: ParsableCommand {
             encrypted file is merged only with --decrypt, since the result is not encrypted. The output must not
             exist.
             Example: folio merge Allemande.pdf Courante.pdf Gigue.pdf -o Suite.pdf --title "Suite No. 1"
-            Exit codes: 0 written; 1 a file could not be read or written (nothing written); 64 usage error, an
+            A damaged file (readable only by rebuilding its cross-reference table) is merged with a warning on standard
+            error; --strict refuses it. With --json, one JSON object per file (JSON Lines): first, last, title.
+            Exit codes: 0 written; 1 a file could not be read, was damaged under --strict, or the output could not be
+            written (nothing written); 64 usage error, an
             existing output, or an encrypted file without --decrypt.
             """)
 
@@ -24,16 +27,26 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "The merged file's title (Info and XMP).") var title: String?
     @Option(help: "The password of encrypted files.") var password: String?
     @Flag(help: "Allow encrypted files (the merged file is written decrypted).") var decrypt = false
+    @Flag(help: "Refuse damaged files instead of merging them with a warning.") var strict = false
+    @Flag(help: "Read and plan the merge; write nothing.") var dryRun = false
+    @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
 
     func run() throws {
         try PageCommands.run("merge") {
             var request = PieceFiles.MergeRequest(files: files, output: output, title: title)
-            (request.password, request.decrypt) = (password, decrypt)
+            (request.password, request.decrypt, request.strict, request.dryRun) = (password, decrypt, strict, dryRun)
             var libraries = CatalogLocator()
-            let merged = try PieceFiles.merge(request, catalog: libraries.library(containing: (output as NSString).deletingLastPathComponent))
-            for warning in merged.warnings { printError("warning: \(warning)") }
-            for piece in merged.pieces { print("\(piece.start)–\(piece.end)\t\(piece.title)") }
-            print("wrote \(output): \(merged.pages) pages from \(files.count) files")
+            let catalog = dryRun ? nil : libraries.library(containing: (output as NSString).deletingLastPathComponent)
+            let merged = try PieceFiles.merge(request, catalog: catalog)
+            for warning in merged.warnings { printError("folio merge: warning: \(warning)") }
+            for piece in merged.pieces {
+                print(json ? JSONValue.object([("first", .int(piece.start)), ("last", .int(piece.end)), ("title", .string(piece.title))])
+                           : "\(piece.start)–\(piece.end)\t\(piece.title)")
+            }
+            if !json {
+                print(dryRun ? "dry run: \(output) would have \(merged.pages) pages from \(files.count) files"
+                             : "wrote \(output): \(merged.pages) pages from \(files.count) files")
+            }
         }
     }
 }

@@ -15,8 +15,10 @@ struct SplitCommand: ParsableCommand {
             zero-padded), {title}, {composer}, {start}, {end}, {file} (the source's name without extension). Names are
             made safe; an existing file is never overwritten: the name gets a number instead.
             Example: folio split "Real Book.pdf" --by toc --output-dir Pieces --name "{n:03} {title}.pdf"
-            Exit codes: 0 written; 1 the file could not be read or a piece not written (the pieces written by this
-            run are removed); 64 usage error, a range out of bounds, no pieces found, an encrypted file without
+            A damaged file (readable only by rebuilding its cross-reference table) is split with a warning on standard
+            error; --strict refuses it. With --json, one JSON object per piece (JSON Lines): first, last, title, path.
+            Exit codes: 0 written; 1 the file could not be read, was damaged under --strict, or a piece not written (the
+            pieces written by this run are removed); 64 usage error, a range out of bounds, no pieces found, an encrypted file without
             --decrypt.
             """)
 
@@ -27,16 +29,25 @@ struct SplitCommand: ParsableCommand {
     @Option(help: "The password of an encrypted file.") var password: String?
     @Flag(help: "Allow an encrypted file (the pieces are written decrypted).") var decrypt = false
     @Flag(help: "Print the pieces and their names; write nothing.") var dryRun = false
+    @Flag(help: "Refuse a damaged file instead of splitting it with a warning.") var strict = false
+    @Flag(help: "Print one JSON object per piece (JSON Lines).") var json = false
 
     func run() throws {
         try PageCommands.run("split") {
             var request = PieceFiles.SplitRequest(file: file, by: by, folder: outputDir)
             request.template = name
-            (request.password, request.decrypt, request.dryRun) = (password, decrypt, dryRun)
+            (request.password, request.decrypt, request.dryRun, request.strict) = (password, decrypt, dryRun, strict)
             var libraries = CatalogLocator()
             let result = try PieceFiles.split(request, catalog: dryRun ? nil : libraries.library(containing: request.destination))
-            for piece in result.pieces { print("\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(piece.path)") }
-            print(dryRun ? "dry run: \(result.pieces.count) pieces" : "wrote \(result.pieces.count) pieces to \(result.folder)")
+            for warning in result.warnings { printError("folio split: warning: \(warning)") }
+            for piece in result.pieces {
+                print(json ? JSONValue.object([("first", .int(piece.pages.lowerBound)), ("last", .int(piece.pages.upperBound)),
+                                               ("title", .string(piece.title)), ("path", .string(piece.path))])
+                           : "\(piece.pages.lowerBound)–\(piece.pages.upperBound)\t\(piece.title)\t→ \(piece.path)")
+            }
+            if !json {
+                print(dryRun ? "dry run: \(result.pieces.count) pieces" : "wrote \(result.pieces.count) pieces to \(result.folder)")
+            }
         }
     }
 }

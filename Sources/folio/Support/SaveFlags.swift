@@ -2,7 +2,7 @@ import ArgumentParser
 import FolioScore
 import Foundation
 
-/// How editing commands save: `--save-method` and `--verbose`.
+/// How editing commands save: `--save-method`, `--verbose` and `--strict`.
 ///
 /// ```
 /// folio meta set big-scan.pdf --title "Mass in B minor" --save-method journal --verbose
@@ -16,9 +16,18 @@ struct SaveFlags: ParsableArguments {
 
     @Flag(help: "Report on standard error how each file was saved.") var verbose = false
 
+    @Flag(help: """
+        Refuse to write a damaged file (one readable only by rebuilding its cross-reference table); without it, \
+        such a file is written with a warning.
+        """)
+    var strict = false
+
     func options(command: String, file: String) -> SaveOptions {
         let tell: @Sendable (String) -> Void = { printError("folio \(command): \(file): \($0)") }
-        return .shell(method: method, tell: verbose ? tell : nil)
+        let warn: @Sendable (String) -> Void = {
+            printError("folio \(command): warning: \(file) is damaged (\($0)); written anyway (--strict refuses damaged files)")
+        }
+        return .shell(method: method, strict: strict, tell: verbose ? tell : nil, warn: warn)
     }
 }
 
