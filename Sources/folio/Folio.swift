@@ -22,12 +22,23 @@ struct Folio: AsyncParsableCommand {
     /// As ArgumentParser's own entry point, with a long list of files set aside while the
     /// rest of the line is parsed (see ``LongFileList``).
     static func main() async {
-        if let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), root: Folio.self) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let suggestion = CommandSuggestion.message(for: arguments, root: Folio.self) {
             printError(suggestion)
             exit(withError: ExitCode.validationFailure)
         }
+        var command: ParsableCommand
         do {
-            var command = try await LongFileList.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+            command = try await LongFileList.parseAsRoot(arguments)
+        } catch {
+            // A line that does not parse: an unknown option or a stray argument is named first.
+            if exitCode(for: error) != .success, let usage = UsageCheck.message(for: arguments, root: Folio.self) {
+                printError(usage)
+                exit(withError: ExitCode.validationFailure)
+            }
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -41,7 +41,7 @@ def poll(page, script, until, seconds=10, what="a condition"):
 def parts(folio, library, score):
     listed = subprocess.run([folio, "parts", "list", score, "--json", "--library", library],
                             capture_output=True, text=True, check=True)
-    return {part["path"]: part["id"] for part in json.loads(listed.stdout)[0]["parts"]}
+    return {part["path"]: part["id"] for part in json.loads(listed.stdout.splitlines()[0])["parts"]}
 
 
 SHOWN = "({score: document.getElementById('stage').dataset.score, rendered: document.getElementById('stage').dataset.rendered," \

@@ -41,7 +41,7 @@ def duration(path):
 def tracks(folio, library, score):
     listed = subprocess.run([folio, "tracks", "list", score, "--json", "--library", library],
                             capture_output=True, text=True, check=True)
-    return json.loads(listed.stdout)
+    return [json.loads(line) for line in listed.stdout.splitlines()]
 
 
 def main(folio, artifacts):

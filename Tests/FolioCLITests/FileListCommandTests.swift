@@ -46,7 +46,7 @@ final class FileListCommandTests: CommandTestCase, @unchecked Sendable {
     func testALineThatIsWrongIsRefusedAsAShortOneIs() throws {
         let names = try names()
         for (arguments, message) in [(["annot", "list", "--page", "0"], "page 0 is out of range (valid: 1 or more)"),
-                                     (["info", "--strange"], "Unknown option '--strange'"),
+                                     (["info", "--strange"], "unknown option '--strange'"),
                                      (["bookmarks", "list", "--store", "csv", "--index", path("rejstřík.csv")],
                                       "--index takes exactly one FILE")] {
             let long = try invoke(arguments + names, status: 64)

@@ -9,12 +9,6 @@ final class InfoCommandTests: XCTestCase {
         return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
     }
 
-    private func jsonLines(_ text: String) throws -> [[String: Any]] {
-        try text.split(separator: "\n").map {
-            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-    }
-
     func testTextOutputOfAScore() throws {
         let path = try TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf")
         let qpdf = try TestEnvironment.runTool("qpdf", ["--show-npages", path])
@@ -30,7 +24,7 @@ final class InfoCommandTests: XCTestCase {
         let path = try TestEnvironment.corpusFile("scores/Brahms-Cancion_de_Cuna.pdf")
         let result = try folio(["info", "--json", path])
         XCTAssertEqual(result.status, 0)
-        let object = try XCTUnwrap(try jsonLines(result.out).first)
+        let object = try XCTUnwrap(try TestEnvironment.jsonLines(result.out).first)
         XCTAssertEqual(Set(object.keys), ["path", "version", "pages", "encrypted", "title", "author", "subject", "keywords",
                                           "creator", "producer", "created", "modified", "xmp", "outlines", "warnings", "damaged"])
         XCTAssertTrue(object["author"] is NSNull, "absent fields are null")
@@ -43,7 +37,7 @@ final class InfoCommandTests: XCTestCase {
         let result = try folio(["info", "--json", "/nonexistent/file.pdf", good,
                                 try TestEnvironment.corpusFile("pypdf/encryption/r2-user-password.pdf")])
         XCTAssertEqual(result.status, 1)
-        let lines = try jsonLines(result.out)
+        let lines = try TestEnvironment.jsonLines(result.out)
         XCTAssertEqual(lines.count, 3)
         XCTAssertNotNil(lines[0]["error"] as? String)
         XCTAssertNil(lines[1]["error"])
@@ -61,7 +55,7 @@ final class InfoCommandTests: XCTestCase {
         let path = try TestEnvironment.corpusFile("pypdf/encryption/r4-aes-user-password.pdf")
         let result = try folio(["info", "--json", "--password", "asdfzxcv", path])
         XCTAssertEqual(result.status, 0, result.out)
-        XCTAssertEqual(try jsonLines(result.out).first?["encrypted"] as? Bool, true)
+        XCTAssertEqual(try TestEnvironment.jsonLines(result.out).first?["encrypted"] as? Bool, true)
     }
 
     func testUsageErrorExitCode() throws {
@@ -75,7 +69,7 @@ final class InfoCommandTests: XCTestCase {
         let many = Array(repeating: files, count: 5).flatMap { $0 }
         XCTAssertGreaterThan(many.count, 3000)
         let result = try folio(["info", "--json"] + many)
-        let lines = try jsonLines(result.out)
+        let lines = try TestEnvironment.jsonLines(result.out)
         XCTAssertEqual(lines.count, many.count)
         XCTAssertEqual(lines.compactMap { $0["path"] as? String }, many)
         // Each round gives the same answers.

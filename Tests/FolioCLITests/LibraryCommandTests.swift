@@ -28,9 +28,9 @@ final class LibraryCommandTests: XCTestCase {
 
         let scan = try run(["library", "scan", folder.path])
         XCTAssertEqual(scan.status, 0, scan.err)
-        XCTAssertTrue(scan.err.contains("\(pdfs.count) PDFs: \(pdfs.count) read"), scan.err)
+        XCTAssertTrue(scan.err.contains("\(pdfs.count) PDFs: \(pdfs.count) opened"), scan.err)
         let again = try run(["library", "scan", "--library", folder.path])
-        XCTAssertTrue(again.err.contains("\(pdfs.count) PDFs: 0 read"), again.err)
+        XCTAssertTrue(again.err.contains("\(pdfs.count) PDFs: 0 opened"), again.err)
 
         let listed = try run(["library", "list", folder.path, "--json", "--sort", "title"])
         XCTAssertEqual(listed.status, 0, listed.err)
@@ -111,7 +111,7 @@ final class LibraryCommandTests: XCTestCase {
         let result = try TestEnvironment.run(try TestEnvironment.folioBinary(), ["library", "scan", folder.path])
         XCTAssertEqual(result.status, 0)
         let summary = String(decoding: result.stderr, as: UTF8.self)
-        XCTAssertTrue(summary.contains("\(total) PDFs: \(total - kept) read (\(total - kept) new"), summary)
+        XCTAssertTrue(summary.contains("\(total) PDFs: \(total - kept) opened (\(total - kept) new"), summary)
         XCTAssertEqual(stored(), total)
     }
 }

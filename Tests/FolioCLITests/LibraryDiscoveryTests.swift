@@ -25,10 +25,8 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
     @discardableResult
     private func folio(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                        status expected: Int32 = 0) throws -> (out: String, err: String) {
-        let result = try TestEnvironment.run(folio, arguments, environment: environment, directory: directory)
-        let err = String(decoding: result.stderr, as: UTF8.self)
-        XCTAssertEqual(result.status, expected, "folio \(arguments.joined(separator: " ")) in \(directory.lastPathComponent): \(err)")
-        return (String(decoding: result.stdout, as: UTF8.self), err)
+        let result = try invoke(arguments, in: directory, environment: environment, status: expected)
+        return (result.out, result.err)
     }
 
     /// Every `.folio` under the test's folder.

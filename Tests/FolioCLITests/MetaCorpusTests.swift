@@ -72,6 +72,7 @@ final class MetaCorpusTests: XCTestCase {
         var failures: [String] = []
         var refused: Set<String> = []
         var manifest: [[String: Any]] = []
+        var warnedDamaged: Set<String> = []
         for (password, files) in groups {
             // One call per password: several files at once, as a user tags a folder.
             let run = try TestEnvironment.run(try TestEnvironment.folioBinary(),
@@ -83,6 +84,8 @@ final class MetaCorpusTests: XCTestCase {
                 if line.contains("has no catalog dictionary") {
                     refused.insert(String(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
                     refusedHere += 1
+                } else if let copy = files.map(\.copy).first(where: { line.hasPrefix("folio meta set: warning: \($0) is damaged (") }) {
+                    warnedDamaged.insert(copy)   // written, and said so
                 } else {
                     failures.append("meta set: \(line)")
                 }
@@ -105,6 +108,19 @@ final class MetaCorpusTests: XCTestCase {
                 manifest.append(entry)
             }
         }
+        // A damaged file is written with a warning exactly when `folio info` calls it damaged.
+        let copies = manifest.compactMap { $0["updated"] as? String }
+        let originals = Dictionary(uniqueKeysWithValues: manifest.compactMap { entry in
+            (entry["original"] as? String).flatMap { original in (entry["updated"] as? String).map { (original, $0) } }
+        })
+        let info = try TestEnvironment.run(try TestEnvironment.folioBinary(), ["info", "--json"] + Array(originals.keys), timeout: 600)
+        let reportedDamaged = Set(try TestEnvironment.jsonLines(String(decoding: info.stdout, as: UTF8.self))
+            .filter { $0["damaged"] as? Bool == true }.compactMap { ($0["path"] as? String).flatMap { originals[$0] } })
+        let expectedDamaged = reportedDamaged.intersection(copies)
+        XCTAssertEqual(warnedDamaged.subtracting(expectedDamaged).sorted(), [], "warned, not reported damaged")
+        let copyOf = Dictionary(uniqueKeysWithValues: originals.map { ($0.value, $0.key) })
+        XCTAssertEqual(expectedDamaged.subtracting(warnedDamaged).map { copyOf[$0] ?? $0 }.sorted(), [], "reported damaged, not warned")
+        XCTAssertFalse(warnedDamaged.isEmpty, "the corpus holds damaged files")
         let checked = try TestEnvironment.checkManifest(manifest, in: directory, script: "check_meta.py", timeout: 1800)
         let results = try JSONDecoder().decode([Result].self, from: checked)
         XCTAssertEqual(results.count, manifest.count)

@@ -31,7 +31,7 @@ final class PartsCommandTests: CommandTestCase, @unchecked Sendable {
 
             """)
         let json = try invoke(["parts", "list", "Vltava.pdf", "--json", "--library", library]).out
-        let pieces = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let pieces = try TestEnvironment.jsonLines(json)
         let parts = try XCTUnwrap(pieces.first?["parts"] as? [[String: Any]])
         let labels = parts.compactMap { $0["label"] as? [String: Any] }
         XCTAssertEqual(labels.compactMap { $0["instrument"] as? String }, ["Trumpet", "Violin"])
@@ -59,7 +59,7 @@ final class PartsCommandTests: CommandTestCase, @unchecked Sendable {
 
     private func id(_ path: String) throws -> Int {
         let json = try invoke(["parts", "list", path, "--json", "--library", library]).out
-        let pieces = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let pieces = try TestEnvironment.jsonLines(json)
         let parts = try XCTUnwrap(pieces.first?["parts"] as? [[String: Any]])
         return try XCTUnwrap(parts.first { $0["path"] as? String == path }?["id"] as? Int)
     }

@@ -25,7 +25,7 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
 
     private func tracks(_ score: String? = nil) throws -> [[String: Any]] {
         let run = try invoke(["tracks", "list"] + (score.map { [$0] } ?? []) + ["--json", "--library", library])
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]])
+        return try TestEnvironment.jsonLines(run.out)
     }
 
     func testLinkLoopRenameUnlink() throws {
@@ -35,7 +35,7 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         let brahms = "Brahms-Cancion_de_Cuna.pdf"
 
         let audio = try invoke(["tracks", "list", "--audio", "--json", "--library", library])
-        let files = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(audio.out.utf8)) as? [[String: Any]])
+        let files = try TestEnvironment.jsonLines(audio.out)
         XCTAssertEqual(files.map { $0["kind"] as? String }, ["mp3", "flac"], "fake.mp3 is no recording: \(files)")
 
         let linked = try invoke(["tracks", "link", brahms, "Nahrávky/Ukolébavka – Колыбельная.flac", "--a", "0:01.5", "--b", "3",

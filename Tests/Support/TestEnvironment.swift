@@ -121,6 +121,17 @@ public enum TestEnvironment {
         }
     }
 
+    /// The objects of JSON Lines output (what every `--json` prints), one per line; a line
+    /// that is not a JSON object is a ``TestFailure``.
+    public static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TestFailure("not a JSON object: \(line)")
+            }
+            return object
+        }
+    }
+
     /// Runs a Python script (`python3 -c code FILE...`) — the reference tools (pikepdf,
     /// PyMuPDF, pypdfium2) read what Folio wrote — and returns its output, trimmed; a failing
     /// script is a ``TestFailure`` with its error output.

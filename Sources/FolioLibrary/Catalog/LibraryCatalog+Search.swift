@@ -36,6 +36,9 @@ public struct LibraryEntry: Sendable, Equatable {
     public let pages: Int?
     /// Nil for a whole score.
     public let bookmark: BookmarkPages?
+    /// Why the file could not be read when it was catalogued; nil for a readable file. A
+    /// listing flags such an entry: it is a file of the library, not a score to play.
+    public var unreadable: String? = nil
 }
 
 /// How many scores carry each value of a field (a filter sidebar).
@@ -263,7 +266,8 @@ extension LibraryCatalog {
     /// more than the value (a search reads fifty rows of twenty columns).
     private static let entryColumns = """
         e.id, e.scoreId, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.rating, e.difficulty, \
-        e.duration, e.keysf, e.keymi, e.reference, e.tempo, e.timeSignature, e.startPage, e.endPage, s.path, s.pages
+        e.duration, e.keysf, e.keymi, e.reference, e.tempo, e.timeSignature, e.startPage, e.endPage, s.path, s.pages, \
+        s.error
         """
 
     /// An entry from a row of ``entryColumns``.
@@ -286,6 +290,7 @@ extension LibraryCatalog {
             tempo: row[14], timeSignature: row[15])
         return LibraryEntry(
             id: row[1], path: path, title: title, metadata: metadata, pages: row[19],
-            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row[16], end: row[17]) : nil)
+            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row[16], end: row[17]) : nil,
+            unreadable: row[20])
     }
 }

@@ -85,6 +85,10 @@ public enum LibraryIntake {
         public var setlists: [String] = []
         /// What the caller should know (unknown keys, rows skipped).
         public var warnings: [String] = []
+        /// Whether all of the file was taken: false when rows of a CSV were skipped or a
+        /// score it names could not be changed (partial application is not success; the
+        /// command line exits 1).
+        public var complete = true
     }
 
     /// Takes in several files as one drop: the files that become scores first (told by
@@ -224,6 +228,7 @@ public enum LibraryIntake {
                 if outcome.saved || (dry && !outcome.rows.isEmpty) { result.changed.append(outcome.path) }
             }
             result.warnings += report.problems
+            result.complete = report.problems.isEmpty && !report.outcomes.contains { $0.error != nil }
             let files = Set(report.outcomes.filter { !$0.rows.isEmpty }.map(\.path)).count
             result.summary = "\(name): CSV in forScore's library layout → \(dry ? "would change" : "changed") \(files) score(s)"
                 + (report.problems.isEmpty ? "" : ", \(report.problems.count) row(s) skipped")
@@ -250,6 +255,7 @@ public enum LibraryIntake {
         let warnings = report.problems.map { "\($0); skipped" }
         result.lines = lines
         result.warnings += warnings
+        result.complete = report.problems.isEmpty
         result.summary = "\(name): CSV index → \(options.dryRun ? "would add" : "added") \(lines.count) bookmark(s) to \(target)"
     }
 

@@ -51,6 +51,8 @@ public final class PDFDocument {
     var pageCountCache: Int?
     /// Object streams found by a rebuild whose contents are not indexed yet.
     private var pendingObjectStreams: [Int] = []
+    /// The first object whose xref entry misleads (-1: none), once ``damage`` looked.
+    private var brokenEntry: Int?
     /// (offset, object number) of uncompressed objects, sorted; built on first need.
     private var offsetIndex: [(offset: Int, number: Int)]?
 
@@ -147,20 +149,41 @@ public final class PDFDocument {
     /// All warnings counted, including those beyond the kept limit.
     public var warningCount: Int { log.total }
 
-    /// Why the file could be read only by repairing it, nil for a sound file (the file is
-    /// "damaged" because of this, in Folio's messages): its
-    /// cross-reference data was missing or broken and was rebuilt by scanning the bytes
+    /// Why the file can be read only by repairing it, nil for a sound file (the file is
+    /// "damaged", in Folio's messages): its cross-reference data is missing or broken —
+    /// rebuilt by scanning the bytes, or with an entry that does not lead to its object
     /// (what qpdf calls "file is damaged"). Whatever the damage cut off or overwrote is
-    /// missing from such a reading, so a save or merge of it should say so.
+    /// missing from such a reading, so a save or merge of it should say so. The first call
+    /// looks at the header of every object the table places (not their contents).
     ///
     /// ```swift
     /// let doc = try PDFDocument(path: "cut-off.pdf")
     /// if let damage = doc.damage { print("warning: cut-off.pdf is damaged (\(damage))") }
     /// ```
     public var damage: String? {
-        xref.isReconstructed
-            ? "its cross-reference table had to be rebuilt from the bytes, and parts may be missing"
-            : nil
+        if xref.isReconstructed {
+            return "its cross-reference table had to be rebuilt from the bytes, and parts may be missing"
+        }
+        if brokenEntry == nil { brokenEntry = firstMisplacedObject() ?? -1 }
+        guard let broken = brokenEntry, broken >= 0 else { return nil }
+        return "its cross-reference table is broken (object \(broken) is not where it says) and is read by scanning "
+            + "the bytes, so parts may be missing"
+    }
+
+    /// The first object the cross-reference table places at an offset where it does not
+    /// start, nil when all are where the table says (read in the file, not its changes).
+    private func firstMisplacedObject() -> Int? {
+        let parser = IndirectObjectParser(bytes: source.bytes, log: WarningLog(limit: 0))
+        // A cross-reference stream is found by its section's offset, not its entry.
+        let streams = Set(xref.streamSectionOffsets.compactMap { parser.header(at: $0)?.0.number })
+        for (number, entry) in xref.entries where !streams.contains(number) {
+            guard case .uncompressed(let offset, _) = entry else { continue }
+            let found = [offset, offset + headerOffset].contains { candidate in
+                candidate >= 0 && candidate < source.count && parser.header(at: candidate)?.0.number == number
+            }
+            if !found { return number }
+        }
+        return nil
     }
 
     /// Whether the trailer names an /Encrypt dictionary.

@@ -71,6 +71,7 @@ struct XRefReader {
                 }
             }
             table.sectionCount += 1
+            table.streamSectionOffsets += section.streamOffsets
             if let prev = section.trailer["Prev"]?.intValue {
                 pending.append(prev)
             }
@@ -82,6 +83,8 @@ struct XRefReader {
         var entries: [Int: XRefEntry]
         var trailer: PDFDictionary
         var style: XRefStyle
+        /// Where the cross-reference streams of this section start (its own, or a hybrid's /XRefStm).
+        var streamOffsets: [Int] = []
     }
 
     func readSection(at offset: Int) throws -> Section {
@@ -102,6 +105,7 @@ struct XRefReader {
     private func readTable(at position: Int, sectionStart: Int) throws -> Section {
         var entries: [Int: XRefEntry] = [:]
         var weakFree = Set<Int>()
+        var streamOffsets: [Int] = []
         var lexer = Lexer(bytes: bytes, position: position)
         var firstSubsection = true
         while true {
@@ -153,6 +157,7 @@ struct XRefReader {
         if let streamOffset = trailer["XRefStm"]?.intValue {
             do {
                 let hidden = try readStreamSection(at: streamOffset)
+                streamOffsets.append(streamOffset)
                 for (number, entry) in hidden.entries where entries[number] == nil {
                     entries[number] = entry
                 }
@@ -163,7 +168,7 @@ struct XRefReader {
         for number in weakFree where entries[number] == nil {
             entries[number] = .free
         }
-        return Section(entries: entries, trailer: trailer, style: .table)
+        return Section(entries: entries, trailer: trailer, style: .table, streamOffsets: streamOffsets)
     }
 
     /// Reads "offset generation n|f" tolerating any white space between and around the
@@ -200,7 +205,9 @@ struct XRefReader {
         guard case .stream(let stream) = parsed.object else {
             throw PDFError(.damaged, "cross-reference section is neither a table nor a stream", offset: offset)
         }
-        return try XRefReader.decodeStreamSection(stream, offset: offset, limits: limits, log: log)
+        var section = try XRefReader.decodeStreamSection(stream, offset: offset, limits: limits, log: log)
+        section.streamOffsets = [offset]
+        return section
     }
 
     static func decodeStreamSection(_ stream: PDFStream, offset: Int, limits: PDFReadOptions, log: WarningLog) throws

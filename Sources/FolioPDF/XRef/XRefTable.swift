@@ -46,6 +46,9 @@ public struct XRefTable: Sendable {
     public internal(set) var isDamaged = false
     /// Number of sections read (1 + incremental updates).
     public internal(set) var sectionCount = 0
+    /// Where the cross-reference streams read start (readers find them by these offsets,
+    /// never by their own entries, which writers often leave stale).
+    var streamSectionOffsets: [Int] = []
 
     /// The largest object number that is defined, plus one.
     public var size: Int { (entries.keys.max() ?? 0) + 1 }

@@ -107,8 +107,9 @@ public enum TableOfContents {
     /// Replaces a score's table of contents with `data`: the JSON `folio toc --json` prints
     /// (see ``outline(fromJSON:pageCount:)``), or a CSV/TSV index (title and start page
     /// columns, as ``CSVIndex`` reads them), which gives one top-level entry per row in page
-    /// order. Returns the index rows that were skipped, each with its reason; an invalid
-    /// JSON entry throws (`ScoreError`) and nothing is changed.
+    /// order. An invalid JSON entry, or an index row that cannot be used, throws
+    /// (`ScoreError`) and nothing is changed; with `skipInvalid` such rows are skipped and
+    /// returned instead, each with its reason.
     ///
     /// ```swift
     /// try ScoreFile("Anthology.pdf").update { document in
@@ -116,13 +117,18 @@ public enum TableOfContents {
     /// }
     /// ```
     @discardableResult
-    public static func replace(in document: PDFDocument, with data: Data) throws -> [String] {
+    public static func replace(in document: PDFDocument, with data: Data, skipInvalid: Bool = false) throws -> [String] {
         let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
         if head == UInt8(ascii: "{") || head == UInt8(ascii: "[") {
             try document.setOutline(try outline(fromJSON: data, pageCount: document.pageCount))
             return []
         }
         let index = try CSVIndex.read(String(decoding: data, as: UTF8.self), pageCount: document.pageCount)
+        if !skipInvalid, !index.problems.isEmpty {
+            // Partial application is not success: rows that cannot be used leave the outline as it was.
+            throw ScoreError(.outOfRange, index.problems.map { "\($0)" }.joined(separator: "; ")
+                             + "; nothing was changed (\(index.problems.count) of \(index.bookmarks.count + index.problems.count) rows cannot be used)")
+        }
         try document.setOutline(index.bookmarks.compactMap { bookmark in
             bookmark.pageIndex.map { PDFOutlineItem(title: bookmark.name ?? "", target: .page(index: $0)) }
         })

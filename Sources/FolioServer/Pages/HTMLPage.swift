@@ -116,7 +116,8 @@ enum HTMLPage {
     static func item(_ score: ScoreService.Score) -> String {
         let people = score.composers.joined(separator: ", ")
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
-        let facts = [score.key, stars, score.pages.map { "\($0) p." }].compactMap { $0 }.joined(separator: " · ")
+        let facts = [score.unreadable.map { _ in "unreadable" }, score.key, stars, score.pages.map { "\($0) p." }]
+            .compactMap { $0 }.joined(separator: " · ")
         // An anthology (two pieces or more) offers its split here too.
         let split = (score.pieces ?? 0) >= 2
             ? "<button type=\"button\" class=\"split\" data-split=\"\(score.id)\" aria-label=\"Split \(escape(score.title)) into its \(score.pieces ?? 0) pieces\">Split (\(score.pieces ?? 0))</button>"

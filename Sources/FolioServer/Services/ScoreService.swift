@@ -53,6 +53,8 @@ public struct ScoreService: Sendable {
         /// score of each.
         public var pieces: Int?
         public var metadata: ScoreMetadata
+        /// Why the file could not be read, for a file of the library that is not a readable score.
+        public var unreadable: String?
 
         /// The title, or the file's name when the score has none.
         public var title: String { metadata.title ?? "" }
@@ -65,9 +67,10 @@ public struct ScoreService: Sendable {
             path = entry.path
             pages = entry.pages
             metadata = entry.metadata
+            unreadable = entry.unreadable
         }
 
-        private enum CodingKeys: String, CodingKey { case id, path, pages, pieces }
+        private enum CodingKeys: String, CodingKey { case id, path, pages, pieces, unreadable }
 
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,6 +78,7 @@ public struct ScoreService: Sendable {
             path = try values.decode(String.self, forKey: .path)
             pages = try values.decodeIfPresent(Int.self, forKey: .pages)
             pieces = try values.decodeIfPresent(Int.self, forKey: .pieces)
+            unreadable = try values.decodeIfPresent(String.self, forKey: .unreadable)
             metadata = try ScoreMetadata(from: decoder)
         }
 
@@ -84,6 +88,7 @@ public struct ScoreService: Sendable {
             try values.encode(path, forKey: .path)
             try values.encodeIfPresent(pages, forKey: .pages)
             try values.encodeIfPresent(pieces, forKey: .pieces)
+            try values.encodeIfPresent(unreadable, forKey: .unreadable)
             try metadata.encode(to: encoder)
         }
     }

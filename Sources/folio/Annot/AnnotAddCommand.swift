@@ -101,6 +101,7 @@ struct AnnotAddCommand: ParsableCommand {
     @Option(help: "A note's icon: Comment, Note, Key, Help, Insert, Paragraph, NewParagraph.") var icon: String?
     @Option(help: "Arrow heads of a line: none, start, end or both.") var arrow: AnnotationRequest.Arrow = .none
     @Option(help: "The annotation's name (/NM); default a new UUID.") var name: String?
+    @Flag(help: "Print {\"file\",\"id\",\"page\",\"type\"} on one line instead of the id alone.") var json = false
 
     func validate() throws {
         do { try request().validate() } catch let error as ScoreError { throw ValidationError(error.message) }
@@ -134,6 +135,11 @@ struct AnnotAddCommand: ParsableCommand {
     func run() throws {
         let request = try request()
         let id = try AnnotCommand.edit("add", options) { document in try request.add(to: document) }
-        print(id)
+        if json {
+            print(JSONValue.object([("file", .string(options.file)), ("id", .string(id)), ("page", .int(page)),
+                                    ("type", .string(type.markName))]) as String)
+        } else {
+            print(id)
+        }
     }
 }

@@ -55,9 +55,16 @@ struct TocSetCommand: ParsableCommand {
             A CSV/TSV index (title and start page columns, as `bookmarks import` reads them) gives one top-level
             entry per row in page order.
             Example: folio toc set anthology.pdf --from toc.json
-            Exit codes: 0 saved; 1 the file could not be read or written (it is untouched); 64 invalid TOC.
+            An index row that cannot be used (a page out of range, no title) leaves the file untouched and exits 64;
+            --skip-invalid saves the rows that can be used instead, naming the others on standard error. --dry-run
+            checks and prints the entries without saving.
+            Exit codes: 0 saved (or, with --dry-run, valid); 1 the file could not be read or written (it is
+            untouched); 64 an invalid TOC or index row.
             """
     )
+
+    @Flag(help: "Save the index rows that can be used and skip the others (named on standard error).") var skipInvalid = false
+    @Flag(help: "Check the contents and print the entries; save nothing.") var dryRun = false
 
     @Option(help: "The table of contents (JSON, or a CSV/TSV index).") var from: String
     @Option(help: "Write to this file instead of updating FILE in place.") var output: String?
@@ -74,12 +81,19 @@ struct TocSetCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         do {
+            if dryRun {
+                let document = try ScoreFile(file, password: password).open()
+                let problems = try TableOfContents.replace(in: document, with: data, skipInvalid: skipInvalid)
+                for problem in problems { printError("folio toc set: \(from): \(problem)") }
+                print(TocFormat.text(path: file, TableOfContents.entries(of: document), separator: false), terminator: "")
+                return
+            }
             // Through the library's edit path when FILE is catalogued (recorded for folio undo).
             var libraries = CatalogLocator()
             let problems = try libraries.update(file: file, output: output, password: password,
                                                 save: saving.options(command: "toc set", file: file),
                                                 change: "folio toc set", author: EditAuthor.current()) { document in
-                try TableOfContents.replace(in: document, with: data)
+                try TableOfContents.replace(in: document, with: data, skipInvalid: skipInvalid)
             }
             for problem in problems { printError("folio toc set: \(from): \(problem)") }
         } catch let error as ScoreError {

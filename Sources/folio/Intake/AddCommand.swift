@@ -22,8 +22,9 @@ struct AddCommand: ParsableCommand {
             dictionary or CSV dropped with its PDF finds it; a file that is refused leaves the library as it was.
             Examples: folio add "Ave Maria.docx" scan.jpg Koncert.4ss --library ~/Scores
                       folio add "Real Book index.csv" --score "Real Book.pdf" --library ~/Scores --dry-run
-            Exit codes: 0 every file taken; 1 a file could not be read or written (the others are taken); 64 a file
-            of a kind Folio does not take, malformed or past a limit; 69 LibreOffice is needed and not installed.
+            Exit codes: 0 every file taken whole; 1 a file could not be read or written, or rows of a CSV were
+            skipped (the others are taken); 64 a file of a kind Folio does not take, malformed or past a limit; 69
+            LibreOffice is needed and not installed.
             """)
 
     @Argument(help: "The files to take in.") var files: [String]
@@ -45,6 +46,8 @@ struct AddCommand: ParsableCommand {
             switch outcome {
             case .success(let result):
                 print(result, file: file)
+                // Partial application is not success: rows skipped make the exit 1.
+                if !result.complete, failure == nil { failure = ExitCode(1) }
             case .failure(let error):
                 // Every message names its file: several are taken at once.
                 let code = CommandError.exitCode(for: error)

@@ -12,7 +12,7 @@ enum LibraryOutput {
             ("bookmark", entry.bookmark.map {
                 .object([("title", .string($0.title)), ("start", .optional($0.start)), ("end", .optional($0.end))])
             } ?? .null),
-        ]).encoded
+        ] + (entry.unreadable.map { [("unreadable", JSONValue.string($0))] } ?? [])).encoded
     }
 
     static let csvHeader = (["id", "path", "title", "start", "end"] + ScoreField.allCases.filter { $0 != .title }.map(\.rawValue)
@@ -42,6 +42,7 @@ enum LibraryOutput {
         }
         line += "\t\(entry.title)"
         if !entry.metadata.composers.isEmpty { line += " — " + entry.metadata.composers.joined(separator: ", ") }
+        if let unreadable = entry.unreadable { line += "\t[unreadable: \(unreadable)]" }
         return line
     }
 }

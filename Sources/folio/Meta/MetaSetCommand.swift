@@ -14,6 +14,8 @@ struct MetaSetCommand: ParsableCommand {
               folio meta set Chopin.pdf --title "Nocturne Op. 90 № 2" --composer "Frédéric Chopin" --rating 5 \\
                 --duration 4:12 --key "C# minor" --clear genres
             A value with a comma in a field forScore splits is refused (exit 64) unless --allow-comma is given.
+            --dry-run prints each file's changes (field, before → after) and saves nothing; --json prints them as
+            one JSON object per changed field (JSON Lines): path, field, before, after, reason, applied.
             Exit codes: 0 every file saved; 1 a file failed (it is left byte-identical, the others are saved);
             64 invalid option (no file touched).
             """
@@ -38,6 +40,8 @@ struct MetaSetCommand: ParsableCommand {
     @OptionGroup var saving: SaveFlags
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDFs to change.") var files: [String]
+    @Flag(help: "Print the changes; save nothing.") var dryRun = false
+    @Flag(help: "Print one JSON object per changed field (JSON Lines).") var json = false
 
     func validate() throws {
         if output != nil && files.count != 1 { throw ValidationError("--output takes exactly one FILE") }
@@ -79,8 +83,16 @@ struct MetaSetCommand: ParsableCommand {
     func run() throws {
         var change = ScoreChange()
         change.edit = try makeEdit()
-        let ok = ScoreBatch.writing("meta set", output: output, password: password, saving: saving, allowComma: allowComma)
-            .run(files: files) { _, _ in change } report: { $0.print(command: "meta set") }
+        var batch = ScoreBatch.writing("meta set", output: output, password: password, saving: saving, allowComma: allowComma)
+        batch.dryRun = dryRun
+        let (json, dryRun) = (self.json, self.dryRun)
+        let ok = batch.run(files: files) { _, _ in change } report: { outcome in
+            if json || dryRun {
+                BulkOutput.report(outcome, path: outcome.path, command: "meta set", json: json, applied: !dryRun)
+            } else {
+                outcome.print(command: "meta set")
+            }
+        }
         if !ok { throw ExitCode(1) }
     }
 }

@@ -40,8 +40,8 @@ struct PartsListCommand: ParsableCommand {
         commandName: "list", abstract: "List every piece that has parts, or the piece SCORE belongs to.",
         discussion: """
             A piece per paragraph: its song, then one line per file: id, path, part ("score" for the piece's own score;
-            "set" when labelled by hand). --json prints [{"song","parts":[{"id","path","pages","song","label":{"kind",
-            "instrument","section","number","transposition","written"},"set"}]}]; --instruments lists the part labels
+            "set" when labelled by hand). --json prints one line per piece (JSON Lines): {"song","parts":[{"id","path","pages","song",
+            "label":{"kind","instrument","section","number","transposition","written"},"set"}]}; --instruments lists the part labels
             the library's files carry.
             Examples: folio parts list --library ~/Scores
                       folio parts list "Moldau - Horn in F.pdf" --json
@@ -58,12 +58,12 @@ struct PartsListCommand: ParsableCommand {
             let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
             if instruments {
                 let labels = try catalog.instruments()
-                if json { return print(try prettyJSON(labels)) }
+                if json { return try printJSONLines(labels) }
                 for label in labels { print([label.written, label.instrument ?? "", label.section?.rawValue ?? ""].joined(separator: "\t")) }
                 return
             }
             let pieces = try score.map { [try catalog.parts(of: $0)] } ?? catalog.pieces()
-            if json { return print(try prettyJSON(pieces)) }
+            if json { return try printJSONLines(pieces) }
             if pieces.isEmpty { print("no pieces with parts (name files \"Song - Trumpet.pdf\", or label them with folio parts set)") }
             for (index, piece) in pieces.enumerated() {
                 if index > 0 { print("") }

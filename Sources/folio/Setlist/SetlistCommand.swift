@@ -13,7 +13,7 @@ struct SetlistCommand: ParsableCommand {
             are scores, bookmarks (a page range of a score) and placeholders (a title with no file yet). Positions
             are 1-based.
             Example: folio setlist create Friday && folio setlist add Friday "Real Book.pdf" --bookmark "Blue Bossa"
-            Exit codes: 0 done; 1 a file or the catalog could not be read or written; 64 invalid value or name.
+            Exit codes: 0 done; 1 a file or the catalog could not be read or written, or no such score, bookmark or setlist; 64 an invalid value, a name in use, or a usage error.
             """,
         subcommands: [SetlistListCommand.self, SetlistShowCommand.self, SetlistCreateCommand.self,
                       SetlistRenameCommand.self, SetlistDeleteCommand.self, SetlistAddCommand.self,
@@ -43,14 +43,14 @@ struct SetlistListCommand: ParsableCommand {
         discussion: "Example: folio setlist list --library ~/Scores --json")
 
     @OptionGroup var location: LibraryLocation
-    @Flag(help: "Print JSON: [{\"name\",\"folder\",\"count\"}].") var json = false
+    @Flag(help: "Print one JSON object per setlist (JSON Lines): {\"name\",\"folder\",\"count\"}.") var json = false
 
     func run() throws {
         try SetlistCommand.run("list") {
             let lists = try location.catalog().setlists()
             if json {
                 struct Item: Encodable { let name: String; let folder: String?; let count: Int }
-                print(try prettyJSON(lists.map { Item(name: $0.name, folder: $0.folder, count: $0.count) }))
+                try printJSONLines(lists.map { Item(name: $0.name, folder: $0.folder, count: $0.count) })
                 return
             }
             if lists.isEmpty { print("no setlists"); return }
@@ -66,7 +66,7 @@ struct SetlistShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a setlist's entries.",
         discussion: """
-            --json prints {"title","entries":[{"kind","title","path","start","end"}]}: kind is score, bookmark or
+            --json prints one line {"title","folder","entries":[{"kind","title","path","start","end"}]}: kind is score, bookmark or
             placeholder; path is relative to the library (null for a placeholder); start and end are a bookmark's
             1-based pages (null otherwise). An entry whose score was deleted shows as a placeholder with its title.
             Example: folio setlist show Friday --json
@@ -81,7 +81,7 @@ struct SetlistShowCommand: ParsableCommand {
             let setlist = try location.catalog(create: false).setlist(named: name)
             if json {
                 struct Shown: Encodable { let title: String; let folder: String?; let entries: [SetlistEntry] }
-                print(try prettyJSON(Shown(title: setlist.title, folder: setlist.folder, entries: setlist.entries)))
+                try printJSONLine(Shown(title: setlist.title, folder: setlist.folder, entries: setlist.entries))
                 return
             }
             print("\(setlist.folder.map { $0 + "/" } ?? "")\(setlist.title)")

@@ -51,10 +51,18 @@ struct SetlistDeleteCommand: ParsableCommand {
 
     @Argument(help: "The setlist's name.") var name: String
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Say what would be deleted; delete nothing.") var dryRun = false
 
     func run() throws {
         try SetlistCommand.run("delete") {
-            try location.catalog(create: false).deleteSetlist(name)
+            let catalog = try location.catalog(create: false)
+            if dryRun {
+                let setlist = try catalog.setlist(named: name)
+                let count = setlist.entries.count
+                print("would delete setlist \(setlist.title) (\(count) \(count == 1 ? "entry" : "entries"); the scores stay)")
+                return
+            }
+            try catalog.deleteSetlist(name)
             print("deleted setlist \(name)")
         }
     }

@@ -20,7 +20,7 @@ struct SetlistFromTextCommand: ParsableCommand {
     @Option(help: "The folder of setlists to file it in.") var folder: String?
     @Flag(help: "Replace a setlist of the same name.") var replace = false
     @Flag(help: "Print the matches; store nothing.") var dryRun = false
-    @Flag(help: "Print JSON: [{\"line\",\"key\",\"match\":{kind,title,path,start,end,confidence}|null,\"alternatives\"}].")
+    @Flag(help: "Print one JSON object per line of the text (JSON Lines): {\"line\",\"query\",\"key\",\"match\":{kind,title,path,start,end,confidence}|null,\"alternatives\"}.")
     var json = false
     @OptionGroup var location: LibraryLocation
 
@@ -45,10 +45,10 @@ struct SetlistFromTextCommand: ParsableCommand {
                     }
                 }
                 struct Line: Encodable { let line: String; let query: String; let key: String?; let match: Scored?; let alternatives: [Scored] }
-                print(try prettyJSON(matches.map {
+                try printJSONLines(matches.map {
                     Line(line: $0.line.text, query: $0.line.query, key: $0.line.key, match: $0.best.map(Scored.init),
                          alternatives: $0.alternatives.map(Scored.init))
-                }))
+                })
             } else {
                 for (index, match) in matches.enumerated() {
                     let head = "\(index + 1). \(match.line.query)\(match.line.key.map { " [key \($0)]" } ?? "")"

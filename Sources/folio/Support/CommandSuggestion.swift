@@ -16,7 +16,9 @@ enum CommandSuggestion {
         var path = [root._commandName]
         for word in arguments {
             let configuration = command.configuration
-            guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil, !word.hasPrefix("-") else { return nil }
+            // "help" is ArgumentParser's own command ("folio help meta set").
+            guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil, !word.hasPrefix("-"),
+                  word != "help" else { return nil }
             let names = configuration.subcommands.map { ($0._commandName, $0) }
             if let next = names.first(where: { $0.0 == word || $0.1.configuration.aliases.contains(word) }) {
                 command = next.1

@@ -5,10 +5,15 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// `value` as indented JSON with sorted keys and unescaped slashes, as the `--json` of
-/// `setlist` and `tracks` prints it.
-func prettyJSON<T: Encodable>(_ value: T) throws -> String {
+/// Prints each value as one line of JSON (JSON Lines: keys sorted, slashes unescaped),
+/// as every `--json` prints its results; nothing for no values.
+func printJSONLines<T: Encodable>(_ values: [T]) throws {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    for value in values { print(String(decoding: try encoder.encode(value), as: UTF8.self)) }
+}
+
+/// Prints one value as one line of JSON (see ``printJSONLines(_:)``).
+func printJSONLine<T: Encodable>(_ value: T) throws {
+    try printJSONLines([value])
 }

@@ -49,8 +49,9 @@ struct TracksListCommand: ParsableCommand {
         commandName: "list", abstract: "List a score's tracks (every track without SCORE), or the library's audio files.",
         discussion: """
             One line per track: id, score (› bookmark), audio file, format (or "missing" while the file is not in the
-            library), loop, offset, title. --json prints [{"id","score","bookmark","file","audio","kind","title",
-            "loopStart","loopEnd","offset","missing"}], times in seconds.
+            library), loop, offset, title. --json prints one line per track (JSON Lines):
+            {"id","score","bookmark","file","audio","kind","title","loopStart","loopEnd","offset","missing"}, times in
+            seconds.
             Examples: folio tracks list "Smetana/Má vlast.pdf" --library ~/Scores
                       folio tracks list --audio --json
             """)
@@ -66,12 +67,12 @@ struct TracksListCommand: ParsableCommand {
             let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
             if audio {
                 let files = try catalog.audioFiles()
-                if json { return print(try prettyJSON(files)) }
+                if json { return try printJSONLines(files) }
                 for file in files { print("\(file.id)\t\(file.path)\t\(file.kind.rawValue)\t\(file.size)") }
                 return
             }
             let tracks = try catalog.tracks(of: score)
-            if json { return print(try prettyJSON(tracks)) }
+            if json { return try printJSONLines(tracks) }
             if tracks.isEmpty { print(score.map { "\($0) has no tracks" } ?? "no tracks"); return }
             tracks.map(TracksCommand.line).forEach { print($0) }
         }
@@ -106,7 +107,7 @@ struct TracksLinkCommand: ParsableCommand {
                                  loopStart: try times.seconds(times.loopStart), loopEnd: try times.seconds(times.loopEnd),
                                  offset: try times.seconds(times.offset))
             let track = try catalog.linkTrack(link)
-            if json { return print(try prettyJSON(track)) }
+            if json { return try printJSONLine(track) }
             print("linked " + TracksCommand.line(track))
         }
     }
@@ -159,7 +160,7 @@ struct TracksLoopCommand: ParsableCommand {
             guard change != TrackChange() else { throw ValidationError("give --a, --b, --offset or --clear") }
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
             let changed = try catalog.changeTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), change)
-            if json { return print(try prettyJSON(changed)) }
+            if json { return try printJSONLine(changed) }
             print("track " + TracksCommand.line(changed))
         }
     }

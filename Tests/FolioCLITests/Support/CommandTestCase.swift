@@ -24,7 +24,14 @@ class CommandTestCase: XCTestCase, @unchecked Sendable {
     /// asserted to be `expected` unless that is nil.
     @discardableResult
     func invoke(_ arguments: [String], status expected: Int32? = 0) throws -> (status: Int32, out: String, err: String) {
-        let result = try TestEnvironment.run(folio, arguments)
+        try invoke(arguments, in: nil, status: expected)
+    }
+
+    /// ``invoke(_:status:)`` run in `directory` (nil: a fresh empty folder) with `environment` added.
+    @discardableResult
+    func invoke(_ arguments: [String], in directory: URL?, environment: [String: String] = [:],
+                status expected: Int32? = 0) throws -> (status: Int32, out: String, err: String) {
+        let result = try TestEnvironment.run(folio, arguments, environment: environment, directory: directory)
         let out = (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
         if let expected { XCTAssertEqual(out.0, expected, "folio \(arguments.joined(separator: " ")): \(out.2)") }
         return out

@@ -16,7 +16,7 @@ struct PDFBuilder {
 
     var header = "%PDF-1.7\n%\u{E2}\u{E3}\u{CF}\u{D3}\n"
     private(set) var body: [UInt8] = []
-    private(set) var offsets: [Int: Int] = [:]
+    var offsets: [Int: Int] = [:]
 
     init() {}
 
