@@ -27,6 +27,8 @@ import GRDB
 ///   remembers which `folioscore:tracks` of the file were taken into the catalog.
 /// - v8 adds `score.partLabel` and `score.partSong`.
 /// - v9 moves scores' own entries in `entry_text` to rowid id + 2^40.
+/// - v10 keeps the undo history; v11 clears the stamps so the next scan makes every row anew
+///   (composers split at ";", file names in the search text).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -220,6 +222,12 @@ enum CatalogSchema {
                 );
                 CREATE INDEX undo_step_path ON undo_step (path, id);
                 """)
+        }
+        migrator.registerMigration("v11") { db in
+            // Composers split at ";" and file names searched: rows are made anew from each
+            // file, so the next scan reads every file once more (ids, setlists and history
+            // stay; only the stamps are cleared).
+            try db.execute(sql: "UPDATE score SET modified = -1")
         }
         return migrator
     }

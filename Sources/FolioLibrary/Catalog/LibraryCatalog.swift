@@ -150,7 +150,8 @@ public final class LibraryCatalog: Sendable {
         }
         let score = record.metadata
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
-                        title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: score, in: db)
+                        title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: score,
+                        fileName: (record.stamp.path as NSString).lastPathComponent, in: db)
         for (position, bookmark) in record.bookmarks.enumerated() {
             // A bookmark's own fields, else the score's: what a musician means by "this piece".
             let effective = bookmark.metadata.inheriting(from: score)
@@ -167,9 +168,12 @@ public final class LibraryCatalog: Sendable {
 
     private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
                                     title: String, metadata: ScoreMetadata, own: ScoreMetadata,
-                                    in db: Database) throws {
+                                    fileName: String? = nil, in db: Database) throws {
         // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
         let title = title.utf8.contains(0) ? title.replacingOccurrences(of: "\0", with: "") : title
+        // "Satie; Beethoven; Chopin" is three composers in the catalog, its facets and search.
+        var metadata = metadata
+        metadata.composers = ComposerList.people(metadata.composers)
         try db.cachedStatement(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature)
@@ -192,7 +196,9 @@ public final class LibraryCatalog: Sendable {
             try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)")
                 .execute(arguments: [entryID, LibraryQuery.fold(key.name), key.name])
         }
-        let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 }
+        // A score is found by its file's name too ("Dvorak_Rusalka_Op114.pdf" → its words).
+        let name = fileName.map { ($0 as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ") }
+        let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference, name].compactMap { $0 }
         try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
             .execute(arguments: [entryID + (bookmark == nil ? scoreTextOffset : 0), title, metadata.composers.joined(separator: " ; "), words.joined(separator: " ; ")])
     }

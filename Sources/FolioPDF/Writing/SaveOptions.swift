@@ -114,7 +114,7 @@ public struct SaveOptions: Sendable {
     public var refuseDamaged = false
 
     /// The default threshold, 1 MiB: where a copy and fsync costs what the journal's three
-    /// syncs cost on a local disk (Benchmarks/save.sh; see README, "How saves work").
+    /// syncs cost on a local disk (Benchmarks/save.sh; see docs/saves.md).
     public static let defaultJournalThreshold = 1 << 20
 
     public init(method: SaveMethod = .automatic, journalThreshold: Int = SaveOptions.defaultJournalThreshold) {

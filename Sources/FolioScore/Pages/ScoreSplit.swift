@@ -199,9 +199,15 @@ public enum ScoreSplit {
     }
 
     /// A piece's own fields over the book's, titled `title`; the book's rating and
-    /// difficulty too, but not its duration (the piece is shorter).
+    /// difficulty too, but not its duration (the piece is shorter). A book of several
+    /// composers hands a piece without its own only those its title names (none: none), never
+    /// the whole list.
     private static func overlay(_ own: ScoreMetadata, on book: ScoreMetadata, title: String) -> ScoreMetadata {
         var result = own.inheriting(from: book)
+        let bookComposers = ComposerList.people(book.composers)
+        if own.composers.isEmpty, bookComposers.count > 1 {
+            result.composers = ComposerList.named(in: title, among: bookComposers)
+        }
         result.title = title
         result.rating = own.rating ?? book.rating
         result.difficulty = own.difficulty ?? book.difficulty

@@ -128,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !loopback, trustedProxies.isEmpty {
             logger.warning("""
                 listening on \(host) without HTTPS: the token or password crosses the network in clear. \
-                Put a reverse proxy with HTTPS in front and start with --trusted-proxy ADDRESS (README: "Beyond loopback").
+                Put a reverse proxy with HTTPS in front and start with --trusted-proxy ADDRESS (docs/serving.md: "Beyond loopback").
                 """)
         }
         if !server.hasPDFJS {

@@ -4,7 +4,7 @@ import FolioScore
 import Foundation
 
 /// The command line's one mapping from what went wrong to what is printed and the exit
-/// code (README, "Exit codes"): a failure of the engine, the score layer or the library in
+/// code (docs/saves.md, "Exit codes"): a failure of the engine, the score layer or the library in
 /// its own words (with offsets and valid ranges), and by its `FailureKind` —
 /// a bad value, a malformed input file, one past a limit or a kind of file Folio does not take exits 64 like a
 /// usage error, a program Folio needs and cannot find (LibreOffice) 69, too much running at

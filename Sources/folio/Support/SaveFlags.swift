@@ -10,7 +10,7 @@ import Foundation
 struct SaveFlags: ParsableArguments {
     @Option(name: .customLong("save-method"), help: """
         How a file is saved in place: auto (a clone where the filesystem shares blocks, else a journaled append for \
-        files of 1 MiB or more, else a copy), clone, journal or copy. See README, "How saves work".
+        files of 1 MiB or more, else a copy), clone, journal or copy. See docs/saves.md.
         """)
     var method: SaveMethod?
 
