@@ -56,7 +56,8 @@ def main():
     again = timed([folio, "library", "scan", library, "--quiet"], repeat)
     listed = subprocess.run([folio, "tracks", "list", "--audio", "--json", "--library", library],
                             capture_output=True, text=True, check=True)
-    kinds = {os.path.join(library, item["path"]): item["kind"] for item in json.loads(listed.stdout)}
+    kinds = {os.path.join(library, item["path"]): item["kind"]
+             for item in map(json.loads, listed.stdout.splitlines())}
     exif = timed(["exiftool", "-fast2", "-json", "-FileType", "-r", library], repeat)
     exif_out = json.loads(subprocess.run(["exiftool", "-fast2", "-json", "-FileType", "-r", library],
                                          capture_output=True, text=True).stdout)

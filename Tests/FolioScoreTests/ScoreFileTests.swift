@@ -48,8 +48,15 @@ final class ScoreFileTests: XCTestCase {
     func testTableOfContentsFromAnIndexAsPikepdfReadsIt() throws {
         let path = try score("Smetana – Má vlast.pdf", pages: 6)
         let index = "Title,Start Page\nVyšehrad,1\nVltava,3\nŠárka,5\nΣυμφωνία,99\n"
+        // A row it cannot use refuses the whole index (partial application is not success)…
+        let untouched = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ScoreFile(path).update { try TableOfContents.replace(in: $0, with: Data(index.utf8)) }) { error in
+            XCTAssertTrue("\(error)".contains("nothing was changed (1 of 4 rows cannot be used)"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), untouched)
+        // …unless the valid rows are asked for.
         let problems = try ScoreFile(path).update { document in
-            try TableOfContents.replace(in: document, with: Data(index.utf8))
+            try TableOfContents.replace(in: document, with: Data(index.utf8), skipInvalid: true)
         }
         XCTAssertEqual(problems.count, 1, "the row past the last page is skipped: \(problems)")
         XCTAssertTrue(problems.first?.contains("skipped") ?? false)

@@ -176,8 +176,8 @@ public final class PDFDocument {
         let parser = IndirectObjectParser(bytes: source.bytes, log: WarningLog(limit: 0))
         // A cross-reference stream is found by its section's offset, not its entry.
         let streams = Set(xref.streamSectionOffsets.compactMap { parser.header(at: $0)?.0.number })
-        for (number, entry) in xref.entries where !streams.contains(number) {
-            guard case .uncompressed(let offset, _) = entry else { continue }
+        for number in xref.entries.keys.sorted() where !streams.contains(number) {
+            guard case .uncompressed(let offset, _)? = xref.entries[number] else { continue }
             let found = [offset, offset + headerOffset].contains { candidate in
                 candidate >= 0 && candidate < source.count && parser.header(at: candidate)?.0.number == number
             }

@@ -64,7 +64,8 @@ struct LibraryListCommand: ParsableCommand {
             Scores only; `folio library search` also returns bookmarks as results of their own.
             --json prints one line per result: {"id","path","title","composers","genres","tags","labels","reference",
             "rating","difficulty","duration","key","pages","bookmark"} (path relative to the library; bookmark null
-            for a whole score, else {"title","start","end"} with 1-based pages).
+            for a whole score, else {"title","start","end"} with 1-based pages; "unreadable" says why for a file that
+            could not be read, which the text output flags "[unreadable: why]").
             Example: folio library list ~/Scores --composer brahms --rating ">=4" --sort title
             Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error or invalid filter.
             """
