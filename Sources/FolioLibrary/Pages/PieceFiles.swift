@@ -29,7 +29,7 @@ public enum PieceFiles {
         public var decrypt = false
         /// Name the pieces, write nothing.
         public var dryRun = false
-        /// Refuse a damaged file (``FolioPDF/PDFDocument/damage``) instead of splitting it with a warning.
+        /// Refuse a damaged file (`PDFDocument.damage`) instead of splitting it with a warning.
         public var strict = false
 
         public init(file: String, by: String? = nil, folder: String? = nil) {
@@ -111,7 +111,7 @@ public enum PieceFiles {
         public var title: String?
         public var password: String?
         public var decrypt = false
-        /// Refuse damaged files (``FolioPDF/PDFDocument/damage``) instead of merging them with a warning.
+        /// Refuse damaged files (`PDFDocument.damage`) instead of merging them with a warning.
         public var strict = false
         /// Check and plan, write nothing.
         public var dryRun = false

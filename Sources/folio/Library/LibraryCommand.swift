@@ -93,10 +93,12 @@ struct LibraryLocation: ParsableArguments {
         return relative
     }
 
-    /// The folder of a score the user named, to look for its library from; nil when it is not a
-    /// file here (a library path or a bare name).
+    /// Where to look for the library of what the user named: a folder itself, a score's
+    /// folder; nil when it is not here (a library path or a bare name).
     static func start(for argument: String?) -> String? {
-        guard let argument, FileManager.default.fileExists(atPath: argument) else { return nil }
+        var isFolder: ObjCBool = false
+        guard let argument, FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue { return argument }   // a folder named is where the search starts
         return (argument as NSString).deletingLastPathComponent.isEmpty ? "." : (argument as NSString).deletingLastPathComponent
     }
 }
