@@ -25,10 +25,6 @@ final class CommandConventionsTests: CommandTestCase, @unchecked Sendable {
         try Data("kein PDF – не PDF\n".utf8).write(to: URL(fileURLWithPath: library + "/Kaputt – Сломано.pdf"))
     }
 
-    private func sha256(_ path: String) throws -> String {
-        String(decoding: try TestEnvironment.runTool("sha256sum", [path]).stdout, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-    }
-
     private func pageCount(_ path: String) throws -> Int {
         Int(try TestEnvironment.python("import pikepdf,sys; pdf = pikepdf.open(sys.argv[1]); print(len(pdf.pages))", path)) ?? -1
     }

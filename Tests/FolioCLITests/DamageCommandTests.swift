@@ -25,10 +25,6 @@ final class DamageCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(try TestEnvironment.runTool("qpdf", ["--check", sound]).status, 0)
     }
 
-    private func sha256(_ path: String) throws -> String {
-        String(decoding: try TestEnvironment.runTool("sha256sum", [path]).stdout, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-    }
-
     private func json(_ line: Substring) throws -> [String: Any] {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }

@@ -26,10 +26,6 @@ final class PermissionTests: CommandTestCase, @unchecked Sendable {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
     }
 
-    private func sha256(_ path: String) throws -> String {
-        String(decoding: try TestEnvironment.runTool("sha256sum", [path]).stdout, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-    }
-
     func testAReadOnlyFileOrFolderIsRefusedByEverySaveMethod() throws {
         let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Samples")

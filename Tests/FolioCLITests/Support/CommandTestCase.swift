@@ -17,6 +17,11 @@ class CommandTestCase: XCTestCase, @unchecked Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// The file's SHA-256 as `sha256sum` prints it: what "byte-identical" is checked by.
+    func sha256(_ path: String) throws -> String {
+        String(decoding: try TestEnvironment.runTool("sha256sum", [path]).stdout, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
+
     /// A file in the test's folder.
     func path(_ name: String) -> String { root.appendingPathComponent(name).path }
 
