@@ -96,6 +96,15 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertNil(try tracks("Ukolébavka.pdf").last?["offset"])
         let missing = try invoke(["tracks", "unlink", "Ukolébavka.pdf", "--track", "999", "--library", library], status: 1)
         XCTAssertTrue(missing.err.contains("no track 999"), missing.err)
+        let wouldLoop = try invoke(["tracks", "loop", "Ukolébavka.pdf", "--track", String(id), "--b", "2", "--dry-run", "--json",
+                                    "--library", library])
+        XCTAssertEqual(try TestEnvironment.jsonLines(wouldLoop.out).first?["loopEnd"] as? Double, 2)
+        try invoke(["tracks", "loop", "Ukolébavka.pdf", "--track", String(id), "--a", "5", "--b", "4", "--dry-run", "--library", library],
+                   status: 64)
+        let wouldUnlink = try invoke(["tracks", "unlink", "Ukolébavka.pdf", "--track", String(id), "--dry-run", "--library", library])
+        XCTAssertTrue(wouldUnlink.out.hasPrefix("would unlink "), wouldUnlink.out)
+        XCTAssertEqual(try tracks("Ukolébavka.pdf").count, 2, "a dry run unlinked")
+        XCTAssertNil(try tracks("Ukolébavka.pdf").first?["loopEnd"], "a dry run set the loop")
         try invoke(["tracks", "unlink", "Ukolébavka.pdf", "--track", String(id), "--library", library])
         XCTAssertEqual(try tracks().map { $0["file"] as? String }, ["Nahrávky/Greensleeves – Πράσινα μανίκια.mp3"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: library + "/Wiegenlied.flac"), "unlinking removed the file")

@@ -218,6 +218,25 @@ public final class LibraryCatalog: Sendable {
         }
     }
 
+    /// ``write(_:)`` that, with `rollingBack`, runs `body` in a transaction it then rolls
+    /// back: every check and every answer of the change, none of its effect (a dry run).
+    func write<T>(rollingBack: Bool, _ body: (Database) throws -> T) throws -> T {
+        guard rollingBack else { return try write(body) }
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: Result<T, any Error>?
+                try db.inTransaction {
+                    result = Result { try body(db) }
+                    return .rollback
+                }
+                guard let result else { throw LibraryError(.database, "\(databasePath): the dry run did not run") }
+                return try result.get()
+            }
+        } catch let error as DatabaseError {
+            throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
+        }
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.read(body)

@@ -97,6 +97,23 @@ extension LibraryCatalog {
         return last
     }
 
+    /// The change ``undo(score:expected:)`` would take back, with the same refusals, touching
+    /// nothing: `.conflict` when there is nothing to undo or the file changed since.
+    public func undoable(score relative: String) throws -> ChangeRecord {
+        guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
+        guard let step = try changes(score: relative).first else { throw Self.nothingToUndo(relative) }
+        guard FileVersion.tag(of: path) == step.versionAfter else { throw Self.changedAfter(step, relative) }
+        return step
+    }
+
+    private static func nothingToUndo(_ relative: String) -> LibraryError {
+        LibraryError(.conflict, "nothing to undo in \(relative)")
+    }
+
+    private static func changedAfter(_ step: ChangeRecord, _ relative: String) -> LibraryError {
+        LibraryError(.conflict, "\(relative) was changed after “\(step.change)”; it can no longer be undone")
+    }
+
     /// Takes the score at `relative` back to the revision before its last recorded change
     /// (every save is an incremental update, so that revision is a prefix of the file). With
     /// `expected`, the file must be at that version; it must also be as that change left it.
@@ -104,17 +121,13 @@ extension LibraryCatalog {
     /// and the file's new version.
     public func undo(score relative: String, expected: String?) throws -> (change: String, version: String) {
         guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
-        guard let step = try changes(score: relative).first else {
-            throw LibraryError(.conflict, "nothing to undo in \(relative)")
-        }
+        guard let step = try changes(score: relative).first else { throw Self.nothingToUndo(relative) }
         let reverted = try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
             let current = FileVersion.tag(of: path)
             if let expected, current != expected {
                 throw LibraryError(.conflict, "\(relative) changed since you loaded it; reload and try again")
             }
-            guard current == step.versionAfter else {
-                throw LibraryError(.conflict, "\(relative) was changed after “\(step.change)”; it can no longer be undone")
-            }
+            guard current == step.versionAfter else { throw Self.changedAfter(step, relative) }
         })
         guard let version = reverted.map(FileVersion.tag(of:)) else { throw LibraryError(.notFound, "\(relative) disappeared") }
         try write { db in

@@ -69,9 +69,10 @@ extension LibraryCatalog {
 
     /// Sets (or clears) the part label and piece of a score; returns it as the catalog now
     /// reads it. Refuses a label longer than `PartLabel/maxLength` or holding control
-    /// characters, and an empty or overlong piece name.
+    /// characters, and an empty or overlong piece name. With `dryRun`, returns the score as
+    /// it would read and changes nothing.
     @discardableResult
-    public func setPart(_ setting: PartSetting) throws -> ScorePart {
+    public func setPart(_ setting: PartSetting, dryRun: Bool = false) throws -> ScorePart {
         let label = try setting.label.map { text -> String in
             guard let parsed = PartLabel(userLabel: text) else {
                 throw LibraryError(.invalidArgument, "part label '\(text)' must be 1 to \(PartLabel.maxLength) characters without control characters")
@@ -86,7 +87,7 @@ extension LibraryCatalog {
             }
             return trimmed
         }
-        return try write { db in
+        return try write(rollingBack: dryRun) { db in
             let (id, _, _) = try Self.score(setting.score, in: db)
             try db.execute(sql: "UPDATE score SET partLabel = ?, partSong = ? WHERE id = ?", arguments: [label, song, id])
             guard let part = try Self.scoreParts(in: db, id: id).first else { throw LibraryError(.notFound, "no score \(id) in the catalog") }

@@ -93,10 +93,11 @@ extension LibraryCatalog {
         }
     }
 
-    /// Renames a setlist and/or files it in another folder ("" for the top level).
-    public func renameSetlist(_ name: String, to newName: String?, folder: String?) throws {
+    /// Renames a setlist and/or files it in another folder ("" for the top level). With
+    /// `dryRun`, checks all the same and changes nothing.
+    public func renameSetlist(_ name: String, to newName: String?, folder: String?, dryRun: Bool = false) throws {
         try Self.checkSetlistName(newName ?? name, folder: folder?.isEmpty == true ? nil : folder)
-        try write { db in
+        try write(rollingBack: dryRun) { db in
             let id = try Self.setlistID(name, in: db)
             if let newName, newName != name, try Self.findSetlistID(newName, in: db) != nil {
                 throw LibraryError(.taken, "a setlist named \(newName) already exists")
@@ -131,10 +132,11 @@ extension LibraryCatalog {
         }
     }
 
-    /// Removes the entry at 1-based `position`; returns it.
+    /// Removes the entry at 1-based `position`; returns its title. With `dryRun`, only
+    /// finds the entry.
     @discardableResult
-    public func removeFromSetlist(_ name: String, at position: Int) throws -> String {
-        try write { db in
+    public func removeFromSetlist(_ name: String, at position: Int, dryRun: Bool = false) throws -> String {
+        try write(rollingBack: dryRun) { db in
             let id = try Self.setlistID(name, in: db)
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
             let index = try Self.checkPosition(position, count: count) - 1
@@ -147,20 +149,25 @@ extension LibraryCatalog {
         }
     }
 
-    /// Moves the entry at 1-based `from` to 1-based `to`.
-    public func moveInSetlist(_ name: String, from: Int, to: Int) throws {
-        try write { db in
+    /// Moves the entry at 1-based `from` to 1-based `to`; returns its title. With `dryRun`,
+    /// checks both positions and changes nothing.
+    @discardableResult
+    public func moveInSetlist(_ name: String, from: Int, to: Int, dryRun: Bool = false) throws -> String {
+        try write(rollingBack: dryRun) { db in
             let id = try Self.setlistID(name, in: db)
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
             let source = try Self.checkPosition(from, count: count) - 1
             let target = try Self.checkPosition(to, count: count) - 1
-            guard source != target else { return }
+            let title = try String.fetchOne(db, sql: "SELECT title FROM setlist_entry WHERE setlistId = ? AND position = ?",
+                                            arguments: [id, source]) ?? ""
+            guard source != target else { return title }
             // Park the entry out of the way, close the gap, open the new one.
             try db.execute(sql: "UPDATE setlist_entry SET position = -1 WHERE setlistId = ? AND position = ?", arguments: [id, source])
             try Self.shift(id, from: source + 1, by: -1, in: db)
             try Self.shift(id, from: target, by: 1, in: db)
             try db.execute(sql: "UPDATE setlist_entry SET position = ? WHERE setlistId = ? AND position = -1", arguments: [target, id])
             try Self.touch(id, in: db)
+            return title
         }
     }
 

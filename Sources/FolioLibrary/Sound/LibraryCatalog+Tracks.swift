@@ -54,10 +54,10 @@ extension LibraryCatalog {
         }
     }
 
-    /// Removes the track `id` of `score`; returns it as it was.
+    /// Removes the track `id` of `score`; returns it as it was. With `dryRun`, only finds it.
     @discardableResult
-    public func unlinkTrack(id: Int64, of score: String) throws -> ScoreTrack {
-        try write { db in
+    public func unlinkTrack(id: Int64, of score: String, dryRun: Bool = false) throws -> ScoreTrack {
+        try write(rollingBack: dryRun) { db in
             let (scoreID, _, _) = try Self.score(score, in: db)
             let track = try Self.track(id, ofScore: scoreID, in: db)
             try db.execute(sql: "DELETE FROM track WHERE id = ?", arguments: [id])
@@ -66,10 +66,11 @@ extension LibraryCatalog {
     }
 
     /// Changes the track `id` of `score` — its title, A–B loop or offset — checked as a whole
-    /// (the loop's end after its start); returns it as changed.
+    /// (the loop's end after its start); returns it as changed. With `dryRun`, checks all the
+    /// same and changes nothing.
     @discardableResult
-    public func changeTrack(id: Int64, of score: String, _ change: TrackChange) throws -> ScoreTrack {
-        try write { db in
+    public func changeTrack(id: Int64, of score: String, _ change: TrackChange, dryRun: Bool = false) throws -> ScoreTrack {
+        try write(rollingBack: dryRun) { db in
             let (scoreID, _, _) = try Self.score(score, in: db)
             var track = try Self.track(id, ofScore: scoreID, in: db)
             if let title = change.title { track.title = try Self.checkedTitle(title) }

@@ -74,8 +74,19 @@ public enum PDFSaver {
     /// Writes the document as a new file: reachable objects only, renumbered.
     public static func rewrite(_ document: PDFDocument, to path: String, options: RewriteOptions = RewriteOptions(),
                                save: SaveOptions = SaveOptions()) throws {
-        let bytes = try FullWriter.rewrite(document, options: options)
+        let bytes = try rewritten(document, options: options)
         try bytes.withUnsafeBytes { try SafeFile.write(to: path, parts: [$0], fault: save.stageHook) }
+    }
+
+    /// The bytes ``rewrite(_:to:options:save:)`` would write, made in memory (a dry run, or
+    /// a file to send rather than keep).
+    ///
+    /// ```swift
+    /// let bytes = try PDFSaver.rewritten(PDFDocument(path: "score.pdf"), options: RewriteOptions(objectStreams: true))
+    /// print(bytes.count)
+    /// ```
+    public static func rewritten(_ document: PDFDocument, options: RewriteOptions = RewriteOptions()) throws -> [UInt8] {
+        try FullWriter.rewrite(document, options: options)
     }
 
     /// The whole read–edit–save cycle under an advisory lock, so concurrent writers

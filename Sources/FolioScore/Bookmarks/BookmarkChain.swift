@@ -81,7 +81,8 @@ public struct BookmarkChain: Sendable {
     }
 
     /// The same edit saved by `saving`, which opens the PDF, runs the edit it is given and
-    /// saves (a library's edit path, which also records the change).
+    /// saves (a library's edit path, which also records the change). With `dryRun` the index
+    /// file is not written either: `saving` then runs the edit on a document it does not save.
     ///
     /// ```swift
     /// try BookmarkChain.update(ScoreFile("Fauré.pdf"), index: nil, saving: { edit in try ScoreFile("Fauré.pdf").update(edit) }) { manager, _ in
@@ -90,7 +91,7 @@ public struct BookmarkChain: Sendable {
     /// ```
     @discardableResult
     public static func update<T>(_ score: ScoreFile, index: String?, saving: ((PDFDocument) throws -> T) throws -> T,
-                                 problem: (String) -> Void = { _ in },
+                                 dryRun: Bool = false, problem: (String) -> Void = { _ in },
                                  change: (inout BookmarkManager, PDFDocument) throws -> T) throws -> T {
         let text = try index.flatMap(readIndex)
         // `saving` runs the edit once, before it returns: nothing escapes.
@@ -101,7 +102,7 @@ public struct BookmarkChain: Sendable {
                     chain.problems.forEach(problem)
                     var manager = chain.manager
                     let result = try change(&manager, document)
-                    try chain.save(manager, into: document)
+                    try chain.save(manager, into: document, writingIndex: !dryRun)
                     return result
                 }
             }
@@ -109,12 +110,12 @@ public struct BookmarkChain: Sendable {
     }
 
     /// Writes the providers whose bookmarks `edited` changed: the XMP into `document`
-    /// (unsaved), the index file at once.
-    public func save(_ edited: BookmarkManager, into document: PDFDocument) throws {
+    /// (unsaved), the index file at once unless `writingIndex` is false.
+    public func save(_ edited: BookmarkManager, into document: PDFDocument, writingIndex: Bool = true) throws {
         for (old, new) in zip(manager.providers, edited.providers) where old.bookmarks != new.bookmarks {
             if let xmp = new as? XMPBookmarkProvider {
                 try xmp.write(to: document)
-            } else if let csv = new as? CSVBookmarkProvider, let index {
+            } else if let csv = new as? CSVBookmarkProvider, let index, writingIndex {
                 let text = csv.text(fileName: URL(fileURLWithPath: pdf).lastPathComponent,
                                     tabs: index.lowercased().hasSuffix(".tsv"))
                 try SafeFile.write(to: index, bytes: Array(text.utf8))

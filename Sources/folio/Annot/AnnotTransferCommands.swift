@@ -65,7 +65,8 @@ struct AnnotImportCommand: ParsableCommand {
             Each annotation is written anew with its appearance stream; one whose name (/NM) is already on its page
             is left out, so importing twice adds nothing. Kinds Folio does not write are reported and skipped.
             With several files (the parts of a section, copies of a score), each gets the annotations in its own
-            save and the new ids are printed as FILE<tab>ID; a file that fails does not stop the rest.
+            save and the new ids are printed as FILE<tab>ID; a file that fails does not stop the rest. --dry-run
+            counts what each file would get.
             Example: folio annot import student.pdf --from marks.json
             Exit codes: 0 saved; 1 a file could not be read, written or annotated (untouched); 64 invalid
             annotation file, or a page out of range in a file (untouched).
@@ -77,6 +78,7 @@ struct AnnotImportCommand: ParsableCommand {
     @Option(help: "The annotation file (JSON from `folio annot export`).") var from: String
     @Argument(help: "The PDFs.") var files: [String]
     @OptionGroup var saving: SaveFlags
+    @Flag(help: "Add the annotations in memory and print what would be added; write nothing.") var dryRun = false
 
     func validate() throws {
         if output != nil && files.count != 1 { throw ValidationError("--output takes exactly one FILE") }
@@ -98,8 +100,12 @@ struct AnnotImportCommand: ParsableCommand {
         for file in files {
             do {
                 let report = try EditFileOptions.update("annot import", file: file, output: output, password: password,
-                                                        saving: saving) { try AnnotationTransfer.apply(exchange, to: $0) }
-                for id in report.added { print(files.count > 1 ? "\(file)\t\(id)" : id) }
+                                                        saving: saving, dryRun: dryRun) { try AnnotationTransfer.apply(exchange, to: $0) }
+                if dryRun {
+                    print("\(file): would add \(report.added.count) annotation\(report.added.count == 1 ? "" : "s")")
+                } else {
+                    for id in report.added { print(files.count > 1 ? "\(file)\t\(id)" : id) }
+                }
                 for reason in report.skipped { printError("folio annot import: \(file): skipped \(reason)") }
                 if report.present > 0 {
                     printError("folio annot import: \(file): \(report.present) already present, left as they are")

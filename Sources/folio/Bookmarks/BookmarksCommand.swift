@@ -20,19 +20,24 @@ struct BookmarksCommand: ParsableCommand {
     static func update<T>(_ command: String, _ options: EditFileOptions, _ store: BookmarkStoreOptions,
                           change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
         try update(command, file: options.file, output: options.output, password: options.password, store: store,
-                   saving: options.saving, change: change)
+                   saving: options.saving, dryRun: options.dryRun, change: change)
     }
 
     @discardableResult
     static func update<T>(_ command: String, file: String, output: String?, password: String?, store: BookmarkStoreOptions,
-                          saving: SaveFlags, change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
+                          saving: SaveFlags, dryRun: Bool = false,
+                          change: (inout BookmarkManager, ScoreFile.Document) throws -> T) throws -> T {
         do {
             var libraries = CatalogLocator()
-            return try BookmarkChain.update(ScoreFile(file, password: password), index: store.indexPath(for: file), saving: { edit in
-                try libraries.update(file: file, output: output, password: password,
-                                     save: saving.options(command: "bookmarks \(command)", file: file),
-                                     change: "folio bookmarks \(command)", author: EditAuthor.current(), edit)
-            }, problem: { printError("folio bookmarks \(command): \($0)") }, change: change)
+            let score = ScoreFile(file, password: password)
+            let result = try BookmarkChain.update(score, index: store.indexPath(for: file), saving: { edit in
+                if dryRun { return try edit(try score.open()) }
+                return try libraries.update(file: file, output: output, password: password,
+                                            save: saving.options(command: "bookmarks \(command)", file: file),
+                                            change: "folio bookmarks \(command)", author: EditAuthor.current(), edit)
+            }, dryRun: dryRun, problem: { printError("folio bookmarks \(command): \($0)") }, change: change)
+            if dryRun { printError("folio bookmarks \(command): \(file): dry run, nothing written") }
+            return result
         } catch {
             throw CommandError.report(error, command: "bookmarks \(command)", file: file)
         }

@@ -13,6 +13,7 @@ struct BookmarksDedupeCommand: ParsableCommand {
     @OptionGroup var saving: SaveFlags
     @Option(help: "Password of encrypted files.") var password: String?
     @OptionGroup var store: BookmarkStoreOptions
+    @Flag(help: "Count the copies; remove nothing.") var dryRun = false
 
     func validate() throws {
         try store.validate(files: files)
@@ -23,8 +24,8 @@ struct BookmarksDedupeCommand: ParsableCommand {
         for file in files {
             do {
                 let removed = try BookmarksCommand.update("dedupe", file: file, output: nil, password: password, store: store,
-                                                          saving: saving) { manager, _ in manager.removeDuplicates() }
-                print("\(file): \(removed) duplicate bookmark\(removed == 1 ? "" : "s") removed")
+                                                          saving: saving, dryRun: dryRun) { manager, _ in manager.removeDuplicates() }
+                print("\(file): \(removed) duplicate bookmark\(removed == 1 ? "" : "s") \(dryRun ? "would be " : "")removed")
             } catch {
                 failed = true
             }

@@ -15,12 +15,40 @@ struct UndoCommand: ParsableCommand {
             before the last recorded change, when nothing changed the file since. The record lives in
             the catalog, so it outlives a restart of the server.
             Example: folio meta set Rusalka.pdf --rating 5; folio undo Rusalka.pdf
+            --json prints one object a line: each change with --list ("change", "author", "madeAt", "undoable"),
+            else what was (or with --dry-run would be) undone.
             Exit codes: 0 undone (or listed); 1 nothing to undo, the file changed since, or no library; 64 usage error.
             """
     )
 
     @Flag(help: "List the recorded changes instead of undoing the last.") var list = false
+    @Flag(help: "Say what would be undone; change nothing.") var dryRun = false
+    @Flag(help: "Print JSON, one object a line.") var json = false
     @Argument(help: "The score.") var file: String
+
+    /// One change as `--json` prints it.
+    struct Item: Encodable {
+        let score: String
+        let change: String
+        let author: String?
+        let madeAt: String
+        let undoable: Bool
+        /// Whether this run took it back (false for --list and --dry-run).
+        let undone: Bool
+
+        init(score: String, _ record: LibraryCatalog.ChangeRecord, undoable: Bool, undone: Bool) {
+            self.score = score
+            change = record.change
+            author = record.author
+            madeAt = ISO8601DateFormatter().string(from: record.madeAt)
+            self.undoable = undoable
+            self.undone = undone
+        }
+    }
+
+    func validate() throws {
+        if list && dryRun { throw ValidationError("--list changes nothing; --dry-run goes with an undo") }
+    }
 
     func run() throws {
         var locator = CatalogLocator()
@@ -31,15 +59,22 @@ struct UndoCommand: ParsableCommand {
         do {
             if list {
                 let changes = try catalog.changes(score: relative)
-                if changes.isEmpty { print("\(relative): no recorded changes") }
                 let undoable = try catalog.lastChange(score: relative)
-                for (index, change) in changes.enumerated() {
-                    let when = ISO8601DateFormatter().string(from: change.madeAt)
-                    let mark = index == 0 && undoable != nil ? " (undoable)" : ""
-                    print("\(when)  \(change.author ?? "-")  \(change.change)\(mark)")
+                let items = changes.enumerated().map { Item(score: relative, $1, undoable: $0 == 0 && undoable != nil, undone: false) }
+                if json { return try printJSONLines(items) }
+                if changes.isEmpty { print("\(relative): no recorded changes") }
+                for item in items {
+                    print("\(item.madeAt)  \(item.author ?? "-")  \(item.change)\(item.undoable ? " (undoable)" : "")")
                 }
+            } else if dryRun {
+                let step = try catalog.undoable(score: relative)
+                if json { return try printJSONLine(Item(score: relative, step, undoable: true, undone: false)) }
+                print("\(relative): would undo \(step.change) (\(step.author ?? "author unknown"), "
+                      + "\(ISO8601DateFormatter().string(from: step.madeAt)))")
             } else {
+                let step = try catalog.undoable(score: relative)
                 let undone = try catalog.undo(score: relative, expected: nil)
+                if json { return try printJSONLine(Item(score: relative, step, undoable: true, undone: true)) }
                 print("\(relative): undid \(undone.change)")
             }
         } catch {

@@ -24,6 +24,7 @@ struct MetaApplyCommand: ParsableCommand {
     @OptionGroup var saving: SaveFlags
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDFs to change.") var files: [String]
+    @Flag(help: "Print the changes; save nothing.") var dryRun = false
 
     func validate() throws {
         if output != nil && files.count != 1 { throw ValidationError("--output takes exactly one FILE") }
@@ -47,15 +48,23 @@ struct MetaApplyCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         for warning in warnings { printError("folio meta apply: \(from): warning: \(warning)") }
-        let ok = ScoreBatch.writing("meta apply", output: output, password: password, saving: saving, allowComma: allowComma)
-            .run(files: files) { document, path in
+        var batch = ScoreBatch.writing("meta apply", output: output, password: password, saving: saving, allowComma: allowComma)
+        batch.dryRun = dryRun
+        let dryRun = self.dryRun
+        let ok = batch.run(files: files) { document, path in
                 var change = ScoreChange()
                 change.edit = edit
                 if edit.title == nil, ScoreMetadata.read(from: document).0.title == nil {
                     change.edit.title = OpenInDictionary.defaultTitle(forFile: path)
                 }
                 return change
-            } report: { $0.print(command: "meta apply") }
+            } report: { outcome in
+                if dryRun {
+                    BulkOutput.report(outcome, path: outcome.path, command: "meta apply", json: false, applied: false)
+                } else {
+                    outcome.print(command: "meta apply")
+                }
+            }
         if !ok { throw ExitCode(1) }
     }
 }

@@ -30,6 +30,9 @@ struct SetInfoCommand: ParsableCommand {
 
     @OptionGroup var saving: SaveFlags
 
+    @Flag(help: "Make the changes in memory and print them; write nothing.")
+    var dryRun = false
+
     func validate() throws {
         for item in entry where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--entry takes KEY=VALUE with a non-empty KEY, got '\(item)'")
@@ -51,11 +54,26 @@ struct SetInfoCommand: ParsableCommand {
             // A catalogued file changes through its library's edit path (recorded for folio undo);
             // the error is reported there.
             do {
-                try EditFileOptions.update("set-info", file: file, output: output, password: password, saving: saving, change: edit)
+                try EditFileOptions.update("set-info", file: file, output: output, password: password, saving: saving,
+                                           dryRun: dryRun) { document in
+                    let before = document.info
+                    try edit(document)
+                    if dryRun { Self.printChanges(file: file, before: before, after: document.info) }
+                }
             } catch {
                 failed = true
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// Each entry that would change, as `KEY: before → after` under the file's name.
+    static func printChanges(file: String, before: DocumentInfo, after: DocumentInfo) {
+        let keys = Set(before.entries.keys).union(after.entries.keys).sorted()
+        let changed = keys.filter { before.entries[$0] != after.entries[$0] }
+        print(changed.isEmpty ? "\(file): no change" : file)
+        for key in changed {
+            print("  \(key): \(before.entries[key] ?? "(none)") → \(after.entries[key] ?? "(none)")")
+        }
     }
 }

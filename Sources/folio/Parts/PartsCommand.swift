@@ -91,6 +91,7 @@ struct PartsSetCommand: ParsableCommand {
     @Option(help: "The piece the file belongs to (1 to 200 characters).") var song: String?
     @Flag(help: "Clear the label and piece: the file's name tells again.") var clear = false
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Print the part as it would read; change nothing.") var dryRun = false
 
     func validate() throws {
         if clear && (label != nil || song != nil) { throw ValidationError("--clear takes neither a label nor --song") }
@@ -99,10 +100,10 @@ struct PartsSetCommand: ParsableCommand {
 
     func run() throws {
         try PartsCommand.run("set") {
-            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
             let score = LibraryLocation.libraryPath(self.score, in: catalog)
-            let part = try catalog.setPart(PartSetting(score: score, label: clear ? nil : label, song: clear ? nil : song))
-            print("\(part.song)\t" + PartsCommand.line(part))
+            let part = try catalog.setPart(PartSetting(score: score, label: clear ? nil : label, song: clear ? nil : song), dryRun: dryRun)
+            print((dryRun ? "would read: " : "") + "\(part.song)\t" + PartsCommand.line(part))
         }
     }
 }

@@ -31,14 +31,15 @@ struct SetlistRenameCommand: ParsableCommand {
     @Argument(help: "Its new name.") var newName: String?
     @Option(help: "The folder to file it in (\"\" for the top level).") var folder: String?
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Check the new name and say what it would be; change nothing.") var dryRun = false
 
     func run() throws {
         try SetlistCommand.run("rename") {
             guard newName != nil || folder != nil else {
                 throw LibraryError(.invalidArgument, "give a new name, --folder, or both")
             }
-            try location.catalog(create: false).renameSetlist(name, to: newName, folder: folder)
-            print("setlist \(newName ?? name)\(folder.map { $0.isEmpty ? " (top level)" : " in \($0)" } ?? "")")
+            try location.catalog(create: false).renameSetlist(name, to: newName, folder: folder, dryRun: dryRun)
+            print("\(dryRun ? "would become " : "")setlist \(newName ?? name)\(folder.map { $0.isEmpty ? " (top level)" : " in \($0)" } ?? "")")
         }
     }
 }
@@ -114,11 +115,12 @@ struct SetlistRemoveCommand: ParsableCommand {
     @Argument(help: "The setlist's name.") var name: String
     @Argument(help: "The 1-based position.") var position: Int
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Say which entry would be removed; remove nothing.") var dryRun = false
 
     func run() throws {
         try SetlistCommand.run("remove") {
-            let title = try location.catalog(create: false).removeFromSetlist(name, at: position)
-            print("removed \(position). \(title)")
+            let title = try location.catalog(create: false).removeFromSetlist(name, at: position, dryRun: dryRun)
+            print("\(dryRun ? "would remove" : "removed") \(position). \(title)")
         }
     }
 }
@@ -133,11 +135,12 @@ struct SetlistMoveCommand: ParsableCommand {
     @Argument(help: "The entry's 1-based position.") var from: Int
     @Argument(help: "Its new 1-based position.") var to: Int
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Check both positions and say what would move; change nothing.") var dryRun = false
 
     func run() throws {
         try SetlistCommand.run("move") {
-            try location.catalog(create: false).moveInSetlist(name, from: from, to: to)
-            print("moved entry \(from) to \(to)")
+            let title = try location.catalog(create: false).moveInSetlist(name, from: from, to: to, dryRun: dryRun)
+            print("\(dryRun ? "would move" : "moved") \(from). \(title) to \(to)")
         }
     }
 }

@@ -122,12 +122,13 @@ struct TracksUnlinkCommand: ParsableCommand {
     @Argument(help: "The score.") var score: String
     @Option(help: "The track's id (see tracks list).") var track: Int64
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Say which track would be unlinked; change nothing.") var dryRun = false
 
     func run() throws {
         try TracksCommand.run("unlink") {
-            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
-            let removed = try catalog.unlinkTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog))
-            print("unlinked " + TracksCommand.line(removed))
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
+            let removed = try catalog.unlinkTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), dryRun: dryRun)
+            print((dryRun ? "would unlink " : "unlinked ") + TracksCommand.line(removed))
         }
     }
 }
@@ -149,6 +150,7 @@ struct TracksLoopCommand: ParsableCommand {
     @Flag(help: "Remove the loop points.") var clear = false
     @Flag(help: "Print the track as JSON.") var json = false
     @OptionGroup var location: LibraryLocation
+    @Flag(help: "Check the times and print the track as it would be; change nothing.") var dryRun = false
 
     func run() throws {
         try TracksCommand.run("loop") {
@@ -158,10 +160,10 @@ struct TracksLoopCommand: ParsableCommand {
             if let value = try times.seconds(times.loopEnd) { change.loopEnd = value }
             if times.offset == "none" { change.offset = .some(nil) } else if let value = try times.seconds(times.offset) { change.offset = value }
             guard change != TrackChange() else { throw ValidationError("give --a, --b, --offset or --clear") }
-            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
-            let changed = try catalog.changeTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), change)
+            let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
+            let changed = try catalog.changeTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), change, dryRun: dryRun)
             if json { return try printJSONLine(changed) }
-            print("track " + TracksCommand.line(changed))
+            print((dryRun ? "would be track " : "track ") + TracksCommand.line(changed))
         }
     }
 }
