@@ -206,7 +206,7 @@ def main(folio, artifacts):
             # Square: drag.
             page.click("[data-tool=square]")
             drag(page, (x + 100, y + 200), (x + 200, y + 260))
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(1)
             # Ink: a stroke.
             page.click("[data-tool=ink]")
             page.mouse.move(x + 80, y + 320)
@@ -214,7 +214,7 @@ def main(folio, artifacts):
             for step in range(1, 12):
                 page.mouse.move(x + 80 + step * 12, y + 320 + (step % 3) * 8)
             page.mouse.up()
-            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Pen")).to_have_count(1)
             # Stamp: choose a mark, click.
             page.select_option("#symbol", "mf")
             page.click("[data-tool=stamp]")
@@ -232,8 +232,8 @@ def main(folio, artifacts):
             assert abs(after["rect"][2] - before["rect"][2]) < 0.5 and abs(after["rect"][3] - before["rect"][3]) < 0.5
             page.screenshot(path=f"{artifacts}/4-annotated.png")
             # Delete the square.
-            page.click("#annotations li:has-text('Square') button")
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            page.click("#annotations li:has-text('Box') button")
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/5-deleted.png")
             # Reload: still on page 2 (the address keeps it), and the rest is there (saved in the PDF).
             assert page.url.endswith("?page=2"), page.url
@@ -241,8 +241,8 @@ def main(folio, artifacts):
             page.wait_for_selector("#stage[data-rendered='2']")
             expect(page.locator("#annotations li", has_text="Cut to bar 48")).to_have_count(1)
             expect(page.locator("#annotations li", has_text="Dvořák — ゆっくり")).to_have_count(1)
-            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            expect(page.locator("#annotations li", has_text="Pen")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(0)
             page.screenshot(path=f"{artifacts}/6-reloaded.png")
             # Edit the FreeText's words in the panel.
             page.click("#annotations li:has-text('Cut to bar 48') button:has-text('Edit')")
@@ -253,14 +253,14 @@ def main(folio, artifacts):
             # Undo: a Square, then Ctrl+Z takes it back (the file returns to the revision before).
             page.click("[data-tool=square]")
             drag(page, (x + 300, y + 100), (x + 380, y + 160))
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(1)
             expect(page.locator("#undo")).to_be_enabled()
             page.click("[data-tool=view]")
             page.focus("#overlay")
             page.keyboard.press("Control+z")
             expect(page.locator("#status")).to_have_text("Undone: Added a rectangle")
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
-            expect(page.locator("#annotations li", has_text="Ink")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(0)
+            expect(page.locator("#annotations li", has_text="Pen")).to_have_count(1)
             page.screenshot(path=f"{artifacts}/7-undone.png")
 
             # Keyboard alone: on page 3 a rectangle by R, Enter, Shift+arrows, Enter (a 200 × 100
@@ -275,17 +275,17 @@ def main(folio, artifacts):
             page.screenshot(path=f"{artifacts}/7b-keyboard-rectangle.png")
             page.keyboard.press("Enter")
             expect(page.locator("#status")).to_have_text("Rectangle saved")
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(1)
             api3 = page.url.split("?")[0].replace("/scores/", "/api/scores/") + "/annotations?page=3"
             square = page.evaluate("(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)", api3)
             assert [a["subtype"] for a in square] == ["Square"], square
             assert abs(square[0]["rect"][2] - 200) < 3 and abs(square[0]["rect"][3] - 100) < 3, square
             for _ in range(8):
                 page.keyboard.press("Tab")
-                if page.evaluate("() => document.activeElement.closest('#annotations li')?.textContent.startsWith('Square')"):
+                if page.evaluate("() => document.activeElement.closest('#annotations li')?.textContent.startsWith('Box')"):
                     break
             page.keyboard.press("Enter")
-            expect(page.locator("#annotations li", has_text="Square")).to_have_count(0)
+            expect(page.locator("#annotations li", has_text="Box")).to_have_count(0)
             page.keyboard.press("v")
             # Page tools on page 3: turn it right (kept), add a blank page after it, then Undo.
             page.click("[data-page-tool=rotate-right]")

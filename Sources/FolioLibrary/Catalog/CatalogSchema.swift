@@ -28,7 +28,8 @@ import GRDB
 /// - v8 adds `score.partLabel` and `score.partSong`.
 /// - v9 moves scores' own entries in `entry_text` to rowid id + 2^40.
 /// - v10 keeps the undo history; v11 clears the stamps so the next scan makes every row anew
-///   (composers split at ";", file names in the search text).
+///   (composers split at ";", file names in the search text); v12 does so again for the
+///   composers engravers write where forScore does not look (LilyPond's `/Composer`).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -227,6 +228,10 @@ enum CatalogSchema {
             // Composers split at ";" and file names searched: rows are made anew from each
             // file, so the next scan reads every file once more (ids, setlists and history
             // stay; only the stamps are cleared).
+            try db.execute(sql: "UPDATE score SET modified = -1")
+        }
+        migrator.registerMigration("v12") { db in
+            // Composers from LilyPond's /Composer, /Arranger and /Poet: every file read again.
             try db.execute(sql: "UPDATE score SET modified = -1")
         }
         return migrator

@@ -148,9 +148,12 @@ public final class LibraryCatalog: Sendable {
                 """).execute(arguments: arguments + [Date().timeIntervalSince1970])
             scoreID = db.lastInsertedRowID
         }
-        let score = record.metadata
+        // The composers an engraver wrote are shown and searched; the file's own fields (what a
+        // CSV export writes back) stay what forScore reads.
+        var score = record.metadata
+        if score.composers.isEmpty { score.composers = record.engravedComposers }
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
-                        title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: score,
+                        title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: record.metadata,
                         fileName: (record.stamp.path as NSString).lastPathComponent, in: db)
         for (position, bookmark) in record.bookmarks.enumerated() {
             // A bookmark's own fields, else the score's: what a musician means by "this piece".

@@ -40,6 +40,10 @@ public struct ScoreRecord: Sendable, Equatable {
     public var error: String?
     /// The audio tracks its XMP keeps (`AudioTrackLink`), taken into the catalog.
     public var tracks: [AudioTrackLink] = []
+    /// Composers an engraver wrote where forScore does not look (LilyPond's `/Composer`,
+    /// `/Arranger`, `/Poet`; see `ProducerConventions.people(in:)`): the catalog shows them
+    /// when ``metadata`` names none. The file keeps them where they are.
+    public var engravedComposers: [String] = []
 
     /// Reads the PDF `stamp` names. Never throws: a file that cannot be read gives a record
     /// with its error, so a scan lists it and goes on. A stamp without its fingerprint gets
@@ -66,6 +70,9 @@ public struct ScoreRecord: Sendable, Equatable {
         record.pageCount = document.pageCount
         let reading = ScoreReading(document: document)
         record.metadata = reading.metadata
+        if reading.metadata.composers.isEmpty {
+            record.engravedComposers = ProducerConventions.people(in: document.info.entries).people.map(\.name)
+        }
         record.warnings = reading.metadataWarnings + reading.bookmarkWarnings
         var storedEntries: [BookmarkEntry] = []
         for bookmark in reading.bookmarks {

@@ -44,29 +44,11 @@ public enum ProducerConventions {
             referenceReason = rule
         }
         if current.composers.isEmpty {
-            var people: [String] = []
-            var reasons: [String] = []
-            if let composer = entries["Composer"].map(collapsingWhitespace), !composer.isEmpty {
-                let (name, rest) = splitComposer(composer)
-                if !name.isEmpty {
-                    people.append(name)
-                    reasons.append("composer")
-                }
-                if let rest { offerReference(rest, "composer") }
-            }
-            for (key, rule) in [("Arranger", "arranger"), ("Poet", "poet")] {
-                guard let value = entries[key].map(collapsingWhitespace), !value.isEmpty else { continue }
-                let name = withoutRolePrefix(value)
-                if !name.isEmpty, !people.contains(name) {
-                    people.append(name)
-                    reasons.append(rule)
-                }
-            }
-            // forScore splits composers on commas: a name with one is not taken.
-            people = people.filter { !$0.contains(",") }
-            if !people.isEmpty {
-                change.edit.composers = people
-                change.reasons[.composers] = reasons.joined(separator: "+")
+            let found = people(in: entries)
+            if let rest = found.reference { offerReference(rest, "composer") }
+            if !found.people.isEmpty {
+                change.edit.composers = found.people.map(\.name)
+                change.reasons[.composers] = found.people.map(\.rule).joined(separator: "+")
             }
         }
         var title = current.title
@@ -94,6 +76,33 @@ public enum ProducerConventions {
         return change
     }
 
+    /// The people an engraver wrote where forScore does not look, in order: the composer
+    /// (LilyPond's `/Composer`), the arranger (`/Arranger`) and the poet (`/Poet`), each
+    /// with the rule that found them; and what followed the composer's name (a catalogue
+    /// number, kept for the reference). A name with a comma is left out (forScore would read
+    /// it as two). The catalog shows these people when forScore's fields name none; the file
+    /// is not changed (`folio meta adopt` writes them).
+    ///
+    /// ```swift
+    /// let found = ProducerConventions.people(in: ["Composer": "Johannes Brahms (1833-1897)",
+    ///                                             "Arranger": "Arreglo por Diego F. Guillen"])
+    /// found.people.map(\.name)   // ["Johannes Brahms", "Diego F. Guillen"]
+    /// ```
+    public static func people(in entries: [String: String]) -> (people: [(name: String, rule: String)], reference: String?) {
+        var people: [(name: String, rule: String)] = []
+        var reference: String?
+        if let composer = entries["Composer"].map(collapsingWhitespace), !composer.isEmpty {
+            let (name, rest) = splitComposer(composer)
+            if !name.isEmpty { people.append((name, "composer")) }
+            reference = rest
+        }
+        for (key, rule) in [("Arranger", "arranger"), ("Poet", "poet")] {
+            guard let value = entries[key].map(collapsingWhitespace), !value.isEmpty else { continue }
+            let name = withoutRolePrefix(value)
+            if !name.isEmpty, !people.contains(where: { $0.name == name }) { people.append((name, rule)) }
+        }
+        return (people.filter { !$0.name.contains(",") }, reference)
+    }
 
     /// "Johannes Brahms (1833-1897)" → ("Johannes Brahms", nil); "Franz Schubert (1797-1828)
     /// D 899 (Op. 90 No3., 1827)" → ("Franz Schubert", "D 899 (Op. 90 No3., 1827)");

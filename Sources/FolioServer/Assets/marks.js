@@ -14,6 +14,11 @@ export function marksList(view) {
   // The page's marks in the list (each with Delete; a swipe left deletes too), and behind a
   // toggle the links and form fields an engraver or a form left, counted; point-and-click
   // links are not followed.
+  // A mark in a musician's words, not the PDF's: "Text", "Pen", "Box".
+  const words = { FreeText: 'Text', Ink: 'Pen', Square: 'Box', Circle: 'Circle', Text: 'Note', Line: 'Line',
+    PolyLine: 'Line', Polygon: 'Shape', StrikeOut: 'Strike-out', FileAttachment: 'Attachment' };
+  const markWord = (subtype) => words[subtype] ?? subtype;
+
   async function loadAnnotations() {
     const { data, version } = await getJSON(`/api/scores/${scoreID}/annotations?page=${state.page}`);
     state.version = version;
@@ -24,10 +29,13 @@ export function marksList(view) {
     list.replaceChildren(...state.annotations.map((annotation) => {
       const item = document.createElement('li');
       const label = document.createElement('span');
-      label.textContent = `${annotation.subtype}${annotation.contents ? ': ' + annotation.contents : ''}`;
+      const kind = markWord(annotation.subtype);
+      label.textContent = `${kind}${annotation.contents ? ': ' + annotation.contents : ''}`;
       label.title = label.textContent;
-      const deleteMark = () => removeAnnotation(annotation, `Deleted ${annotation.subtype}: Undo brings it back`);
-      const remove = button('Delete', `Delete ${annotation.subtype} ${annotation.contents ?? ''}`.trim(), deleteMark);
+      // A tap on a cut-short text shows it whole (no hover on a touch screen).
+      label.addEventListener('click', () => item.classList.toggle('whole'));
+      const deleteMark = () => removeAnnotation(annotation, `Deleted ${kind}: Undo brings it back`);
+      const remove = button('Delete', `Delete ${kind} ${annotation.contents ?? ''}`.trim(), deleteMark);
       if (annotation.subtype === 'FreeText') item.append(label, button('Edit', `Edit the text ${annotation.contents ?? ''}`.trim(),
         () => editText(item, label, annotation)), remove);
       else item.append(label, remove);

@@ -74,12 +74,15 @@ export async function drawSideBySide(pages, canvas, room) {
 }
 
 // forScore's half-page turn: the top of `next` above the rest of `current` (the page being
-// finished), split at `split` of the height (the middle unless the file says otherwise),
-// each fitted to `room`, on `canvas`, with a rule between. Returns the canvas's size in CSS pixels.
-export async function drawHalves(current, next, canvas, room, split = 0.5) {
+// finished), each fitted to `room`, on `canvas`, with a rule between. Where the file says
+// (`split`, forScore keeps one per page) both pages are cut there; else each is cut at a gap
+// between its systems near the middle (`systemGaps`), so no staff is cut, and the two parts
+// are shown at a size that fits the room. Returns the canvas's size in CSS pixels.
+export async function drawHalves(current, next, canvas, room, split = null) {
   const [lower, upper] = await Promise.all([current, next].map((page) => sheet(page, room)));
   const ratio = window.devicePixelRatio || 1;
-  const top = Math.floor(upper.height * split), bottom = lower.height - Math.floor(lower.height * split);
+  const cut = split === null ? systemGaps(upper, lower) : { upper: split, lower: split };
+  const top = Math.floor(upper.height * cut.upper), bottom = lower.height - Math.floor(lower.height * cut.lower);
   canvas.width = Math.max(lower.width, upper.width);
   canvas.height = top + bottom;
   const context = canvas.getContext('2d');
@@ -87,7 +90,76 @@ export async function drawHalves(current, next, canvas, room, split = 0.5) {
   context.drawImage(lower, 0, lower.height - bottom, lower.width, bottom, (canvas.width - lower.width) / 2, top, lower.width, bottom);
   context.fillStyle = '#3874d8';
   context.fillRect(0, top - ratio, canvas.width, 2 * ratio);
-  return shown(canvas, ratio);
+  canvas.dataset.split = `${cut.upper.toFixed(4)} ${cut.lower.toFixed(4)}`;
+  canvas.dataset.rule = String(top);
+  const css = shown(canvas, ratio);
+  // Cut at different heights, the parts may be taller than one page: shown a little smaller.
+  const shrink = Math.min(1, room.height / css.height);
+  if (shrink < 1) {
+    css.width = Math.floor(css.width * shrink);
+    css.height = Math.floor(css.height * shrink);
+    canvas.style.width = `${css.width}px`;
+    canvas.style.height = `${css.height}px`;
+  }
+  return css;
+}
+
+// Which rows of a drawn sheet hold no ink (1) and which do (0). Light greys (a scan's
+// paper, a faint frame) count as blank; every pixel of a row is looked at until one is ink.
+function blankRows(sheet) {
+  const { width, height } = sheet;
+  const rows = new Uint8Array(height);
+  if (width === 0 || height === 0) return rows;
+  const data = sheet.getContext('2d', { willReadFrequently: true }).getImageData(0, 0, width, height).data;
+  for (let y = 0; y < height; y++) {
+    let blank = 1;
+    for (let i = y * width * 4, end = i + width * 4; i < end; i += 4) {
+      if (data[i + 3] > 64 && data[i] + data[i + 1] + data[i + 2] < 600) { blank = 0; break; }
+    }
+    rows[y] = blank;
+  }
+  return rows;
+}
+
+// The runs of blank rows between a quarter and three quarters down a sheet, as fractions of
+// its height ({middle, width}); runs thinner than 1.2 % of the page (the spaces between a
+// staff's lines) do not count.
+function gaps(sheet) {
+  const height = sheet.height, blank = blankRows(sheet), found = [];
+  const least = Math.max(3, Math.round(height * 0.012));
+  const from = Math.floor(height * 0.25), to = Math.ceil(height * 0.75);
+  let start = -1;
+  for (let y = from; y <= to; y++) {
+    const open = y < to && blank[y] === 1;
+    if (open && start < 0) start = y;
+    if (!open && start >= 0) {
+      if (y - start >= least) found.push({ middle: (start + y) / 2 / height, width: (y - start) / height });
+      start = -1;
+    }
+  }
+  return found;
+}
+
+// Where a half turn cuts the coming page (`upper`) and the page being finished (`lower`), as
+// fractions of their heights: a gap the two share (the widest, nearer the middle on a tie),
+// else the coming page's widest gap near the middle and the finished page's gap nearest to it.
+// A page without a gap is cut at the other's place, or at the middle.
+export function systemGaps(upper, lower) {
+  const score = (gap) => gap.width - 0.15 * Math.abs(gap.middle - 0.5);
+  const best = (list) => list.reduce((found, gap) => (!found || score(gap) > score(found) ? gap : found), null);
+  const above = gaps(upper), below = gaps(lower);
+  // Gaps at the same height on both pages: one cut through both, in the middle of the overlap.
+  const shared = above.flatMap((a) => below.map((b) => {
+    const start = Math.max(a.middle - a.width / 2, b.middle - b.width / 2);
+    const end = Math.min(a.middle + a.width / 2, b.middle + b.width / 2);
+    return { middle: (start + end) / 2, width: end - start };
+  })).filter((gap) => gap.width >= 0.008);
+  const common = best(shared);
+  if (common) return { upper: common.middle, lower: common.middle };
+  const first = best(above);
+  const nearest = (list, to) => list.reduce((found, gap) => (!found || Math.abs(gap.middle - to) < Math.abs(found.middle - to) ? gap : found), null);
+  const upperCut = first?.middle ?? best(below)?.middle ?? 0.5;
+  return { upper: upperCut, lower: nearest(below, upperCut)?.middle ?? upperCut };
 }
 
 // Two pages side by side and half-page turns exclude each other, as in forScore: the two

@@ -11,6 +11,7 @@ import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
+import { setUpStand } from './stand.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -143,6 +144,7 @@ const modes = viewModes(state, twoButton, halfButton, render);
 
 turnOnTapOrSwipe(stage, turn);
 window.addEventListener('resize', () => { if (state.document) render(); });
+setUpStand();
 
 (async () => {
   try {

@@ -23,6 +23,7 @@ import { marksList } from './marks.js';
 import { linkNavigation } from './links.js';
 import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
+import { setUpStand } from './stand.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -142,7 +143,7 @@ async function renderComposed() {
   if (state.rendering) state.rendering.cancel();
   const pages = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
   const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room, state.splits[state.page] ?? 0.5)
+  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room, state.splits[state.page] ?? null)
     : await drawSideBySide(pages, canvas, room);
   overlay.width = canvas.width;
   overlay.height = canvas.height;
@@ -206,6 +207,7 @@ document.getElementById('prev').addEventListener('click', () => turn(-1));
 document.getElementById('next').addEventListener('click', () => turn(1));
 
 window.addEventListener('resize', () => { if (state.document) render(); });
+setUpStand();
 
 (async () => {
   try {

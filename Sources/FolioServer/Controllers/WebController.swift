@@ -23,7 +23,10 @@ struct WebController {
         }
         // A search's results rendered as the library page shows them (see HTMLPage.results).
         router.get("/library/results") { request, _ -> Response in
-            LibraryServer.html(HTMLPage.results(try service.search(try LibraryServer.search(request))), csrf: csrf)
+            // What was asked, as the page sent it, for "No scores match …".
+            let asked = request.uri.queryParameters.map { $0.key == "q" ? String($0.value) : "\($0.key): \($0.value)" }
+                .filter { !$0.hasPrefix("sort:") }.joined(separator: ", ")
+            return LibraryServer.html(HTMLPage.results(try service.search(try LibraryServer.search(request)), query: asked), csrf: csrf)
         }
         router.get("/scores/:id") { request, context -> Response in
             let (score, _) = try service.score(try LibraryServer.scoreID(context))

@@ -70,15 +70,16 @@ extension HTMLPage {
                 """, scripts: [])
         }
         let body = """
-        <header class="bar">
+        <header class="bar one-row">
           <a href="/setlists/\(escape(pathComponent(setlist.name)))" class="back" aria-label="Setlist">←</a>
           <h1>\(escape(setlist.name))</h1>
           <span id="piece" class="people muted"></span>
           <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="Each piece's recording and the metronome">♪ Sound</button>
-            <button id="two" aria-pressed="false" title="Two pages side by side (2)">Two pages</button>
-            <button id="half" aria-pressed="false" title="Half-page turns: the next page's top half shows while you finish this page (H)">Half turns</button>
+            <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side (2)">2</button>
+            <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page (H)">½</button>
             <button id="prev" aria-label="Previous page">‹</button><span id="pageno">–</span>
-            <button id="next" aria-label="Next page">›</button></span>
+            <button id="next" aria-label="Next page">›</button>
+            \(standButtons(panel: false))</span>
         </header>
         \(soundBar(linking: false))
         \(rehearsalPanel())

@@ -62,7 +62,7 @@ enum HTMLPage {
     }
 
     static func library(scores: [ScoreService.Score], total: Int, facets: [String: [ScoreService.Facet]], csrf: String) -> String {
-        let items = scores.map(item).joined(separator: "\n")
+        let items = items(scores)
         func filter(_ field: String, _ label: String) -> String {
             let options = (facets[field] ?? []).map { "<option value=\"\(escape($0.value))\">\(escape($0.value)) (\($0.count))</option>" }
             return "<label><span>\(label)</span><select data-filter=\"\(field)\"><option value=\"\">All</option>\(options.joined())</select></label>"
@@ -98,14 +98,24 @@ enum HTMLPage {
     }
 
     /// A search's results as the library page shows them, for the page to swap in: the count
-    /// (`#count`) and the list items (`#scores`).
-    static func results(_ scores: [ScoreService.Score]) -> String {
-        """
-        <span id="count">\(count(scores.count))</span>
+    /// (`#count`) and the list items (`#scores`); with none, "No scores match" and what was
+    /// asked (`query`: the words and filters as the page sent them).
+    static func results(_ scores: [ScoreService.Score], query: String) -> String {
+        let none = query.isEmpty ? "No scores yet" : "No scores match \u{201C}\(escape(query))\u{201D}"
+        return """
+        <span id="count">\(scores.isEmpty ? none : count(scores.count))</span>
         <ul id="scores">
-        \(scores.map(item).joined(separator: "\n"))
+        \(items(scores))
         </ul>
         """
+    }
+
+    /// The rows of a listing: a title that two rows share shows the file's path too, so
+    /// Chopin's and Field's "Nocturne" (or two copies of one) are told apart.
+    static func items(_ scores: [ScoreService.Score]) -> String {
+        var titles: [String: Int] = [:]
+        for score in scores { titles[score.title.lowercased(), default: 0] += 1 }
+        return scores.map { item($0, showPath: titles[$0.title.lowercased(), default: 0] > 1) }.joined(separator: "\n")
     }
 
     /// "1 score", "12 scores".
@@ -113,18 +123,20 @@ enum HTMLPage {
         scores == 1 ? "1 score" : "\(scores) scores"
     }
 
-    static func item(_ score: ScoreService.Score) -> String {
+    static func item(_ score: ScoreService.Score, showPath: Bool = false) -> String {
         let people = score.composers.joined(separator: ", ")
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
-        let facts = [score.unreadable.map { _ in "unreadable" }, score.key, stars, score.pages.map { "\($0) p." }]
+        let duration = score.metadata.duration.flatMap { $0 > 0 ? ScoreDuration.format($0) : nil }
+        let facts = [score.unreadable.map { _ in "unreadable" }, score.key, duration, stars, score.pages.map { "\($0) p." }]
             .compactMap { $0 }.joined(separator: " · ")
+        let path = showPath ? " <span class=\"path muted\">\(escape(score.path))</span>" : ""
         // An anthology (two pieces or more) offers its split here too.
         let split = (score.pieces ?? 0) >= 2
             ? "<button type=\"button\" class=\"split\" data-split=\"\(score.id)\" aria-label=\"Split \(escape(score.title)) into its \(score.pieces ?? 0) pieces\">Split (\(score.pieces ?? 0))</button>"
             : ""
         return """
             <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
-              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span></a>\(split)</li>
+              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span>\(path)</a>\(split)</li>
         """
     }
 
@@ -159,7 +171,7 @@ enum HTMLPage {
           <nav class="tools" aria-label="Tools">
             <button data-tool="view" aria-pressed="true" title="Turn pages (V)">View</button>
             <button data-tool="freetext" title="Text: click, type, Enter (T)">Text</button>
-            <button data-tool="square" title="Rectangle: drag (R)">Square</button>
+            <button data-tool="square" title="Box: drag a rectangle (R)">Box</button>
             <button data-tool="highlight" title="Highlight: drag (H)">Highlight</button>
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
             <button data-tool="stamp" title="Stamp: choose a mark, click to place it (S)">Stamp</button>
@@ -189,7 +201,8 @@ enum HTMLPage {
             <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
             <button id="prev" aria-label="Previous page">‹</button>
-            <span id="pageno">–</span><button id="next" aria-label="Next page">›</button></span>
+            <span id="pageno">–</span><button id="next" aria-label="Next page">›</button>
+            \(standButtons(panel: true))</span>
         </header>
         \(soundBar(linking: true))
         \(rehearsalPanel())
@@ -199,7 +212,7 @@ enum HTMLPage {
             <canvas id="page"></canvas>
             <canvas id="overlay" tabindex="0" aria-label="Page; arrow keys, space and PageDown turn pages"></canvas>
           </div>
-          <aside class="panel">
+          <aside class="panel" id="side-panel">
             <div class="tabs" role="tablist" aria-label="Panels">
               <button role="tab" id="tab-page" aria-controls="panel-page" aria-selected="true">Page</button>
               <button role="tab" id="tab-contents" aria-controls="panel-contents" aria-selected="false" tabindex="-1">Contents</button>
@@ -246,6 +259,14 @@ enum HTMLPage {
         </main>
         """
         return shell(title: score.title, csrf: csrf, body: body, scripts: pdfScripts + ["/assets/score.js"], bodyClass: "score")
+    }
+
+    /// The music stand's own controls (stand.js): night mode, full screen and, where there is
+    /// a side panel, the button that opens and folds it.
+    static func standButtons(panel: Bool) -> String {
+        let toggle = panel ? "<button id=\"panel-toggle\" aria-expanded=\"true\" aria-controls=\"side-panel\" aria-label=\"Panel\" title=\"Panel: marks, contents, details (open or fold)\">☰</button>" : ""
+        return "<button id=\"night\" aria-pressed=\"false\" title=\"Night: the page light on dark, for a dark stage\">Night</button>"
+            + "<button id=\"fullscreen\" aria-pressed=\"false\" aria-label=\"Full screen\" title=\"Full screen: the page alone, as large as the screen\">⤢</button>" + toggle
     }
 
     /// The sound bar (sound.js): the linked recording's player — track, play, position, A–B

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""The viewer on a music stand (issue 55), in Debian's Chromium through Playwright: an iPad in
+portrait (1024×1366, touch) and a laptop (1366×768).
+
+- The library names its composers where LilyPond put them (the Info dictionary's /Composer,
+  /Arranger: the bundled samples are Mutopia's LilyPond scores), found by search, the files
+  untouched; two scores of one title told apart by their paths; a row's duration; a search
+  that finds nothing says so with the query.
+- Every visible control is at least 44×44 CSS px on the touch screen (the library, the score
+  view with its panel and sound bar, performance mode).
+- In portrait the side panel is closed and opens over the page (the page keeps its size);
+  full screen leaves the page alone: at least 90 % of the viewport's width.
+- Night mode darkens the drawn page (mean luminance of the stage's screenshot) and is
+  remembered over a reload.
+- A half turn splits at a gap between systems: the drawn rows either side of the rule are
+  blank.
+- Performance mode: a long title never wraps the header; the whole page is on screen.
+- Landscape: the panel beside the page folds away, the page's room grows, and it stays folded
+  over a reload.
+
+Usage: python3 Tests/Browser/stand_e2e.py FOLIO [ARTIFACTS_DIR]
+Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/stand).
+Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
+import hashlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from PIL import Image, ImageStat
+from playwright.sync_api import sync_playwright, expect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_e2e import CHROMIUM, ROOT, poll, run, serving  # noqa: E402
+
+DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
+BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
+LONG_TITLE = ("Suite bergamasque, L. 75: III. Clair de lune — Měsíční svit — 月の光 — "
+              "Лунный свет (Andante très expressif, con sordina)")
+
+# Every control a finger must hit; controls kept visually hidden (the file inputs inside a
+# label that is the visible button) are measured by that label.
+CONTROLS = """() => [...document.querySelectorAll(
+    'button, select, summary, a.button, label.button, [role="tab"], input:not([type="hidden"]), #setlists a, .scores a')]
+  .filter((e) => !e.closest('.visually-hidden') && !e.classList.contains('visually-hidden'))
+  .filter((e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.bottom > 0 && r.top < innerHeight; })
+  .map((e) => { const r = e.getBoundingClientRect();
+    return { what: e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30) || e.tagName,
+             width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 }; })"""
+
+
+def sha256(path):
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def folio_run(folio, *arguments):
+    subprocess.run([folio, *arguments], check=True, capture_output=True)
+
+
+def small_controls(page, where):
+    controls = page.evaluate(CONTROLS)
+    assert len(controls) >= 5, f"{where}: only {controls} measured"
+    return [c for c in controls if c["width"] < 44 or c["height"] < 44]
+
+
+def luminance(page, selector):
+    """The mean luminance (0–255) of the element's screenshot."""
+    shot = Image.open(io.BytesIO(page.locator(selector).screenshot())).convert("L")
+    return ImageStat.Stat(shot).mean[0]
+
+
+def page_box(page):
+    return page.evaluate("() => { const r = document.querySelector('#stage canvas').getBoundingClientRect(); "
+                         "return { width: r.width, height: r.height, bottom: r.bottom, innerWidth, innerHeight }; }")
+
+
+def main(folio, artifacts):
+    os.makedirs(artifacts, exist_ok=True)
+    library = tempfile.mkdtemp(prefix="folio-stand-")
+    for name in os.listdir(os.path.join(ROOT, "Samples")):
+        if name.endswith(".pdf"):
+            shutil.copy(os.path.join(ROOT, "Samples", name), library)
+    # Two nocturnes of one title, by Chopin and by Field, as LilyPond writes composers.
+    for folder, composer in (("Chopin", "Frédéric Chopin (1810-1849)"), ("Field", "John Field")):
+        os.makedirs(os.path.join(library, folder))
+        copy = os.path.join(library, folder, "Nocturne.pdf")
+        shutil.copy(os.path.join(ROOT, "Samples", "Traditional-Greensleeves_hymntune.pdf"), copy)
+        folio_run(folio, "set-info", copy, "--entry", "Title=Nocturne – Ноктюрн", "--entry", f"Composer={composer}")
+    folio_run(folio, "meta", "set", os.path.join(library, DEBUSSY), "--duration", "5:07")
+    brahms_before = sha256(os.path.join(library, BRAHMS))
+    folio_run(folio, "library", "scan", library)   # only a scan makes a catalog
+    assert sha256(os.path.join(library, BRAHMS)) == brahms_before, "the scan changed a file"
+    long_piece = os.path.join(library, "Lange Suite.pdf")
+    shutil.copy(os.path.join(library, DEBUSSY), long_piece)
+    folio_run(folio, "meta", "set", long_piece, "--title", LONG_TITLE)
+    for arguments in (["create", "Abendkonzert"], ["add", "Abendkonzert", "Lange Suite.pdf"], ["add", "Abendkonzert", BRAHMS]):
+        folio_run(folio, "setlist", *arguments, "--library", library)
+
+    with serving(folio, library) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        errors = []
+        ipad = browser.new_context(viewport={"width": 1024, "height": 1366}, has_touch=True, is_mobile=True)
+        page = ipad.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "no touch screen emulated"
+
+        # The library: composers where LilyPond wrote them, a duration, two nocturnes told apart.
+        page.goto(base + "/")
+        brahms = page.locator("#scores li", has_text="Cancion de Cuna")
+        expect(brahms.locator(".people")).to_have_text("Johannes Brahms, Diego F. Guillen")
+        expect(page.locator("#scores li", has_text="Clair de Lune").first.locator(".facts")).to_contain_text("5:07")
+        nocturnes = page.locator("#scores li", has_text="Nocturne – Ноктюрн")
+        expect(nocturnes).to_have_count(2)
+        expect(nocturnes.locator(".path")).to_have_text(["Chopin/Nocturne.pdf", "Field/Nocturne.pdf"])
+        expect(nocturnes.locator(".people")).to_have_text(["Frédéric Chopin", "John Field"])
+        page.screenshot(path=f"{artifacts}/01-library.png")
+        small = small_controls(page, "library")
+        assert not small, f"library controls under 44×44: {small}"
+        page.fill("#search", "brahms")
+        expect(page.locator("#scores li")).to_have_count(1)
+        expect(page.locator("#scores li .title")).to_have_text("Cancion de Cuna")
+        page.fill("#search", "Guillen")
+        expect(page.locator("#scores li .title")).to_have_text("Cancion de Cuna")
+        page.fill("#search", "chopin")
+        expect(page.locator("#scores li .path")).to_have_count(0)   # one nocturne: no path needed
+        expect(page.locator("#scores li .people")).to_have_text("Frédéric Chopin")
+        page.fill("#search", "Шостакович")
+        expect(page.locator("#count")).to_have_text("No scores match “Шостакович”")
+        expect(page.locator("#scores li")).to_have_count(0)
+        page.screenshot(path=f"{artifacts}/02-no-match.png")
+
+        # The score view in portrait: the panel closed, opened over the page, big targets.
+        page.goto(base + "/")
+        href = page.locator("#scores li a", has_text="Clair de Lune").first.get_attribute("href")
+        page.goto(base + href)
+        page.wait_for_selector("#stage[data-rendered='1']")
+        expect(page.locator("#panel-toggle")).to_have_attribute("aria-expanded", "false")
+        expect(page.locator("#side-panel")).to_be_hidden()
+        before = page_box(page)
+        page.screenshot(path=f"{artifacts}/03-portrait.png")
+        page.click("#panel-toggle")
+        expect(page.locator("#side-panel")).to_be_visible()
+        assert page.evaluate("() => getComputedStyle(document.getElementById('side-panel')).position") == "absolute"
+        assert abs(page_box(page)["width"] - before["width"]) < 1, "the panel over the page resized it"
+        page.click("#tab-contents")
+        page.click("#sound-toggle")
+        expect(page.locator("#sound")).to_be_visible()
+        page.screenshot(path=f"{artifacts}/04-panel-and-sound.png")
+        small = small_controls(page, "score view")
+        assert not small, f"score view controls under 44×44: {small}"
+        page.click("#tab-page")
+        small = small_controls(page, "score view, page tab")
+        assert not small, f"score view controls under 44×44: {small}"
+        page.click("#sound-toggle")
+        page.locator("#overlay").dispatch_event("pointerdown")
+        expect(page.locator("#side-panel")).to_be_hidden()
+
+        # Full screen: the page alone, at least 90 % of the width; Esc brings the header back.
+        page.click("#fullscreen")
+        expect(page.locator("header.bar")).to_be_hidden()
+        poll(page, "() => document.querySelector('#stage canvas').getBoundingClientRect().width",
+             lambda width: width >= 0.9 * 1024, what="the page at 90 % of the width in full screen")
+        box = page_box(page)
+        assert box["bottom"] <= box["innerHeight"] + 1, f"the page runs off the screen: {box}"
+        page.screenshot(path=f"{artifacts}/05-full-screen.png")
+        page.click("#leave-fullscreen")
+        expect(page.locator("header.bar")).to_be_visible()
+
+        # Night: the page light on dark, remembered.
+        day = luminance(page, "#stage")
+        page.click("#night")
+        expect(page.locator("#night")).to_have_attribute("aria-pressed", "true")
+        night = luminance(page, "#stage")
+        assert day > 180 and night < 80, f"mean luminance by day {day:.0f}, by night {night:.0f}"
+        page.screenshot(path=f"{artifacts}/06-night.png")
+        page.reload()
+        page.wait_for_selector("#stage[data-rendered='1']")
+        expect(page.locator("#night")).to_have_attribute("aria-pressed", "true")
+        assert luminance(page, "#stage") < 80, "night mode forgotten"
+        page.click("#night")
+
+        # A half turn splits between systems: the rows either side of the rule hold no ink.
+        page.click("#half")
+        page.click("#next")
+        poll(page, "() => document.getElementById('page').dataset.split || ''", lambda split: split != "",
+             what="a half turn")
+        blank = page.evaluate("""() => {
+            const canvas = document.getElementById('page'), ratio = devicePixelRatio || 1;
+            const split = Number(canvas.dataset.split.split(' ')[0]), top = Number(canvas.dataset.rule);
+            const context = canvas.getContext('2d');
+            const row = (y) => { const d = context.getImageData(0, y, canvas.width, 1).data;
+              for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 600) return false; return true; };
+            const rule = Math.ceil(2 * ratio) + 1;
+            return { split, above: [3, 6].map((d) => row(top - rule - d)), below: [3, 6].map((d) => row(top + rule + d)) };
+        }""")
+        assert all(blank["above"]) and all(blank["below"]), f"a staff cut by the half turn: {blank}"
+        assert 0.25 <= blank["split"] <= 0.75, blank
+        page.screenshot(path=f"{artifacts}/07-half-turn.png")
+        page.click("#half")
+
+        # Performance mode: one header row under a long title, the whole page on screen.
+        page.goto(base + "/setlists/Abendkonzert/perform")
+        page.wait_for_selector("#stage[data-rendered='1']")
+        header = page.evaluate("() => document.querySelector('header.bar').getBoundingClientRect().height")
+        assert header < 70, f"the header took {header} px"
+        box = page_box(page)
+        assert box["bottom"] <= box["innerHeight"] + 1, f"the page runs off the screen: {box}"
+        small = small_controls(page, "performance mode")
+        assert not small, f"performance mode controls under 44×44: {small}"
+        page.screenshot(path=f"{artifacts}/08-perform.png")
+        page.click("#fullscreen")
+        poll(page, "() => document.querySelector('#stage canvas').getBoundingClientRect().width",
+             lambda width: width >= 0.9 * 1024, what="the performed page at 90 % of the width in full screen")
+        page.screenshot(path=f"{artifacts}/09-perform-full-screen.png")
+        ipad.close()
+
+        # A laptop: the panel beside the page folds away, and stays folded.
+        laptop = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = laptop.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(base + href)
+        page.wait_for_selector("#stage[data-rendered='1']")
+        expect(page.locator("#side-panel")).to_be_visible()
+        room = page.evaluate("() => document.getElementById('stage').clientWidth")
+        page.click("#panel-toggle")
+        expect(page.locator("#side-panel")).to_be_hidden()
+        poll(page, "() => document.getElementById('stage').clientWidth", lambda width: width >= room + 200,
+             what="the stage taking the panel's room")
+        page.reload()
+        page.wait_for_selector("#stage[data-rendered='1']")
+        expect(page.locator("#side-panel")).to_be_hidden()
+        page.screenshot(path=f"{artifacts}/10-laptop-folded.png")
+        assert not errors, f"browser errors: {errors}"
+        browser.close()
+
+
+if __name__ == "__main__":
+    run(main, "e2e-artifacts/stand")
