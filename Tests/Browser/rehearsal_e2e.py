@@ -157,6 +157,11 @@ def main(folio, artifacts):
         # Another piece: the violinist gets the Brahms's violin part, the trumpeter (no part) its score.
         leader.goto(f"{base}/scores/{brahms_full}")
         check({"Trumpet in Bb": (brahms_full, "1"), "Violin I": (brahms_violin, "1")}, "a new piece")
+        # The followers' header names the piece by its title, as the leader's does, not by a file's name.
+        title = leader.locator("#title").text_content().strip()
+        for follower in (trumpeter, violinist):
+            poll(follower, "document.getElementById('piece').textContent", lambda text: text == title,
+                 what=f"the piece's title {title} in a follower's header")
         poll(leader, "document.querySelector('#rehearsal li[data-member]')?.parentElement.textContent ?? ''",
              lambda value: "Πέτρος (Trumpet in Bb) — following; no part: full score" in value, what="the leader seeing who has no part")
         assert "your part" in violinist.locator("#part").text_content()

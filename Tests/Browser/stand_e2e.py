@@ -14,9 +14,12 @@ portrait (1024×1366, touch) and a laptop (1366×768).
   remembered over a reload.
 - A half turn splits at a gap between systems: the drawn rows either side of the rule are
   blank.
+- The setlist shows each piece's composers and duration and the set's total time.
 - Performance mode: a long title never wraps the header; the whole page is on screen.
 - Landscape: the panel beside the page folds away, the page's room grows, and it stays folded
   over a reload.
+- The metronome in 9/8 beats three dotted beats a bar (subdivided in three when asked, evenly
+  spaced on the audio clock); its beat light is large enough to see from a stand.
 
 Usage: python3 Tests/Browser/stand_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/stand).
@@ -90,7 +93,7 @@ def main(folio, artifacts):
         copy = os.path.join(library, folder, "Nocturne.pdf")
         shutil.copy(os.path.join(ROOT, "Samples", "Traditional-Greensleeves_hymntune.pdf"), copy)
         folio_run(folio, "set-info", copy, "--entry", "Title=Nocturne – Ноктюрн", "--entry", f"Composer={composer}")
-    folio_run(folio, "meta", "set", os.path.join(library, DEBUSSY), "--duration", "5:07")
+    folio_run(folio, "meta", "set", os.path.join(library, DEBUSSY), "--duration", "5:07", "--time-signature", "9/8", "--tempo", "150")
     brahms_before = sha256(os.path.join(library, BRAHMS))
     folio_run(folio, "library", "scan", library)   # only a scan makes a catalog
     assert sha256(os.path.join(library, BRAHMS)) == brahms_before, "the scan changed a file"
@@ -101,7 +104,8 @@ def main(folio, artifacts):
         folio_run(folio, "setlist", *arguments, "--library", library)
 
     with serving(folio, library) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
         errors = []
         ipad = browser.new_context(viewport={"width": 1024, "height": 1366}, has_touch=True, is_mobile=True)
         page = ipad.new_page()
@@ -203,6 +207,15 @@ def main(folio, artifacts):
         page.screenshot(path=f"{artifacts}/07-half-turn.png")
         page.click("#half")
 
+        # The setlist in musicians' words: composers and durations per piece, the set's total time.
+        page.goto(base + "/setlists/Abendkonzert")
+        expect(page.locator("#entries li").first).to_contain_text("Claude Debussy · 5:07")
+        expect(page.locator("#entries li").nth(1)).to_contain_text("Johannes Brahms, Diego F. Guillen")
+        expect(page.locator("#total")).to_have_text("Total 5:07 · 1 without a duration")
+        small = small_controls(page, "setlist")
+        assert not small, f"setlist controls under 44×44: {small}"
+        page.screenshot(path=f"{artifacts}/08a-setlist.png")
+
         # Performance mode: one header row under a long title, the whole page on screen.
         page.goto(base + "/setlists/Abendkonzert/perform")
         page.wait_for_selector("#stage[data-rendered='1']")
@@ -235,6 +248,24 @@ def main(folio, artifacts):
         page.wait_for_selector("#stage[data-rendered='1']")
         expect(page.locator("#side-panel")).to_be_hidden()
         page.screenshot(path=f"{artifacts}/10-laptop-folded.png")
+
+        # The metronome in 9/8: three dotted beats a bar, each divided in three when asked.
+        page.click("#sound-toggle")
+        expect(page.locator("#beats")).to_have_value("3")
+        expect(page.locator("#beat-unit")).to_have_text("♩.")
+        page.check("#subdivide")
+        page.click("#metronome-start")
+        sound = "document.getElementById('sound').sound.metronome"
+        poll(page, f"{sound}.beats.length", lambda n: n >= 19, what="two bars of 9/8")
+        page.click("#metronome-start")
+        beats = page.evaluate(f"{sound}.beats.slice(0, 19).map((b) => [b.time, b.accent, b.sub])")
+        kinds = ["accent" if accent else "sub" if sub else "beat" for _, accent, sub in beats]
+        assert kinds[:10] == ["accent", "sub", "sub", "beat", "sub", "sub", "beat", "sub", "sub", "accent"], kinds
+        steps = [later[0] - earlier[0] for earlier, later in zip(beats, beats[1:])]
+        assert all(abs(step - 60 / 150 / 3) < 1e-6 for step in steps), steps   # a dotted beat at 150 is three eighths
+        light = page.locator("#beat").bounding_box()
+        assert light["width"] >= 32 and light["height"] >= 32, light
+        page.screenshot(path=f"{artifacts}/11-metronome-9-8.png")
         assert not errors, f"browser errors: {errors}"
         browser.close()
 

@@ -1,5 +1,6 @@
 import FolioLibrary
 import FolioPDF
+import FolioScore
 import FolioServer
 import Foundation
 import HTTPTypes
@@ -14,6 +15,9 @@ final class ServerSetlistTests: ServerTestCase, @unchecked Sendable {
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
 
     func testASetlistIsBuiltReorderedAndDownloaded() async throws {
+        var timed = ScoreEdit()
+        timed.duration = 307
+        try PDFSaver.update(path: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")) { _ = try ScoreWriter.write(timed, to: $0) }
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
             let scores = try ServerFixture.decode(Scores.self, try await client.execute(uri: "/api/scores?sort=title", method: .get)).scores
@@ -49,6 +53,11 @@ final class ServerSetlistTests: ServerTestCase, @unchecked Sendable {
             let shown = try ServerFixture.decode(SetlistService.Shown.self, moved)
             XCTAssertEqual(shown.entries.map(\.title), ["Canción de cuna", "Encore", clair.title])
             XCTAssertEqual(shown.entries.map(\.score), [cuna.id, nil, clair.id])
+            // Each piece with its composers and duration, the set with its playing time.
+            XCTAssertEqual(shown.entries.map(\.composers), [cuna.composers, nil, ["Claude Debussy"]])
+            XCTAssertEqual(shown.entries.map(\.durationText), [nil, nil, "5:07"])
+            XCTAssertEqual([shown.duration, shown.untimed], [307, 2])
+            XCTAssertEqual(shown.durationText, "5:07")
 
             // Refused: a stale version, no version, bad values; the setlist stays as it was.
             headers[.ifMatch] = stale

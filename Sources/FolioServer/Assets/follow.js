@@ -60,7 +60,7 @@ async function show(score, page, halfway, two) {
 let drawing = Promise.resolve();
 function follow(position) {
   state.leader = position;
-  piece.textContent = position.song ?? '';
+  piece.textContent = position.title ?? position.song ?? '';
   partLabel.textContent = position.part ? `${position.part} — ${fits[position.fit]}` : fits[position.fit] ?? '';
   partLabel.dataset.fit = position.fit ?? '';
   partLabel.dataset.path = position.path ?? '';

@@ -4,7 +4,8 @@
 // are sample-accurate however late the timer wakes. The first beat of each bar is accented;
 // a count-in plays one bar and tells when the next downbeat falls. The click is synthesized,
 // or the user's WAV sample (`useSample`). `beats` lists what was scheduled, for the beat
-// light and for tests.
+// light and for tests. With `subdivide`, each beat is divided into `division` quieter clicks
+// (three in compound time, where a beat is a dotted note; two otherwise).
 
 const lookAhead = 0.1;
 const wake = 25;
@@ -14,6 +15,8 @@ export class Metronome {
     this.context = null;
     this.bpm = 100;
     this.beatsPerBar = 4;
+    this.division = 2;
+    this.subdivide = false;
     this.sample = null;
     this.useSample = false;
     this.running = false;
@@ -84,6 +87,9 @@ export class Metronome {
       if (time > context.currentTime + lookAhead) break;
       const number = (run.offset ?? 0) + run.next;
       this.click(time, number % this.beatsPerBar === 0);
+      if (this.subdivide && this.division > 1) {
+        for (let part = 1; part < this.division; part++) this.click(time + part * this.interval() / this.division, false, true);
+      }
       run.next += 1;
     }
     if (run.next >= run.end) {
@@ -95,7 +101,7 @@ export class Metronome {
     }
   }
 
-  click(time, accent) {
+  click(time, accent, sub = false) {
     const context = this.context;
     const gain = context.createGain();
     gain.connect(context.destination);
@@ -103,23 +109,23 @@ export class Metronome {
     if (this.useSample && this.sample) {
       const source = context.createBufferSource();
       source.buffer = this.sample;
-      gain.gain.value = accent ? 1 : 0.6;
+      gain.gain.value = accent ? 1 : sub ? 0.3 : 0.6;
       source.connect(gain);
       source.start(time);
       sound = { kind: 'sample', duration: this.sample.duration, length: this.sample.length };
     } else {
       const oscillator = context.createOscillator();
-      oscillator.frequency.value = accent ? 1600 : 1000;
-      gain.gain.setValueAtTime(accent ? 0.9 : 0.6, time);
+      oscillator.frequency.value = accent ? 1600 : sub ? 800 : 1000;
+      gain.gain.setValueAtTime(accent ? 0.9 : sub ? 0.3 : 0.6, time);
       gain.gain.exponentialRampToValueAtTime(0.001, time + 0.04);
       oscillator.connect(gain);
       oscillator.start(time);
       oscillator.stop(time + 0.05);
       sound = { kind: 'click', duration: 0.05 };
     }
-    this.beats.push({ time, accent, bpm: this.bpm, ...sound });
+    this.beats.push({ time, accent, sub, bpm: this.bpm, ...sound });
     if (this.beats.length > 2000) this.beats.splice(0, this.beats.length - 2000);
-    this.notify({ time, accent });
+    if (!sub) this.notify({ time, accent });
   }
 
   // `listener({time, accent})` for each scheduled beat; (undefined) when it stops.

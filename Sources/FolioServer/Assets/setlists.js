@@ -45,7 +45,7 @@ if (builder) {
       if (entry.score) title.href = `/scores/${entry.score}`;
       const kind = document.createElement('span');
       kind.className = 'muted';
-      kind.textContent = describe(entry);
+      kind.textContent = [(entry.composers ?? []).join(', '), entry.durationText, describe(entry)].filter(Boolean).join(' · ');
       const buttons = document.createElement('span');
       buttons.className = 'row-tools';
       const up = button('↑', `Move ${entry.title} up`, () => move(index + 1, index), index === 0);
@@ -65,6 +65,8 @@ if (builder) {
       return item;
     }));
     if (!setlist.entries.length) list.append(emptyItem('No pieces yet: find scores on the right.'));
+    const untimed = setlist.untimed ? ` · ${setlist.untimed} without a duration` : '';
+    document.getElementById('total').textContent = setlist.entries.length ? `Total ${setlist.durationText}${untimed}` : '';
   }
 
   async function load() {

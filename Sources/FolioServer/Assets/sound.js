@@ -9,11 +9,23 @@ import { Metronome, TapTempo } from './metronome.js';
 
 const $ = (id) => document.getElementById(id);
 
-// Beats in a bar from a time signature: its numerator; common time 4, cut time 2.
+// The beats of a bar from a time signature, as a musician counts them: `beats` and how many
+// notes of the signature's unit make one (`division`). Compound time (6/8, 9/8, 12/8, 6/4,
+// 9/16…) beats in dotted notes — 9/8 is three beats of three eighths; other times beat their
+// numerator (common time 4, cut time 2). At most 16 beats.
+export function meterOf(signature) {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)/.exec(signature ?? '');
+  if (match) {
+    const top = Number(match[1]), bottom = Number(match[2]);
+    if (top >= 6 && top % 3 === 0 && bottom >= 4) return { beats: Math.min(16, top / 3), division: 3, dotted: true };
+    return { beats: Math.min(16, Math.max(1, top)), division: 1, dotted: false };
+  }
+  return { beats: signature?.trim() === '¢' ? 2 : 4, division: 1, dotted: false };
+}
+
+// Beats in a bar (see meterOf).
 export function beatsOf(signature) {
-  const match = /^\s*(\d+)\s*\//.exec(signature ?? '');
-  if (match) return Math.min(16, Math.max(1, Number(match[1])));
-  return signature?.trim() === '¢' ? 2 : 4;
+  return meterOf(signature).beats;
 }
 
 export function mountSound({ score = null } = {}) {
@@ -54,8 +66,7 @@ export function mountSound({ score = null } = {}) {
     state.tracks = piece?.track ? [piece.track] : [];
     listTracks(piece?.track?.id);
     if (piece?.tempo) useTempo(piece.tempo);
-    metronome.beatsPerBar = beatsOf(piece?.timeSignature);
-    $('beats').value = String(metronome.beatsPerBar);
+    useMeter(piece?.timeSignature);
     status(piece?.track ? `Queued: ${trackName(piece.track)}` : '');
   }
 
@@ -108,8 +119,7 @@ export function mountSound({ score = null } = {}) {
       state.version = version;
       listTracks(player.track?.id);
       if (details.tempo) useTempo(details.tempo);
-      metronome.beatsPerBar = beatsOf(details.timeSignature);
-      $('beats').value = String(metronome.beatsPerBar);
+      useMeter(details.timeSignature);
       $('link-audio').replaceChildren(new Option('Link a recording…', ''),
         ...audio.audio.map((file) => new Option(file.path, String(file.id))));
       librarySamples(audio.audio);
@@ -175,6 +185,16 @@ export function mountSound({ score = null } = {}) {
       $('bpm').value = String(metronome.bpm);
     } catch (error) { failed(error); }
   }
+  // A piece's time signature: its beats, and in compound time the dotted beat (the tempo is
+  // in dotted beats, "♩. =") with its three notes as the subdivision the checkbox clicks.
+  function useMeter(signature) {
+    const meter = meterOf(signature);
+    metronome.beatsPerBar = meter.beats;
+    metronome.division = meter.division === 1 ? 2 : meter.division;
+    $('beats').value = String(meter.beats);
+    $('beat-unit').textContent = meter.dotted ? '♩.' : '♩';
+  }
+  $('subdivide').addEventListener('change', () => { metronome.subdivide = $('subdivide').checked; });
   $('bpm').addEventListener('change', () => useTempo($('bpm').value));
   $('tap').addEventListener('click', () => {
     const bpm = taps.tap();

@@ -45,6 +45,7 @@ extension HTMLPage {
           <section>
             <h2>Pieces</h2>
             <ol id="entries" class="entries"></ol>
+            <p id="total" class="total"></p>
             <p id="status" class="muted" role="status"></p>
           </section>
           <section>

@@ -293,10 +293,11 @@ enum HTMLPage {
             \(links)
           </div>
           <div class="metronome">
-            <label>♩ = <input type="number" id="bpm" min="20" max="400" value="100"></label>
+            <label><span id="beat-unit">♩</span> = <input type="number" id="bpm" min="20" max="400" value="100"></label>
             <button id="tap" title="Tap twice or more at the tempo">Tap</button>
             <label>Beats <input type="number" id="beats" min="1" max="16" value="4"></label>
             <label title="One bar of clicks before the recording starts"><input type="checkbox" id="count-in"> Count-in</label>
+            <label title="Click each beat's notes too: three in 6/8, 9/8, 12/8 (a dotted beat), else two"><input type="checkbox" id="subdivide"> Subdivide</label>
             <button id="metronome-start" aria-pressed="false">Start</button>
             <span id="beat" class="beat" aria-hidden="true"></span>
             <label>Sound <select id="click-sound"><option value="click">Click</option><option value="sample">My sample</option></select></label>

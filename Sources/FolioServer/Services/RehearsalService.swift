@@ -128,6 +128,7 @@ public actor RehearsalService {
         rehearsals[code] = Rehearsal(code: code, key: key, leaderName: name,
                                      position: RehearsalPosition(score: score, setlist: setlist, piece: piece), song: parts.song,
                                      client: client)
+        rehearsals[code]?.title = title(of: score)
         // A leader who never connects leaves no rehearsal behind.
         scheduleEnding(code)
         return Started(code: code, key: key, join: "/rehearse/\(code)")
@@ -304,6 +305,7 @@ public actor RehearsalService {
         let newPiece = position.score != rehearsal.position.score
         if newPiece {
             rehearsal.song = try pieceParts(position.score).song
+            rehearsal.title = title(of: position.score)
             rehearsal.choices = [:]
         }
         rehearsal.position = position
@@ -388,6 +390,7 @@ public actor RehearsalService {
             object["pages"] = choice.part.pages
         }
         object["song"] = rehearsal.song
+        object["title"] = rehearsal.title
         object["setlist"] = position.setlist
         object["piece"] = position.piece
         let text = Self.json(object)
@@ -453,6 +456,12 @@ public actor RehearsalService {
         player.map { PartName.key($0.written) } ?? ""
     }
 
+    /// The leader's score's title as the catalog has it, for the followers' header (nil when the
+    /// score is gone: the piece's name from its parts still shows).
+    private func title(of score: Int64) -> String? {
+        try? ScoreService.entry(score, in: catalog).title
+    }
+
     private func pieceParts(_ score: Int64) throws(LibraryError) -> PieceParts {
         do { return try catalog.parts(ofScore: score) } catch {
             throw (error as? LibraryError) ?? LibraryError(.internal, (error as? any Failure)?.message ?? "\(error)")
@@ -511,6 +520,8 @@ public actor RehearsalService {
         var leaderName: String
         var position: RehearsalPosition
         var song: String?
+        /// The leader's score's title (see ``title(of:)``).
+        var title: String?
         var leaderID: String?
         var members: [String: Member] = [:]
         var order: [String] = []

@@ -42,11 +42,20 @@ public struct SetlistService: Sendable {
             public var score: Int64?
             public var start: Int?
             public var end: Int?
+            /// The piece's composers and duration as the catalog has them (a bookmark's own,
+            /// else its score's); none for a placeholder.
+            public var composers: [String]?
+            public var duration: Int?
+            public var durationText: String?
         }
 
         public var name: String
         public var folder: String?
         public var entries: [Entry]
+        /// The set's playing time: the sum of the durations known, and how many pieces have none.
+        public var duration: Int = 0
+        public var durationText: String = "0:00"
+        public var untimed: Int = 0
     }
 
     /// A new entry: a score (by id), one of its bookmarks (by id and bookmark title), or a
@@ -72,10 +81,21 @@ public struct SetlistService: Sendable {
     public func show(_ name: String) throws -> (tag: String, setlist: Shown) {
         let setlist = try catalog.setlist(named: name)
         let entries = try setlist.entries.map { entry in
-            let id = try entry.path.flatMap { try catalog.show($0).first?.id }
-            return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: id, start: entry.start, end: entry.end)
+            let rows = try entry.path.map { try catalog.show($0) } ?? []
+            // The piece itself: a bookmark's row (its title and first page), else the score's.
+            let piece = entry.kind == .bookmark
+                ? rows.first { $0.bookmark?.title == entry.title && $0.bookmark?.start == entry.start } ?? rows.first
+                : rows.first { $0.bookmark == nil }
+            let duration = piece?.metadata.duration.flatMap { $0 > 0 ? $0 : nil }
+            return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: rows.first?.id, start: entry.start, end: entry.end,
+                               composers: piece?.metadata.composers, duration: duration, durationText: duration.map(ScoreDuration.format))
         }
-        return (Self.version(of: setlist), Shown(name: setlist.title, folder: setlist.folder, entries: entries))
+        var shown = Shown(name: setlist.title, folder: setlist.folder, entries: entries)
+        // A day of music at most per piece is summed: no overflow from any catalog.
+        shown.duration = entries.reduce(0) { $0 + min($1.duration ?? 0, 86_400) }
+        shown.durationText = ScoreDuration.format(shown.duration)
+        shown.untimed = entries.filter { $0.duration == nil }.count
+        return (Self.version(of: setlist), shown)
     }
 
     /// Creates an empty setlist; 409 when the name is taken.
