@@ -5,6 +5,7 @@ import { getJSON, upload, uploadDrop } from './api.js';
 import { splitScore } from './split.js';
 import { latest } from './dom.js';
 import { place, keepPlace } from './place.js';
+import { keptItems, serverAnswers } from './offline.js';
 
 const input = document.getElementById('search');
 const list = document.getElementById('scores');
@@ -19,7 +20,25 @@ function render(html) {
   list.replaceChildren(...results.getElementById('scores').children);
   count.textContent = results.getElementById('count').textContent;
   for (const image of list.querySelectorAll('img.cover')) hideWhenMissing(image);
+  markKept();
 }
+
+// The scores this device keeps ("Keep offline" in the score view), marked in the list.
+async function markKept() {
+  const kept = await keptItems();
+  for (const item of list.querySelectorAll('li[data-id]')) item.classList.toggle('kept', kept.scores.has(item.dataset.id));
+  return kept;
+}
+
+// With the server out of reach (this page from the device's copy), the kept scores are what
+// can be played: the others are greyed, and a line says so.
+(async () => {
+  const kept = await markKept();
+  if (await serverAnswers()) return;
+  document.body.classList.add('offline');
+  const count = kept.scores.size;
+  uploads.textContent = `The server cannot be reached: ${count === 1 ? '1 score kept' : `${count} scores kept`} on this device can be opened.`;
+})();
 
 // Spaces as %20, not URLSearchParams' "+": the server reads query values percent-decoded only.
 // A score without a cover (no pdftoppm, a damaged file) shows none rather than a broken image.

@@ -12,6 +12,7 @@ import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
 import { setUpStand } from './stand.js';
+import { keepRecent } from './offline.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -149,6 +150,7 @@ setUpStand();
 (async () => {
   try {
     await load();
+    keepRecent(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`);
     await loadSound().catch((error) => { document.getElementById('sound-status').textContent = error.message; });
     state.page = placed();
     await render();

@@ -24,6 +24,7 @@ import { linkNavigation } from './links.js';
 import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
 import { setUpStand } from './stand.js';
+import { keepRecent, keepToggle } from './offline.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -131,10 +132,20 @@ async function render() {
   state.rendering = null;
   pageLabel.textContent = `${state.page} / ${state.pages}`;
   tools.clear();
-  await marks.load();
+  await loadMarks();
   if (!stage.dataset.rendered) performance.mark('folio-first-page');  // read by Benchmarks/serve_bench.py
   stage.dataset.rendered = `${state.page}`;
   firstPicture?.remove();
+}
+
+// The page's marks; the page itself is drawn whatever becomes of them (the server out of
+// reach: the music stays, the list says why it is empty).
+async function loadMarks() {
+  try {
+    await marks.load();
+  } catch (error) {
+    say(`Marks not loaded: ${error.message}`);
+  }
 }
 
 // A half turn (the next page's top half above this page's bottom half) or two pages side by
@@ -153,7 +164,7 @@ async function renderComposed() {
   overlay.style.top = `${canvas.offsetTop}px`;
   pageLabel.textContent = state.halfway ? `${state.page}½ / ${state.pages}` : `${state.page}–${state.page + 1} / ${state.pages}`;
   tools.clear();
-  await marks.load();
+  await loadMarks();
   stage.dataset.rendered = state.halfway ? `${state.page}.5` : `${state.page}`;
 }
 
@@ -214,6 +225,8 @@ setUpStand();
     await loadDocument();
     await render();
     overlay.focus();
+    keepRecent(`/api/scores/${scoreID}/pdf`);
+    keepToggle(document.getElementById('keep-offline'), document.getElementById('offline-status'), { kind: 'score', id: scoreID });
     await Promise.all([panels.details.load(), panels.contents.load(), sound.load()]);
     refreshUndo();
   } catch (error) {

@@ -3,6 +3,7 @@
 // and placeholders. Every change sends the version it was based on; 409 reloads.
 import { getJSON, change } from './api.js';
 import { emptyItem, button, latest } from './dom.js';
+import { keepToggle } from './offline.js';
 
 const status = document.getElementById('status');
 const say = (text) => { status.textContent = text; };
@@ -23,6 +24,7 @@ if (create) {
 const builder = document.querySelector('main.builder');
 if (builder) {
   const name = builder.dataset.setlist;
+  keepToggle(document.getElementById('keep-offline'), document.getElementById('offline-status'), { kind: 'setlist', name });
   const api = `/api/setlists/${segment(name)}`;
   const list = document.getElementById('entries');
   let version = null;

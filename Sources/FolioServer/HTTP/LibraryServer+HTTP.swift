@@ -105,7 +105,8 @@ extension LibraryServer {
     /// A file of Folio's own (Assets/): a plain name with a stylesheet, script or YAML extension.
     static func asset(_ name: String) throws -> Response {
         // The UI's own files, by extension (Bundle.module holds nothing else under Assets/).
-        let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "yaml": "application/yaml; charset=utf-8"]
+        let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "yaml": "application/yaml; charset=utf-8",
+                     "png": "image/png"]
         let suffix = name.split(separator: ".").last.map(String.init) ?? ""
         guard isPlainName(name), let type = types[suffix], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {

@@ -36,6 +36,7 @@ extension HTMLPage {
           <h1 id="name">\(escape(setlist.name))</h1>
           <nav class="tools" aria-label="Setlist">
             <a class="button" href="/setlists/\(name)/perform">Perform</a>
+            <button id="keep-offline" aria-pressed="false" title="Store every piece of this setlist on this device, to play it with the server out of reach">Keep offline</button>
             <a class="button" href="/api/setlists/\(name)/4ss">4SS</a>
             <a class="button" href="/api/setlists/\(name)/pdf?download=1">PDF</a>
             <button id="delete">Delete</button>
@@ -46,6 +47,7 @@ extension HTMLPage {
             <h2>Pieces</h2>
             <ol id="entries" class="entries"></ol>
             <p id="total" class="total"></p>
+            <p id="offline-status" class="muted" role="status"></p>
             <p id="status" class="muted" role="status"></p>
           </section>
           <section>

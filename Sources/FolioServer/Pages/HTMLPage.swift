@@ -50,7 +50,10 @@ enum HTMLPage {
         <meta name="color-scheme" content="light dark">
         <title>\(escape(title))</title>
         <link rel="stylesheet" href="/assets/folio.css">
-        <link rel="icon" href="data:,">
+        <link rel="manifest" href="/manifest.webmanifest">
+        <meta name="theme-color" content="#8a3b12">
+        <link rel="icon" href="/assets/icon-192.png">
+        <link rel="apple-touch-icon" href="/assets/icon-192.png">
         \(scripts.filter { $0 == workerStarter }.map(script).joined())
         </head>
         <body class="\(bodyClass)">
@@ -231,6 +234,9 @@ enum HTMLPage {
                 <button data-page-tool="insert" title="Add a blank page after this one">Add blank</button>
                 <button data-page-tool="delete" title="Delete this page (Undo brings it back)">Delete page</button>
               </div>
+              <h2>On this device</h2>
+              <p class="keep"><button id="keep-offline" aria-pressed="false" title="Store this score, its marks and details on this device, to play it with the server out of reach">Keep offline</button>
+                <span id="offline-status" class="muted" role="status"></span></p>
               <h2>Download</h2>
               <p class="downloads"><a href="/api/scores/\(score.id)/pdf" download>PDF</a>
                 <a href="/api/scores/\(score.id)/4sc" download>forScore (.4sc)</a></p>

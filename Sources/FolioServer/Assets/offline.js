@@ -1,0 +1,140 @@
+// Folio on the device: the service worker (sw.js) registered where the browser allows one
+// (HTTPS, or localhost), a score's or a setlist's "Keep offline" toggle, and the library page
+// saying what can be played while the server cannot be reached.
+//
+// What "Keep offline" stores goes into the cache `folio-kept`, which the service worker reads
+// first: the PDF in full, the page that shows it, and the API answers that page asks for.
+
+const KEPT = 'folio-kept';
+const PAGES = 'folio-pages';
+const supported = 'serviceWorker' in navigator && 'caches' in window && window.isSecureContext;
+
+// Registers the service worker once per page; resolves with it when it controls the page (or
+// null where there is none).
+export const ready = supported
+  ? navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready).catch(() => null)
+  : Promise.resolve(null);
+
+// Asks the service worker to keep `url` (a PDF) among the recent files, so a server blip
+// never blanks a page of the score being played.
+export async function keepRecent(url) {
+  const worker = await ready;
+  worker?.active?.postMessage({ type: 'recent', url });
+}
+
+function formatBytes(bytes) {
+  if (!Number.isFinite(bytes)) return '';
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+// Fetches each of `urls` from the server and stores the answers; throws the first failure
+// (then nothing is stored: keeping is all or nothing).
+async function store(cacheName, urls) {
+  const answers = [];
+  for (const url of urls) {
+    const response = await fetch(url, { cache: 'no-store', headers: { 'X-Folio-Keep': '1' } });
+    if (!response.ok || response.headers.get('X-Folio-Offline')) throw new Error(`${url}: ${response.status}`);
+    answers.push([url, response]);
+  }
+  const cache = await caches.open(cacheName);
+  for (const [url, response] of answers) await cache.put(url, response);
+}
+
+async function forget(urls) {
+  const cache = await caches.open(KEPT);
+  for (const url of urls) await cache.delete(url);
+}
+
+// What a score needs to open and play with the server away.
+async function scoreFiles(id) {
+  const base = `/api/scores/${id}`;
+  const details = await (await fetch(base, { cache: 'no-store' })).json();
+  const pages = Math.min(Math.max(Number(details.pages) || 1, 1), 2000);
+  const marks = Array.from({ length: pages }, (_, index) => `${base}/annotations?page=${index + 1}`);
+  return {
+    api: [`${base}/pdf`, base, `${base}/metadata`, `${base}/contents?order=custom`, `${base}/contents?order=page`,
+      `${base}/tracks`, `${base}/undo`, ...marks, '/api/fields', '/api/stamps', '/api/audio'],
+    pages: [`/scores/${id}`],
+  };
+}
+
+async function setlistFiles(name) {
+  const base = `/api/setlists/${encodeURIComponent(name)}`;
+  const setlist = await (await fetch(base, { cache: 'no-store' })).json();
+  const scores = [...new Set(setlist.entries.map((entry) => entry.score).filter(Boolean))];
+  const each = await Promise.all(scores.map(scoreFiles));
+  return {
+    api: [base, `${base}/pdf`, `${base}/sound`, ...each.flatMap((files) => files.api)],
+    pages: [`/setlists/${encodeURIComponent(name)}`, `/setlists/${encodeURIComponent(name)}/perform`, ...each.flatMap((files) => files.pages)],
+  };
+}
+
+// Which scores and setlists are kept, by the keys of the kept cache.
+export async function keptItems() {
+  if (!supported) return { scores: new Set(), setlists: new Set() };
+  const keys = await (await caches.open(KEPT)).keys();
+  const paths = keys.map((request) => new URL(request.url).pathname);
+  return {
+    scores: new Set(paths.map((path) => /^\/api\/scores\/(\d+)\/pdf$/.exec(path)?.[1]).filter(Boolean)),
+    setlists: new Set(paths.map((path) => /^\/api\/setlists\/([^/]+)\/pdf$/.exec(path)?.[1]).filter(Boolean).map(decodeURIComponent)),
+  };
+}
+
+// "Keep offline": a toggle (`button`, aria-pressed) and a line that says how it stands.
+export async function keepToggle(button, status, item) {
+  if (!supported) {
+    button.disabled = true;
+    button.title = 'Keeping music on this device needs HTTPS (or localhost): see docs/serving.md';
+    return;
+  }
+  const files = () => (item.kind === 'setlist' ? setlistFiles(item.name) : scoreFiles(item.id));
+  const isKept = async () => {
+    const kept = await keptItems();
+    return item.kind === 'setlist' ? kept.setlists.has(item.name) : kept.scores.has(String(item.id));
+  };
+  const say = async (kept) => {
+    button.setAttribute('aria-pressed', String(kept));
+    if (!kept) { status.textContent = ''; return; }
+    const estimate = await navigator.storage?.estimate?.().catch(() => null);
+    const used = estimate ? ` · this device keeps ${formatBytes(estimate.usage)} for Folio` : '';
+    status.textContent = `Available offline${used}`;
+  };
+  await say(await isKept());
+  button.addEventListener('click', async () => {
+    const keep = button.getAttribute('aria-pressed') !== 'true';
+    button.disabled = true;
+    try {
+      const { api, pages } = await files();
+      if (keep) {
+        status.textContent = 'Keeping…';
+        await navigator.storage?.persist?.().catch(() => false);
+        await store(KEPT, api);
+        await store(PAGES, pages);
+        // The page's own answers are kept too: the item opens from the kept pages.
+        await store(KEPT, pages);
+      } else {
+        await forget([...api, ...pages]);
+      }
+      await say(keep);
+    } catch (error) {
+      status.textContent = `Could not keep it offline: ${error.message}`;
+      await say(await isKept());
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+// Whether the server answers (a small request with a short wait).
+export async function serverAnswers() {
+  try {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 3000);
+    const response = await fetch('/api/fields', { cache: 'no-store', signal: controller.signal });
+    return response.ok && !response.headers.get('X-Folio-Offline');
+  } catch {
+    return false;
+  }
+}

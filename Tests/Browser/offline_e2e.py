@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Folio with the server out of reach (issue 54, first part), in Debian's Chromium through
+Playwright with a browser profile on disk, the server stopped and started again on its port:
+
+- Installable: the manifest parses with no errors and Chromium finds nothing against
+  installing it (its own installability check); a service worker controls the pages.
+- "Keep offline" on a score and on a setlist: "Available offline" with the space it takes.
+- Server stopped: the library page opens from the device, says the server cannot be reached
+  and how many kept scores can be opened, greys the rest; a kept score opens, every page
+  draws (ink on the canvas), its marks list shows; the kept setlist plays in performance mode.
+- The browser closed and opened again, the server still down: the kept score still opens.
+- A server blip with a score open that was never kept: its pages still draw.
+- Server back: the library page is live again (no offline line).
+
+Usage: python3 Tests/Browser/offline_e2e.py FOLIO [ARTIFACTS_DIR]
+Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/offline).
+Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from playwright.sync_api import sync_playwright, expect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_e2e import CHROMIUM, ROOT, free_port, poll, run  # noqa: E402
+
+DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
+BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
+GREENSLEEVES = "Traditional-Greensleeves_hymntune.pdf"
+
+# Whether the canvas drawn holds ink (a blank page has none).
+INKED = """() => { const canvas = document.querySelector('#stage canvas'); if (!canvas || !canvas.width) return false;
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let dark = 0; for (let i = 0; i < data.length; i += 64) if (data[i] + data[i + 1] + data[i + 2] < 300) dark += 1;
+  return dark > 50; }"""
+
+
+class Server:
+    """`folio serve LIBRARY` on one port, stopped and started again as the test says."""
+
+    def __init__(self, folio, library):
+        self.folio, self.library, self.port, self.process = folio, library, free_port(), None
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.process = subprocess.Popen([self.folio, "serve", self.library, "--port", str(self.port)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.base + "/api/fields", timeout=1)
+                return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def rendered(page, number):
+    page.wait_for_selector(f"#stage[data-rendered='{number}']", timeout=20000)
+    poll(page, INKED, lambda inked: inked, what=f"ink on page {number}")
+
+
+def main(folio, artifacts):
+    os.makedirs(artifacts, exist_ok=True)
+    library = tempfile.mkdtemp(prefix="folio-offline-")
+    profile = tempfile.mkdtemp(prefix="folio-profile-")
+    for name in (DEBUSSY, BRAHMS, GREENSLEEVES):
+        shutil.copy(os.path.join(ROOT, "Samples", name), library)
+    suite = os.path.join(library, "Abendmusik – 夕べの音楽.pdf")
+    subprocess.run([folio, "merge", os.path.join(library, DEBUSSY), os.path.join(library, DEBUSSY),
+                    "--output", suite, "--title", "Abendmusik – 夕べの音楽"], check=True, capture_output=True)
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)
+    subprocess.run([folio, "annot", "add", os.path.join(library, DEBUSSY), "--type", "freetext", "--page", "1",
+                    "--rect", "60,60,220,90", "--text", "dolce – 甘く"], check=True, capture_output=True)
+    for arguments in (["create", "Gig – Концерт"], ["add", "Gig – Концерт", BRAHMS], ["add", "Gig – Концерт", GREENSLEEVES]):
+        subprocess.run([folio, "setlist", *arguments, "--library", library], check=True, capture_output=True)
+    server = Server(folio, library)
+    server.start()
+    try:
+        with sync_playwright() as playwright:
+            def open_browser():
+                context = playwright.chromium.launch_persistent_context(
+                    profile, executable_path=CHROMIUM, args=["--no-sandbox"], viewport={"width": 1024, "height": 900})
+                page = context.pages[0] if context.pages else context.new_page()
+                return context, page
+
+            context, page = open_browser()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+
+            # Installable, and a service worker in control.
+            page.goto(server.base + "/")
+            poll(page, "() => navigator.serviceWorker.ready.then(() => true)", lambda ready: ready, what="the service worker")
+            page.reload()
+            poll(page, "() => Boolean(navigator.serviceWorker.controller)", lambda value: value, what="a controlled page")
+            cdp = context.new_cdp_session(page)
+            manifest = cdp.send("Page.getAppManifest")
+            assert not manifest.get("errors"), manifest.get("errors")
+            installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            assert installability == [], installability
+
+            # Keep a score and a setlist offline.
+            debussy = page.locator("#scores li", has_text="Clair de Lune").get_attribute("data-id")
+            page.goto(f"{server.base}/scores/{debussy}")
+            rendered(page, 1)
+            page.click("#keep-offline")
+            expect(page.locator("#offline-status")).to_contain_text("Available offline", timeout=20000)
+            expect(page.locator("#offline-status")).to_contain_text("this device keeps")
+            expect(page.locator("#keep-offline")).to_have_attribute("aria-pressed", "true")
+            page.screenshot(path=f"{artifacts}/01-kept.png")
+            page.goto(f"{server.base}/setlists/Gig%20%E2%80%93%20%D0%9A%D0%BE%D0%BD%D1%86%D0%B5%D1%80%D1%82")
+            page.click("#keep-offline")
+            expect(page.locator("#offline-status")).to_contain_text("Available offline", timeout=20000)
+            # A score opened, never kept: its whole file is kept among the recent ones.
+            page.goto(server.base + "/")
+            suite_id = page.locator("#scores li", has_text="Abendmusik").get_attribute("data-id")
+            page.goto(f"{server.base}/scores/{suite_id}")
+            rendered(page, 1)
+            poll(page, "() => caches.open('folio-recent').then((c) => c.keys()).then((k) => k.map((r) => new URL(r.url).pathname))",
+                 lambda paths: f"/api/scores/{suite_id}/pdf" in paths, what="the opened score kept among the recent")
+
+            # A blip: the server stops with the suite open; every page still draws.
+            server.stop()
+            page.locator("#overlay").focus()
+            for number in range(2, 9):
+                page.keyboard.press("ArrowRight")
+                rendered(page, number)
+            page.screenshot(path=f"{artifacts}/02-blip-page-8.png")
+
+            # Offline: the library from the device, what can be opened said.
+            page.goto(server.base + "/")
+            expect(page.locator("#uploads")).to_contain_text("The server cannot be reached: 3 scores kept on this device")
+            expect(page.locator("#scores li.kept")).to_have_count(3)
+            assert page.evaluate("() => document.body.classList.contains('offline')")
+            page.screenshot(path=f"{artifacts}/03-library-offline.png")
+            page.goto(f"{server.base}/scores/{debussy}")
+            rendered(page, 1)
+            expect(page.locator("#annotations li", has_text="dolce – 甘く")).to_have_count(1)
+            page.locator("#overlay").focus()
+            for number in range(2, 5):
+                page.keyboard.press("ArrowRight")
+                rendered(page, number)
+            page.screenshot(path=f"{artifacts}/04-score-offline.png")
+            page.goto(f"{server.base}/setlists/Gig%20%E2%80%93%20%D0%9A%D0%BE%D0%BD%D1%86%D0%B5%D1%80%D1%82/perform")
+            rendered(page, 1)
+            page.keyboard.press("ArrowRight")
+            rendered(page, 2)
+            page.screenshot(path=f"{artifacts}/05-perform-offline.png")
+
+            # The browser closed and opened again, the server still down.
+            context.close()
+            context, page = open_browser()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{server.base}/scores/{debussy}")
+            rendered(page, 1)
+            page.screenshot(path=f"{artifacts}/06-reopened-offline.png")
+
+            # The server back: the library is live again.
+            server.start()
+            page.goto(server.base + "/")
+            expect(page.locator("#scores li.kept")).to_have_count(3)
+            time.sleep(1)
+            assert not page.evaluate("() => document.body.classList.contains('offline')"), "still offline with the server back"
+            assert "cannot be reached" not in page.locator("#uploads").text_content()
+            # Forgotten again: nothing kept of the score.
+            page.goto(f"{server.base}/scores/{debussy}")
+            rendered(page, 1)
+            page.click("#keep-offline")
+            expect(page.locator("#keep-offline")).to_have_attribute("aria-pressed", "false")
+            kept = page.evaluate("() => caches.open('folio-kept').then((c) => c.keys()).then((k) => k.map((r) => new URL(r.url).pathname))")
+            assert f"/api/scores/{debussy}/pdf" not in kept, kept
+            assert not errors, f"browser errors: {errors}"
+            context.close()
+    finally:
+        if server.process and server.process.poll() is None:
+            server.stop()
+        shutil.rmtree(library, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    run(main, "e2e-artifacts/offline")
