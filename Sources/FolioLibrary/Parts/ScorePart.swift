@@ -2,7 +2,7 @@ import FolioScore
 import Foundation
 
 /// A catalogued file as a part of a piece: the piece it belongs to and the part it is, by its
-/// name or as the user set (``LibraryCatalog/setPart(_:)``).
+/// name or as the user set (``LibraryCatalog/setPart(_:dryRun:)``).
 ///
 /// ```swift
 /// for part in try catalog.parts(of: "Moldau - Horn in F.pdf").parts {
