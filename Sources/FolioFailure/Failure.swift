@@ -102,6 +102,9 @@ public enum FailureKind: String, Sendable, CaseIterable {
     case noSpace
     /// Too much is running at once; the same call may succeed later.
     case busy
+    /// The caller has too much of its own waiting (drops, rehearsals from one device); the same
+    /// call may succeed once that is done. Others are not held up.
+    case tooMany
 
     /// Whether the failure lies in what the caller gave (a value, an input file, one past a
     /// limit) rather than in a file or the system: nothing was touched, and the same call

@@ -4,7 +4,8 @@ Playwright with a browser profile on disk, the server stopped and started again 
 
 - Installable: the manifest parses with no errors and Chromium finds nothing against
   installing it (its own installability check); a service worker controls the pages.
-- "Keep offline" on a score and on a setlist: "Available offline" with the space it takes.
+- "Keep offline" on a score and on a setlist: "Available offline" with the space it takes; a
+  mark made on the server after keeping is seen online and kept with the rest.
 - Server stopped: the library page opens from the device, says the server cannot be reached
   and how many kept scores can be opened, greys the rest; a kept score opens, every page
   draws (ink on the canvas), its marks list shows; the kept setlist plays in performance mode.
@@ -116,6 +117,12 @@ def main(folio, artifacts):
             expect(page.locator("#offline-status")).to_contain_text("this device keeps")
             expect(page.locator("#keep-offline")).to_have_attribute("aria-pressed", "true")
             page.screenshot(path=f"{artifacts}/01-kept.png")
+            # A mark made after keeping (by another device: the command line) is seen online, and kept.
+            subprocess.run([folio, "annot", "add", os.path.join(library, DEBUSSY), "--type", "freetext", "--page", "1",
+                            "--rect", "60,120,220,150", "--text", "rit. – 遅く"], check=True, capture_output=True)
+            page.reload()
+            rendered(page, 1)
+            expect(page.locator("#annotations li", has_text="rit. – 遅く")).to_have_count(1)
             page.goto(f"{server.base}/setlists/Gig%20%E2%80%93%20%D0%9A%D0%BE%D0%BD%D1%86%D0%B5%D1%80%D1%82")
             page.click("#keep-offline")
             expect(page.locator("#offline-status")).to_contain_text("Available offline", timeout=20000)
@@ -144,6 +151,7 @@ def main(folio, artifacts):
             page.goto(f"{server.base}/scores/{debussy}")
             rendered(page, 1)
             expect(page.locator("#annotations li", has_text="dolce – 甘く")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="rit. – 遅く")).to_have_count(1)
             page.locator("#overlay").focus()
             for number in range(2, 5):
                 page.keyboard.press("ArrowRight")

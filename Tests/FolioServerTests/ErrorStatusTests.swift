@@ -13,7 +13,7 @@ final class ErrorStatusTests: XCTestCase {
     func testEveryKindHasItsStatus() {
         let expected: [FailureKind: Int] = [
             .invalidValue: 400, .malformedInput: 400, .notFound: 404, .conflict: 409, .tooLarge: 413,
-            .unsupportedKind: 415, .unreadable: 422, .locked: 422, .versionRequired: 428, .internal: 500,
+            .unsupportedKind: 415, .unreadable: 422, .locked: 422, .versionRequired: 428, .tooMany: 429, .internal: 500,
             .io: 503, .busy: 503, .unavailable: 503, .noSpace: 507,
         ]
         XCTAssertEqual(Set(expected.keys), Set(FailureKind.allCases), "every kind is in the table")

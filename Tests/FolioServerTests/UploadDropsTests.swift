@@ -73,6 +73,7 @@ final class UploadDropsTests: XCTestCase {
         _ = try await drops.stage(file: extra, name: "x.pdf", drop: other)
         let load = await drops.load()
         XCTAssertEqual(load.drops, 1)
+
         XCTAssertEqual(load.files, 1)
         do { _ = try await drops.take(id); XCTFail("taken twice") } catch { XCTAssertEqual(kind(of: error), .notFound) }
         do { _ = try await drops.take("../../etc"); XCTFail("a bad id") } catch { XCTAssertEqual(kind(of: error), .notFound) }
@@ -89,5 +90,30 @@ final class UploadDropsTests: XCTestCase {
         _ = try await kept.stage(file: try received(3), name: "Serenade.pdf", drop: "dddddddddddddddd")
         _ = try UploadDrops(spool: spool, maxBytes: 100)   // the server restarted
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.directory), [])
+    }
+
+    /// One device filling the room: its next drop gets 429 (tooMany) with when to try again,
+    /// while another device's drop is still taken; the room frees itself as drops are taken.
+    func testOneDeviceCannotTakeEveryonesRoom() async throws {
+        let drops = try UploadDrops(spool: spool, maxFiles: 5, maxBytes: 100, maxDrops: 3, maxDropsPerClient: 2, lifetime: 600)
+        let ids = ["aaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaa2", "aaaaaaaaaaaaaaa3", "aaaaaaaaaaaaaaa4"]
+        for id in ids.prefix(2) { _ = try await drops.stage(file: try received(1), name: "Ноктюрн.pdf", drop: id, client: "10.0.0.7") }
+        let extra = try received(1)
+        do { _ = try await drops.stage(file: extra, name: "x.pdf", drop: ids[2], client: "10.0.0.7"); XCTFail("a third drop") } catch {
+            XCTAssertEqual(kind(of: error), .tooMany)
+            XCTAssertEqual((error as? any Failure)?.retryAfter, 5)
+        }
+        // A file more for a drop it has is no new drop.
+        _ = try await drops.stage(file: try received(1), name: "夜想曲.csv", drop: ids[0], client: "10.0.0.7")
+        // Another device is not held up, until the server's own room is full (busy, 503).
+        _ = try await drops.stage(file: extra, name: "x.pdf", drop: ids[2], client: "10.0.0.8")
+        do { _ = try await drops.stage(file: try received(1), name: "x.pdf", drop: ids[3], client: "10.0.0.9"); XCTFail("a fourth drop") } catch {
+            XCTAssertEqual(kind(of: error), .busy)
+        }
+        _ = try await drops.take(ids[0])
+        drops.finish(ids[0])
+        _ = try await drops.stage(file: try received(1), name: "x.pdf", drop: ids[3], client: "10.0.0.7")
+        let load = await drops.load()
+        XCTAssertEqual(load.drops, 3)
     }
 }

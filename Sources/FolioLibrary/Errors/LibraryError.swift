@@ -38,6 +38,8 @@ public enum LibraryErrorCode: String, FailureCode {
     case noSpace
     /// Too much is running at once (heavy work, rehearsals); try again after `retryAfter`.
     case busy
+    /// One caller (a device's address) has too much waiting; try again after `retryAfter`.
+    case tooMany
     /// A fault of Folio's own: something that should have been there is not.
     case `internal`
 
@@ -54,6 +56,7 @@ public enum LibraryErrorCode: String, FailureCode {
         case .tooLarge: .tooLarge
         case .noSpace: .noSpace
         case .busy: .busy
+        case .tooMany: .tooMany
         }
     }
 }

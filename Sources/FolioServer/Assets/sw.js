@@ -143,7 +143,12 @@ async function api(request, url) {
   const key = url.pathname + url.search;
   try {
     const response = await network(request);
-    if (response.ok) await cache.put(key, response.clone());
+    if (response.ok) {
+      await cache.put(key, response.clone());
+      // A kept item follows the server: its stored answer is replaced by the newer one.
+      const kept = await caches.open(KEPT);
+      if (await kept.match(key)) await kept.put(key, response.clone());
+    }
     return response;
   } catch {
     const kept = await (await caches.open(KEPT)).match(key);

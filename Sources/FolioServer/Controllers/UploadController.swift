@@ -28,7 +28,7 @@ struct UploadController {
     }
 
     func addRoutes(to router: Router<FolioRequestContext>) {
-        router.post("/api/uploads") { request, _ -> Response in
+        router.post("/api/uploads") { request, context -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
                 throw HTTPError(.badRequest, message: "name is missing: the received file's name")
             }
@@ -55,7 +55,7 @@ struct UploadController {
                 }
                 let file = try await spool.receive(request.body, limit: maxUpload)
                 defer { spool.discard(file) }
-                let index = try await drops.stage(file: file, name: staged, drop: drop)
+                let index = try await drops.stage(file: file, name: staged, drop: drop, client: context.client.address)
                 return try LibraryServer.json(["index": index], status: .accepted)
             }
             let file = try await spool.receive(request.body, limit: maxUpload)
@@ -72,7 +72,7 @@ struct UploadController {
                 outcomes = try await service.work.run { service.takeDrop(files) }
             } catch {
                 // Busy: the drop waits to be asked for again (503 with Retry-After).
-                await drops.restore(id, files: files)
+                await drops.restore(id, files: files, client: context.client.address)
                 throw error
             }
             drops.finish(id)

@@ -16,6 +16,7 @@ import Hummingbird
 /// | unsupportedKind | 415 |
 /// | unreadable, locked | 422 |
 /// | versionRequired | 428 |
+/// | tooMany | 429 |
 /// | internal | 500 |
 /// | io, busy, unavailable | 503 |
 /// | noSpace | 507 |
@@ -29,6 +30,7 @@ enum ErrorStatus {
         case .unsupportedKind: .unsupportedMediaType
         case .unreadable, .locked: .unprocessableContent
         case .versionRequired: .preconditionRequired
+        case .tooMany: .tooManyRequests
         case .internal: .internalServerError
         case .io, .busy, .unavailable: .serviceUnavailable
         case .noSpace: .init(code: 507, reasonPhrase: "Insufficient Storage")

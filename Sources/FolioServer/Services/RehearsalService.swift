@@ -118,7 +118,7 @@ public actor RehearsalService {
             throw LibraryError(.busy, "\(limits.rehearsals) rehearsals are running; end one first", retryAfter: 60)
         }
         guard rehearsals.values.filter({ $0.client == client }).count < limits.perClient else {
-            throw LibraryError(.busy, "this device's network address has \(limits.perClient) rehearsals running (valid: up to \(limits.perClient)); end one first",
+            throw LibraryError(.tooMany, "this device's network address has \(limits.perClient) rehearsals running (valid: up to \(limits.perClient)); end one first",
                                retryAfter: 60)
         }
         let parts = try pieceParts(score)

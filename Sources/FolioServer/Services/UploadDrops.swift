@@ -19,20 +19,26 @@ public actor UploadDrops {
     public nonisolated let maxFiles: Int
     public nonisolated let maxBytes: Int
     public nonisolated let maxDrops: Int
+    /// Drops one device (its address) may have waiting: one device filling the server's room
+    /// gets 429, not everyone 503.
+    public nonisolated let maxDropsPerClient: Int
     public nonisolated let lifetime: TimeInterval
 
     private struct Drop {
         var files: [String] = []
         var bytes = 0
         var touched = Date()
+        var client = "unknown"
     }
     private var drops: [String: Drop] = [:]
 
-    public init(spool: UploadSpool, maxFiles: Int = 500, maxBytes: Int, maxDrops: Int = 8, lifetime: TimeInterval = 600) throws {
+    public init(spool: UploadSpool, maxFiles: Int = 500, maxBytes: Int, maxDrops: Int = 8, maxDropsPerClient: Int = 4,
+                lifetime: TimeInterval = 600) throws {
         directory = (spool.directory as NSString).deletingLastPathComponent + "/drops"
         self.maxFiles = maxFiles
         self.maxBytes = maxBytes
         self.maxDrops = maxDrops
+        self.maxDropsPerClient = maxDropsPerClient
         self.lifetime = lifetime
         // A stopped server's drops can never be taken: gone with it.
         try? FileManager.default.removeItem(atPath: directory)
@@ -47,14 +53,19 @@ public actor UploadDrops {
     }
 
     /// Moves the received file `file` (in the spool) into the drop `id` as `name`; returns its
-    /// place in the drop (0 for the first). 400 for a bad id, 413 past the drop's limits, 503
-    /// (busy) when too many drops are waiting; the file is left to the caller to discard then.
-    public func stage(file: String, name: String, drop id: String) throws -> Int {
+    /// place in the drop (0 for the first). 400 for a bad id, 413 past the drop's limits, 429
+    /// (tooMany) when `client` has ``maxDropsPerClient`` drops waiting, 503 (busy) when the
+    /// server has ``maxDrops``; the file is left to the caller to discard then.
+    public func stage(file: String, name: String, drop id: String, client: String = "unknown") throws -> Int {
         guard Self.isValidID(id) else {
             throw LibraryError(.invalidArgument, "drop must be 16 to 64 letters, digits and dashes")
         }
         sweep()
-        var drop = drops[id] ?? Drop()
+        var drop = drops[id] ?? Drop(client: client)
+        if drops[id] == nil, drops.values.filter({ $0.client == client }).count >= maxDropsPerClient {
+            throw LibraryError(.tooMany, "this device has \(maxDropsPerClient) drops waiting to be taken in (valid: up to "
+                + "\(maxDropsPerClient)); take them in first", retryAfter: 5)
+        }
         if drops[id] == nil, drops.count >= maxDrops {
             throw LibraryError(.busy, "\(maxDrops) drops are waiting to be taken in; try again shortly", retryAfter: 5)
         }
@@ -92,12 +103,12 @@ public actor UploadDrops {
 
     /// Puts a taken drop back to wait (its files are still staged), when it could not be taken
     /// in yet: the server was busy.
-    public func restore(_ id: String, files: [String]) {
+    public func restore(_ id: String, files: [String], client: String = "unknown") {
         guard Self.isValidID(id) else { return }
         let bytes = files.reduce(0) { total, file in
             total + (((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0)
         }
-        drops[id] = Drop(files: files, bytes: bytes, touched: Date())
+        drops[id] = Drop(files: files, bytes: bytes, touched: Date(), client: client)
     }
 
     /// Removes the drop's files once taken in.

@@ -27,7 +27,7 @@ enum CommandError {
         case let code as ExitCode: code
         case is ValidationError: usage
         case let failure as any Failure where failure.kind == .unavailable: ExitCode(69)   // EX_UNAVAILABLE
-        case let failure as any Failure where failure.kind == .busy: ExitCode(75)          // EX_TEMPFAIL
+        case let failure as any Failure where failure.kind == .busy || failure.kind == .tooMany: ExitCode(75)   // EX_TEMPFAIL
         case let failure as any Failure: failure.kind.isCallersInput ? usage : ExitCode(1)
         default: ExitCode(1)
         }
