@@ -23,11 +23,6 @@ export function meterOf(signature) {
   return { beats: signature?.trim() === '¢' ? 2 : 4, division: 1, dotted: false };
 }
 
-// Beats in a bar (see meterOf).
-export function beatsOf(signature) {
-  return meterOf(signature).beats;
-}
-
 export function mountSound({ score = null } = {}) {
   const bar = $('sound');
   const player = new Player();
