@@ -219,7 +219,7 @@ def main(folio, artifacts):
             page.select_option("#symbol", "mf")
             page.click("[data-tool=stamp]")
             page.mouse.click(x + 300, y + 420)
-            expect(page.locator("#annotations li", has_text="Stamp")).to_have_count(1)
+            expect(page.locator("#annotations li", has_text="Stamp: mf")).to_have_count(1)
             # Move: drag the stamp 40 px right and 40 px up; the API reports its new place.
             api = page.url.split("?")[0].replace("/scores/", "/api/scores/") + "/annotations?page=2"
             marks = "(url) => fetch(url).then((r) => r.json()).then((d) => d.annotations)"

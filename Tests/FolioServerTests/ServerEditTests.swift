@@ -301,6 +301,10 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
                 print([(a.type[1], a.xref and page.parent.xref_get_key(a.xref, 'Name')[1]) for a in page.annots()])
                 """, path)
             XCTAssertEqual(read, "[('Stamp', '/FolioFermata')]")
+            // Listed by its mark, as the marks list names it ("Stamp: fermata").
+            struct Listed: Decodable { let annotations: [ScoreService.Annotation] }
+            let listed = try ServerFixture.decode(Listed.self, try await client.execute(uri: "\(uri)?page=2", method: .get))
+            XCTAssertEqual(listed.annotations.filter { $0.subtype == "Stamp" }.map(\.symbol), ["fermata"])
         }
     }
 

@@ -30,7 +30,8 @@ export function marksList(view) {
       const item = document.createElement('li');
       const label = document.createElement('span');
       const kind = markWord(annotation.subtype);
-      label.textContent = `${kind}${annotation.contents ? ': ' + annotation.contents : ''}`;
+      const words = annotation.contents || annotation.symbol;
+      label.textContent = `${kind}${words ? ': ' + words : ''}`;
       label.title = label.textContent;
       // A tap on a cut-short text shows it whole (no hover on a touch screen).
       label.addEventListener('click', () => item.classList.toggle('whole'));

@@ -25,6 +25,8 @@ extension ScoreService {
         public var uri: String?
         /// A link an engraver left on every note (`textedit:`): `folio lint --fix` removes them.
         public var pointAndClick: Bool?
+        /// A stamp's musical mark (`MusicalSymbol`: fermata, mf, cresc…), when it is one of Folio's.
+        public var symbol: String?
     }
 
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
@@ -66,6 +68,7 @@ extension ScoreService {
                 var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
                                         rect: annotation.display.map(Self.rounded), contents: annotation.contents,
                                         author: annotation.author, color: annotation.color)
+                if annotation.subtype == "Stamp" { listed.symbol = annotation.icon.flatMap(MusicalSymbol.init(stampName:))?.rawValue }
                 if let link = links[annotation.id] {
                     switch link.target {
                     case .page(let number)?: listed.target = number
