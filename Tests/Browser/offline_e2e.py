@@ -28,11 +28,7 @@ import urllib.request
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, free_port, poll, run  # noqa: E402
-
-DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
-BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
-GREENSLEEVES = "Traditional-Greensleeves_hymntune.pdf"
+from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, ROOT, free_port, poll, run  # noqa: E402
 
 # Whether the canvas drawn holds ink (a blank page has none).
 INKED = """() => { const canvas = document.querySelector('#stage canvas'); if (!canvas || !canvas.width) return false;

@@ -31,6 +31,10 @@ from playwright.sync_api import Error as PlaywrightError, sync_playwright, expec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# The bundled samples (Samples/), by file name.
+DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
+BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
+GREENSLEEVES = "Traditional-Greensleeves_hymntune.pdf"
 
 
 def free_port():

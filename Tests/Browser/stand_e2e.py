@@ -36,10 +36,8 @@ from PIL import Image, ImageStat
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, poll, run, serving  # noqa: E402
+from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, poll, run, serving  # noqa: E402
 
-DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
-BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
 LONG_TITLE = ("Suite bergamasque, L. 75: III. Clair de lune — Měsíční svit — 月の光 — "
               "Лунный свет (Andante très expressif, con sordina)")
 

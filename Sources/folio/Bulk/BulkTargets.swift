@@ -53,6 +53,16 @@ enum BulkOutput {
         print(path: path, rows: outcome.rows, json: json, applied: applied)
     }
 
+    /// A metadata edit's outcome as `meta set` and `meta apply` print it: the before → after
+    /// table with `--json` or `--dry-run` (nothing saved), else only its warnings and error.
+    static func reportEdit(_ outcome: ScoreBatch.Outcome, command: String, json: Bool, dryRun: Bool) {
+        if json || dryRun {
+            report(outcome, path: outcome.path, command: command, json: json, applied: !dryRun)
+        } else {
+            outcome.print(command: command)
+        }
+    }
+
     static func print(path: String, rows: [FieldChange], json: Bool, applied: Bool) {
         guard !rows.isEmpty else { return }
         if json {

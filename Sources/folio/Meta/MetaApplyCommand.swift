@@ -58,13 +58,7 @@ struct MetaApplyCommand: ParsableCommand {
                     change.edit.title = OpenInDictionary.defaultTitle(forFile: path)
                 }
                 return change
-            } report: { outcome in
-                if dryRun {
-                    BulkOutput.report(outcome, path: outcome.path, command: "meta apply", json: false, applied: false)
-                } else {
-                    outcome.print(command: "meta apply")
-                }
-            }
+            } report: { BulkOutput.reportEdit($0, command: "meta apply", json: false, dryRun: dryRun) }
         if !ok { throw ExitCode(1) }
     }
 }

@@ -87,11 +87,7 @@ struct MetaSetCommand: ParsableCommand {
         batch.dryRun = dryRun
         let (json, dryRun) = (self.json, self.dryRun)
         let ok = batch.run(files: files) { _, _ in change } report: { outcome in
-            if json || dryRun {
-                BulkOutput.report(outcome, path: outcome.path, command: "meta set", json: json, applied: !dryRun)
-            } else {
-                outcome.print(command: "meta set")
-            }
+            BulkOutput.reportEdit(outcome, command: "meta set", json: json, dryRun: dryRun)
         }
         if !ok { throw ExitCode(1) }
     }
