@@ -13,9 +13,13 @@ portrait (1024×1366, touch) and a laptop (1366×768).
 - Night mode darkens the drawn page (mean luminance of the stage's screenshot) and is
   remembered over a reload.
 - A half turn splits at a gap between systems: the drawn rows either side of the rule are
-  blank.
-- The setlist shows each piece's composers and duration and the set's total time.
-- Performance mode: a long title never wraps the header; the whole page is on screen.
+  blank. Its rule, dragged, moves the cut: kept in the file (pikepdf reads the split) and
+  drawn there; "Auto" gives the page back to the gap found.
+- The setlist shows each piece's composers and duration and the set's total time; a note typed
+  on an entry is kept and shown beside the piece's title in performance mode.
+- Performance mode: a long title never wraps the header; the whole page is on screen; a
+  smaller sheet (a page cropped to 420 pt) is drawn at the same scale as the A4 pages, not
+  blown up; the screen is kept awake (Screen Wake Lock).
 - Landscape: the panel beside the page folds away, the page's room grows, and it stays folded
   over a reload.
 - The metronome in 9/8 beats three dotted beats a bar (subdivided in three when asked, evenly
@@ -36,7 +40,7 @@ from PIL import Image, ImageStat
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, poll, run, serving  # noqa: E402
+from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, ROOT, drag, poll, run, serving  # noqa: E402
 
 LONG_TITLE = ("Suite bergamasque, L. 75: III. Clair de lune — Měsíční svit — 月の光 — "
               "Лунный свет (Andante très expressif, con sordina)")
@@ -79,6 +83,18 @@ def page_box(page):
                          "return { width: r.width, height: r.height, bottom: r.bottom, innerWidth, innerHeight }; }")
 
 
+def pikepdf_half_turns(path):
+    """The file's folioscore:halfTurns items, as pikepdf reads its XMP."""
+    script = ("import sys, re, pikepdf\n"
+              "with pikepdf.open(sys.argv[1]) as pdf:\n"
+              "    meta = pdf.Root.get('/Metadata')\n"
+              "    text = meta.read_bytes().decode('utf-8') if meta is not None else ''\n"
+              "block = re.search(r'halfTurns>(.*?)</folioscore:halfTurns', text, re.S)\n"
+              "print('\\n'.join(re.findall(r'<rdf:li>([^<]*)</rdf:li>', block.group(1))) if block else '')\n")
+    out = subprocess.run([sys.executable, "-c", script, path], check=True, capture_output=True, text=True).stdout
+    return [line for line in out.split("\n") if line]
+
+
 def main(folio, artifacts):
     os.makedirs(artifacts, exist_ok=True)
     library = tempfile.mkdtemp(prefix="folio-stand-")
@@ -98,7 +114,13 @@ def main(folio, artifacts):
     long_piece = os.path.join(library, "Lange Suite.pdf")
     shutil.copy(os.path.join(library, DEBUSSY), long_piece)
     folio_run(folio, "meta", "set", long_piece, "--title", LONG_TITLE)
-    for arguments in (["create", "Abendkonzert"], ["add", "Abendkonzert", "Lange Suite.pdf"], ["add", "Abendkonzert", BRAHMS]):
+    # A smaller sheet: Greensleeves cropped to 420 pt wide (an A5-like part among A4 scores).
+    small_sheet = os.path.join(library, "Kleines Blatt.pdf")
+    shutil.copy(os.path.join(library, GREENSLEEVES), small_sheet)
+    folio_run(folio, "pages", "crop", small_sheet, "--box", "80,240,420,595")
+    folio_run(folio, "library", "scan", library)
+    for arguments in (["create", "Abendkonzert"], ["add", "Abendkonzert", "Lange Suite.pdf"], ["add", "Abendkonzert", BRAHMS],
+                      ["add", "Abendkonzert", "Kleines Blatt.pdf"]):
         folio_run(folio, "setlist", *arguments, "--library", library)
 
     with serving(folio, library) as base, sync_playwright() as playwright:
@@ -203,15 +225,47 @@ def main(folio, artifacts):
         assert all(blank["above"]) and all(blank["below"]), f"a staff cut by the half turn: {blank}"
         assert 0.25 <= blank["split"] <= 0.75, blank
         page.screenshot(path=f"{artifacts}/07-half-turn.png")
+
+        # The musician moves the cut: the rule dragged 80 px down is kept in the file for page 1.
+        handle = page.locator("#split-handle")
+        expect(handle).to_be_visible()
+        expect(handle.locator(".split-auto")).to_be_hidden()
+        rule_before = int(page.evaluate("() => document.getElementById('page').dataset.rule"))
+        box = handle.bounding_box()
+        middle = (box["x"] + box["width"] / 3, box["y"] + box["height"] / 2)
+        drag(page, middle, (middle[0], middle[1] + 80), steps=8)
+        expect(page.locator("#status")).to_contain_text("Half-turn cut moved")
+        poll(page, "() => Number(document.getElementById('page').dataset.rule)", lambda rule: rule > rule_before,
+             what="the rule drawn lower")
+        moved = pikepdf_half_turns(os.path.join(library, DEBUSSY))
+        assert len(moved) == 1 and moved[0].startswith("1="), moved
+        kept = float(moved[0][2:])
+        drawn = [float(part) for part in page.evaluate("() => document.getElementById('page').dataset.split").split()]
+        assert drawn == [kept, kept], (drawn, kept)
+        assert kept > blank["split"], (kept, blank)
+        page.screenshot(path=f"{artifacts}/07b-half-turn-moved.png")
+        page.click("#split-handle .split-auto")
+        expect(page.locator("#status")).to_contain_text("found from the page again")
+        poll(page, "() => document.getElementById('page').dataset.split", lambda split: split and float(split.split()[0]) == blank["split"],
+             what="the cut found from the page again")
+        assert pikepdf_half_turns(os.path.join(library, DEBUSSY)) == [], "the reset left a split in the file"
         page.click("#half")
+        expect(handle).to_be_hidden()
 
         # The setlist in musicians' words: composers and durations per piece, the set's total time.
         page.goto(base + "/setlists/Abendkonzert")
         expect(page.locator("#entries li").first).to_contain_text("Claude Debussy · 5:07")
         expect(page.locator("#entries li").nth(1)).to_contain_text("Johannes Brahms, Diego F. Guillen")
-        expect(page.locator("#total")).to_have_text("Total 5:07 · 1 without a duration")
+        expect(page.locator("#total")).to_have_text("Total 5:07 · 2 without a duration")
         small = small_controls(page, "setlist")
         assert not small, f"setlist controls under 44×44: {small}"
+        # A note on the second entry, kept over a reload.
+        note = page.locator("#entries li").nth(1).locator(".entry-note")
+        note.fill("attacca — 続けて")
+        note.press("Enter")
+        expect(page.locator("#status")).to_contain_text("Noted Cancion de Cuna")
+        page.reload()
+        expect(page.locator("#entries li").nth(1).locator(".entry-note")).to_have_value("attacca — 続けて")
         page.screenshot(path=f"{artifacts}/08a-setlist.png")
 
         # Performance mode: one header row under a long title, the whole page on screen.
@@ -224,6 +278,21 @@ def main(folio, artifacts):
         small = small_controls(page, "performance mode")
         assert not small, f"performance mode controls under 44×44: {small}"
         page.screenshot(path=f"{artifacts}/08-perform.png")
+        awake = poll(page, "() => document.getElementById('stage').dataset.awake || ''", lambda state: state != "",
+                     what="the wake lock asked for")
+        assert awake == "on", f"the screen may sleep: {awake}"
+        a4_width = page.evaluate("() => document.querySelector('#stage canvas').getBoundingClientRect().width")
+        # The second piece, with its note beside its title.
+        page.keyboard.press("End")
+        page.wait_for_selector("#stage[data-rendered='6']")
+        small_width = page.evaluate("() => document.querySelector('#stage canvas').getBoundingClientRect().width")
+        assert abs(small_width / a4_width - 420 / 595.28) < 0.02, f"the small sheet drawn {small_width} px beside A4's {a4_width}"
+        page.screenshot(path=f"{artifacts}/08b-perform-small-sheet.png")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#stage[data-rendered='5']")
+        expect(page.locator("#piece")).to_have_text("Cancion de Cuna — attacca — 続けて")
+        page.keyboard.press("Home")
+        page.wait_for_selector("#stage[data-rendered='1']")
         page.click("#fullscreen")
         poll(page, "() => document.querySelector('#stage canvas').getBoundingClientRect().width",
              lambda width: width >= 0.9 * 1024, what="the performed page at 90 % of the width in full screen")

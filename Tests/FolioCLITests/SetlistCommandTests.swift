@@ -112,6 +112,39 @@ final class SetlistCommandTests: XCTestCase {
         XCTAssertEqual(entries[1]["title"] as? String, "Cancion de Cuna")
     }
 
+    /// A note per entry: kept through moves, shown by `show` (text and JSON), cleared, and
+    /// refused (exit 64, catalog unchanged) when too long, on two lines or for no entry.
+    func testANotePerEntry() throws {
+        try run(["setlist", "create", "Концерт — 金曜日", "--library", library])
+        try run(["setlist", "add", "Концерт — 金曜日", "Brahms-Cancion_de_Cuna.pdf", "--library", library])
+        try run(["setlist", "add", "Концерт — 金曜日", "--placeholder", "Přídavek", "--library", library])
+        let said = try run(["setlist", "note", "Концерт — 金曜日", "1", "  attacca · ohne Pause → 2.  ", "--library", library]).out
+        XCTAssertEqual(said, "noted 1. Cancion de Cuna: attacca · ohne Pause → 2.\n")
+        try run(["setlist", "note", "Концерт — 金曜日", "2", "カポ 2", "--library", library])
+        try run(["setlist", "move", "Концерт — 金曜日", "2", "1", "--library", library])
+        var entries = try show("Концерт — 金曜日")
+        XCTAssertEqual(entries.map { $0["note"] as? String }, ["カポ 2", "attacca · ohne Pause → 2."])
+        let text = try run(["setlist", "show", "Концерт — 金曜日", "--library", library]).out
+        XCTAssertTrue(text.contains("1. Přídavek (placeholder) [カポ 2]"), text)
+
+        let dump = "import sqlite3,sys; print('\\n'.join(sqlite3.connect(sys.argv[1]).iterdump()))"
+        let catalog = library + "/.folio/library.sqlite"
+        let before = try python(dump, catalog)
+        XCTAssertTrue(try run(["setlist", "note", "Концерт — 金曜日", "1", String(repeating: "ё", count: 501), "--library", library],
+                              status: 64).err.contains("up to 500"))
+        XCTAssertTrue(try run(["setlist", "note", "Концерт — 金曜日", "1", "two\nlines", "--library", library], status: 64).err.contains("one line"))
+        XCTAssertTrue(try run(["setlist", "note", "Концерт — 金曜日", "3", "x", "--library", library], status: 64).err.contains("1 to 2"))
+        try run(["setlist", "note", "Концерт — 金曜日", "1", "--library", library], status: 64)
+        XCTAssertEqual(try run(["setlist", "note", "Концерт — 金曜日", "1", "--clear", "--dry-run", "--library", library]).out,
+                       "would note 1. Přídavek: no note\n")
+        XCTAssertEqual(try python(dump, catalog), before)
+
+        try run(["setlist", "note", "Концерт — 金曜日", "1", "--clear", "--library", library])
+        entries = try show("Концерт — 金曜日")
+        XCTAssertTrue(entries[0]["note"] is NSNull, "a cleared note is null")
+        XCTAssertEqual(entries[1]["note"] as? String, "attacca · ohne Pause → 2.")
+    }
+
     private func pages(_ path: String) throws -> Int {
         Int(try python("import pikepdf,sys; print(len(pikepdf.open(sys.argv[1]).pages))", path)
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

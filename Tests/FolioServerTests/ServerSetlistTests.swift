@@ -77,6 +77,32 @@ final class ServerSetlistTests: ServerTestCase, @unchecked Sendable {
             let current = try ServerFixture.decode(SetlistService.Shown.self, try await client.execute(uri: api, method: .get))
             XCTAssertEqual(current.entries.map(\.title), ["Canción de cuna", "Encore", clair.title])
 
+            // A note per entry: kept with the entry's version, refused when stale, too long or two lines.
+            func note(_ position: Int, _ body: String) async throws -> TestResponse {
+                headers[.ifMatch] = version
+                let response = try await client.execute(uri: api + "/entries/\(position)/note", method: .put, headers: headers,
+                                                        body: ByteBuffer(string: body))
+                if let tag = response.headers[.eTag] { version = tag }
+                return response
+            }
+            let beforeNote = version
+            let noted = try await note(2, #"{"note": " attacca — 続けて "}"#)
+            XCTAssertEqual(noted.status, .ok, String(buffer: noted.body))
+            XCTAssertEqual(try ServerFixture.decode(SetlistService.Shown.self, noted).entries.map(\.note), [nil, "attacca — 続けて", nil])
+            headers[.ifMatch] = beforeNote
+            let staleNote = try await client.execute(uri: api + "/entries/2/note", method: .put, headers: headers,
+                                                     body: ByteBuffer(string: #"{"note": "x"}"#))
+            XCTAssertEqual(staleNote.status, .conflict)
+            for (position, body) in [(2, #"{"note": "\#(String(repeating: "я", count: 501))"}"#), (2, #"{"note": "a\nb"}"#),
+                                     (9, #"{"note": "x"}"#), (2, #"{"note": 5}"#)] {
+                let refused = try await note(position, body)
+                XCTAssertEqual(refused.status, .badRequest, "\(position) \(body): \(String(buffer: refused.body))")
+            }
+            let kept = try ServerFixture.decode(SetlistService.Shown.self, try await client.execute(uri: api, method: .get))
+            XCTAssertEqual(kept.entries.map(\.note), [nil, "attacca — 続けて", nil])
+            let cleared = try await note(2, #"{"note": null}"#)
+            XCTAssertEqual(try ServerFixture.decode(SetlistService.Shown.self, cleared).entries.map(\.note), [nil, nil, nil])
+
             // forScore's 4SS and the merged PDF, read by parsers nobody here wrote.
             let work = self.fixture.folder.appendingPathComponent("out")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -234,6 +234,10 @@ enum CatalogSchema {
             // Composers from LilyPond's /Composer, /Arranger and /Poet: every file read again.
             try db.execute(sql: "UPDATE score SET modified = -1")
         }
+        migrator.registerMigration("v13") { db in
+            // A note per setlist entry ("attacca", "capo 2").
+            try db.execute(sql: "ALTER TABLE setlist_entry ADD COLUMN note TEXT")
+        }
         return migrator
     }
 }

@@ -35,6 +35,7 @@ extension LibraryCatalog {
         var title: String
         var start: Int?
         var end: Int?
+        var note: String?
     }
 
     /// Every setlist, by folder then name.
@@ -55,7 +56,7 @@ extension LibraryCatalog {
             let id = try Self.setlistID(name, in: db)
             let folder = try String.fetchOne(db, sql: "SELECT folder FROM setlist WHERE id = ?", arguments: [id])
             let rows = try Row.fetchAll(db, sql: """
-                SELECT se.kind, se.title, se.startPage, se.endPage, s.path, s.id AS scoreId,
+                SELECT se.kind, se.title, se.startPage, se.endPage, se.note, s.path, s.id AS scoreId,
                     (SELECT e.startPage || ' ' || e.endPage FROM entry e
                      WHERE e.scoreId = s.id AND e.bookmark IS NOT NULL AND e.title = se.title
                      ORDER BY e.bookmark LIMIT 1) AS current
@@ -64,8 +65,9 @@ extension LibraryCatalog {
                 """, arguments: [id])
             let entries = rows.map { row -> SetlistEntry in
                 let title: String = row["title"]
+                let note: String? = row["note"]
                 guard let path: String = row["path"], let kind = SetlistEntry.Kind(rawValue: row["kind"]), kind != .placeholder else {
-                    return SetlistEntry(kind: .placeholder, title: title)
+                    return SetlistEntry(kind: .placeholder, title: title, note: note)
                 }
                 if kind == .bookmark {
                     let current = (row["current"] as String?)?.split(separator: " ").compactMap { Int($0) }
@@ -73,9 +75,9 @@ extension LibraryCatalog {
                     let storedEnd: Int? = row["endPage"]
                     let start = current?.first ?? storedStart
                     let end = current.flatMap { $0.count == 2 ? $0[1] : nil } ?? storedEnd
-                    return SetlistEntry(kind: .bookmark, title: title, path: path, start: start, end: end)
+                    return SetlistEntry(kind: .bookmark, title: title, path: path, start: start, end: end, note: note)
                 }
-                return SetlistEntry(kind: .score, title: title, path: path)
+                return SetlistEntry(kind: .score, title: title, path: path, note: note)
             }
             return Setlist(title: name, folder: folder, entries: entries)
         }
@@ -166,6 +168,28 @@ extension LibraryCatalog {
             try Self.shift(id, from: source + 1, by: -1, in: db)
             try Self.shift(id, from: target, by: 1, in: db)
             try db.execute(sql: "UPDATE setlist_entry SET position = ? WHERE setlistId = ? AND position = -1", arguments: [target, id])
+            try Self.touch(id, in: db)
+            return title
+        }
+    }
+
+    /// Gives the entry at 1-based `position` a note (nil or blank: none, see
+    /// ``SetlistEntry/checkNote(_:)``); returns its title. With `dryRun`, checks all the same
+    /// and changes nothing.
+    ///
+    /// ```swift
+    /// try catalog.noteSetlistEntry("Friday", at: 2, note: "attacca")
+    /// ```
+    @discardableResult
+    public func noteSetlistEntry(_ name: String, at position: Int, note: String?, dryRun: Bool = false) throws -> String {
+        let note = try SetlistEntry.checkNote(note)
+        return try write(rollingBack: dryRun) { db in
+            let id = try Self.setlistID(name, in: db)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
+            let index = try Self.checkPosition(position, count: count) - 1
+            let title = try String.fetchOne(db, sql: "SELECT title FROM setlist_entry WHERE setlistId = ? AND position = ?",
+                                            arguments: [id, index]) ?? ""
+            try db.execute(sql: "UPDATE setlist_entry SET note = ? WHERE setlistId = ? AND position = ?", arguments: [note, id, index])
             try Self.touch(id, in: db)
             return title
         }
@@ -273,9 +297,9 @@ extension LibraryCatalog {
 
     private static func insert(_ entry: StoredSetlistEntry, setlist: Int64, position: Int, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO setlist_entry (setlistId, position, kind, scoreId, title, startPage, endPage)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [setlist, position, entry.kind.rawValue, entry.scoreID, entry.title, entry.start, entry.end])
+            INSERT INTO setlist_entry (setlistId, position, kind, scoreId, title, startPage, endPage, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [setlist, position, entry.kind.rawValue, entry.scoreID, entry.title, entry.start, entry.end, entry.note])
     }
 
     /// Moves entries at `from` and after by `delta` (two steps, as positions are unique).

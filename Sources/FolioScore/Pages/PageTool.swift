@@ -8,7 +8,9 @@ import Foundation
 /// pages go and how many (1 unless given, at most ``maxBlankPages``), `size` their size
 /// (a4, letter or WIDTHxHEIGHT in points; the neighbouring page's unless given); `box` x,
 /// y, width, height in points for crop, or `margin` around what is drawn (``defaultMargin``
-/// unless given), or `reset`.
+/// unless given), or `reset`; `split` where a half-page turn cuts `pages` (a fraction of the
+/// page's height from the top, ``splitRange``), or `reset` to cut them where the viewer finds
+/// the gap between systems again.
 ///
 /// ```swift
 /// let tool = PageTool(action: "rotate", pages: "2", by: 90)
@@ -18,7 +20,7 @@ import Foundation
 public struct PageTool: Codable, Sendable, Equatable {
     /// The tools.
     public enum Action: String, Sendable, CaseIterable {
-        case rotate, delete, move, insertBlank = "insert-blank", crop
+        case rotate, delete, move, insertBlank = "insert-blank", crop, halfTurn = "half-turn"
     }
 
     public var action: String
@@ -31,16 +33,19 @@ public struct PageTool: Codable, Sendable, Equatable {
     public var box: [Double]?
     public var margin: Double?
     public var reset: Bool?
+    public var split: Double?
 
     /// Points kept around what a page draws when an automatic crop names no margin.
     public static let defaultMargin = 10.0
     /// Blank pages one call inserts at most: one request should not grow a score by thousands.
     public static let maxBlankPages = 100
+    /// Where a half turn may cut a page: not so near an edge that one of the two parts is a sliver.
+    public static let splitRange = 0.05...0.95
 
     public init(action: String, pages: String? = nil, by: Int? = nil, to: Int? = nil, at: Int? = nil, count: Int? = nil,
-                size: String? = nil, box: [Double]? = nil, margin: Double? = nil, reset: Bool? = nil) {
+                size: String? = nil, box: [Double]? = nil, margin: Double? = nil, reset: Bool? = nil, split: Double? = nil) {
         (self.action, self.pages, self.by, self.to, self.at, self.count) = (action, pages, by, to, at, count)
-        (self.size, self.box, self.margin, self.reset) = (size, box, margin, reset)
+        (self.size, self.box, self.margin, self.reset, self.split) = (size, box, margin, reset, split)
     }
 
     /// What a tool did: the page count after it, the pages it worked on, and what it had to
@@ -78,6 +83,15 @@ public struct PageTool: Codable, Sendable, Equatable {
             let chosen = [box != nil, margin != nil, reset == true].filter { $0 }.count
             guard chosen <= 1 else { throw ScoreError(.invalidValue, "give one of box, margin (an automatic crop) or reset") }
             if let box, box.count != 4 { throw ScoreError(.invalidValue, "box must be x, y, width, height in points") }
+        case .halfTurn:
+            _ = try required(pages, "pages", "the pages, as \"3,5-7\"")
+            guard (split != nil) != (reset == true) else {
+                throw ScoreError(.invalidValue, "give split (where the half turn cuts, a fraction of the page's height) or reset")
+            }
+            if let split, !Self.splitRange.contains(split) {
+                throw ScoreError(.outOfRange, "split \(split) is out of range (valid: \(Self.splitRange.lowerBound) to "
+                    + "\(Self.splitRange.upperBound) of the page's height, from the top)")
+            }
         }
     }
 
@@ -116,6 +130,12 @@ public struct PageTool: Codable, Sendable, Equatable {
             let chosen = try list(everyWhenLeftOut: true)
             warnings = try ScorePages.crop(document, pages: chosen, crop)
             changed = reset == true ? chosen.count : chosen.count - warnings.count
+        case .halfTurn:
+            let chosen = try list(everyWhenLeftOut: false)
+            var splits = HalfTurns.splits(of: document)
+            for page in chosen { splits[page] = split }
+            try HalfTurns.write(splits, to: document)
+            changed = Set(chosen).count
         }
         return Result(pages: document.pageCount, changed: changed, warnings: warnings)
     }
@@ -129,6 +149,7 @@ public struct PageTool: Codable, Sendable, Equatable {
         case .move: return "Moved page(s)\(list)"
         case .insertBlank: return "Inserted blank page(s)"
         case .crop: return reset == true ? "Uncropped page(s)\(list)" : "Cropped page(s)\(list)"
+        case .halfTurn: return reset == true ? "Reset the half-turn split of page(s)\(list)" : "Moved the half-turn split of page(s)\(list)"
         }
     }
 

@@ -43,7 +43,8 @@ public struct Setlist: Sendable, Equatable, Codable {
 }
 
 /// One entry of a ``Setlist``. `path` is relative to the library (nil for a placeholder);
-/// `start` and `end` are a bookmark's 1-based pages (nil otherwise).
+/// `start` and `end` are a bookmark's 1-based pages (nil otherwise); `note` is the musician's
+/// word on it for the set ("attacca", "capo 2", "from bar 17"), nil when there is none.
 ///
 /// ```swift
 /// let entry = SetlistEntry(kind: .bookmark, title: "Habanera", path: "Bizet - Carmen.pdf", start: 12, end: 15)
@@ -63,16 +64,38 @@ public struct SetlistEntry: Sendable, Equatable, Codable {
     public var path: String?
     public var start: Int?
     public var end: Int?
+    public var note: String?
 
-    public init(kind: Kind, title: String, path: String? = nil, start: Int? = nil, end: Int? = nil) {
+    /// The longest note an entry keeps, in characters.
+    public static let maxNote = 500
+
+    public init(kind: Kind, title: String, path: String? = nil, start: Int? = nil, end: Int? = nil, note: String? = nil) {
         self.kind = kind
         self.title = title
         self.path = kind == .placeholder ? nil : path
         self.start = kind == .bookmark ? start : nil
         self.end = kind == .bookmark ? end : nil
+        self.note = note
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, title, path, start, end }
+    /// A note as kept: white space around it trimmed, nil when nothing is left; refused with
+    /// control characters (a line break included: a note is one line) or over ``maxNote``.
+    ///
+    /// ```swift
+    /// try SetlistEntry.checkNote("  attacca ")   // "attacca"
+    /// ```
+    public static func checkNote(_ note: String?) throws -> String? {
+        guard let trimmed = note?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= maxNote else {
+            throw ScoreError(.outOfRange, "a note of \(trimmed.count) characters is too long (valid: up to \(maxNote))")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ScoreError(.invalidValue, "a note is one line, without control characters")
+        }
+        return trimmed
+    }
+
+    private enum CodingKeys: String, CodingKey { case kind, title, path, start, end, note }
 
     /// Every key is written, null included, so a reader sees one shape for every kind.
     public func encode(to encoder: any Encoder) throws {
@@ -82,5 +105,6 @@ public struct SetlistEntry: Sendable, Equatable, Codable {
         try container.encode(path, forKey: .path)
         try container.encode(start, forKey: .start)
         try container.encode(end, forKey: .end)
+        try container.encode(note, forKey: .note)
     }
 }

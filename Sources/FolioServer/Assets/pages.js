@@ -42,6 +42,33 @@ export function draw(page, canvas, { viewport, ratio }) {
     optionalContentConfigPromise: layers ? Promise.resolve(layers) : undefined });
 }
 
+// One size for a run of pages of differing paper (a setlist of A4, letter and a scan): the
+// largest page of each orientation ({portrait, landscape}: {width, height} in points, as
+// shown), so every page is drawn at the scale that fits that frame and a staff keeps its size
+// from piece to piece.
+export async function pageFrames(document) {
+  const frames = {};
+  const numbers = Array.from({ length: document.numPages }, (_, index) => index + 1);
+  for (const page of await Promise.all(numbers.map((number) => document.getPage(number)))) {
+    const { width, height } = page.getViewport({ scale: 1 });
+    const kind = height >= width ? 'portrait' : 'landscape';
+    const frame = frames[kind] ?? { width: 0, height: 0 };
+    frames[kind] = { width: Math.max(frame.width, width), height: Math.max(frame.height, height) };
+  }
+  return frames;
+}
+
+// The room a page is fitted into so that it is drawn at its frame's scale (see pageFrames);
+// `room` itself without frames.
+export function framed(page, room, frames) {
+  if (!frames) return room;
+  const { width, height } = page.getViewport({ scale: 1 });
+  const frame = frames[height >= width ? 'portrait' : 'landscape'];
+  if (!frame) return room;
+  const scale = Math.min(room.width / frame.width, room.height / frame.height);
+  return { width: width * scale, height: height * scale };
+}
+
 // `page` drawn on a canvas of its own, fitted to `room`.
 export async function sheet(page, room) {
   const fitted = fit(page, room);
@@ -92,6 +119,7 @@ export async function drawHalves(current, next, canvas, room, split = null) {
   context.fillRect(0, top - ratio, canvas.width, 2 * ratio);
   canvas.dataset.split = `${cut.upper.toFixed(4)} ${cut.lower.toFixed(4)}`;
   canvas.dataset.rule = String(top);
+  canvas.dataset.heights = `${upper.height} ${lower.height}`;
   const css = shown(canvas, ratio);
   // Cut at different heights, the parts may be taller than one page: shown a little smaller.
   const shrink = Math.min(1, room.height / css.height);
@@ -102,6 +130,14 @@ export async function drawHalves(current, next, canvas, room, split = null) {
     canvas.style.height = `${css.height}px`;
   }
   return css;
+}
+
+// The split (a fraction of each page's height) that puts a half turn's rule at `fraction` of
+// the composed canvas, whose coming page was drawn `upperHeight` high and the page being
+// finished `lowerHeight` (both cut at the same fraction, as drawHalves does with a split).
+export function splitAt(fraction, upperHeight, lowerHeight) {
+  const below = upperHeight * (1 - fraction) + fraction * lowerHeight;
+  return below > 0 ? (fraction * lowerHeight) / below : fraction;
 }
 
 // Which rows of a drawn sheet hold no ink (1) and which do (0). Light greys (a scan's

@@ -7,11 +7,11 @@
 // its tempo and time signature (/api/setlists/NAME/sound).
 import { getJSON } from './api.js';
 import { pageTurn, turnOnTapOrSwipe } from './dom.js';
-import { sheet, openDocument, drawHalves, turned, viewModes } from './pages.js';
+import { sheet, openDocument, drawHalves, turned, viewModes, pageFrames, framed } from './pages.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
-import { setUpStand } from './stand.js';
+import { setUpStand, stayAwake } from './stand.js';
 import { keepRecent } from './offline.js';
 
 const stage = document.getElementById('stage');
@@ -19,7 +19,8 @@ const label = document.getElementById('pageno');
 const pieceLabel = document.getElementById('piece');
 const twoButton = document.getElementById('two');
 const halfButton = document.getElementById('half');
-const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [], queued: undefined };
+// `frames`: the largest page of each orientation, so every piece is drawn at one size.
+const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [], queued: undefined, frames: null };
 const sound = mountSound();
 // Leading a rehearsal: each piece's score and its page reach the followers.
 const rehearsal = leadRehearsal({ toggle: document.getElementById('rehearse'), panel: document.getElementById('rehearsal'), where });
@@ -42,9 +43,13 @@ async function loadSound() {
     const index = data.pieces.findIndex((entry, position) => position >= next && entry.score !== null && entry.title === piece.title);
     if (index < 0) continue;
     piece.sound = data.pieces[index];
+    piece.entry = index;
     next = index + 1;
   }
   if (data.pieces.some((entry) => entry.track)) sound.show(true);
+  // Each entry's note for the set ("attacca") beside its title; the list is in the same order.
+  const { data: setlist } = await getJSON(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}`);
+  for (const piece of state.pieces) piece.note = setlist.entries[piece.entry]?.note ?? null;
   getJSON('/api/audio').then(({ data: audio }) => sound.librarySamples(audio.audio)).catch(() => {});
 }
 
@@ -62,6 +67,7 @@ async function load() {
   const url = `/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`;
   state.document = await openDocument(url).promise;
   state.pages = state.document.numPages;
+  state.frames = await pageFrames(state.document);
   const outline = (await state.document.getOutline()) ?? [];
   for (const item of outline) {
     try {
@@ -92,7 +98,8 @@ function keep() {
 }
 
 async function pageSheet(number, room) {
-  const canvas = await sheet(await state.document.getPage(number), room);
+  const page = await state.document.getPage(number);
+  const canvas = await sheet(page, framed(page, room, state.frames));
   canvas.className = 'sheet';
   return canvas;
 }
@@ -105,10 +112,11 @@ async function render() {
     const canvas = document.createElement('canvas');
     canvas.className = 'sheet';
     const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-    await drawHalves(await state.document.getPage(state.page), await state.document.getPage(state.page + 1), canvas, room);
+    const [current, next] = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
+    await drawHalves(current, next, canvas, framed(current, room, state.frames));
     stage.replaceChildren(canvas);
     label.textContent = `${state.page}½ / ${state.pages}`;
-    pieceLabel.textContent = pieceAt(state.page + 1)?.title ?? '';
+    pieceLabel.textContent = described(pieceAt(state.page + 1));
     stage.dataset.rendered = `${state.page}.5`;
     return;
   }
@@ -119,8 +127,14 @@ async function render() {
   stage.replaceChildren(...canvases);
   label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   const piece = pieceAt(state.page);
-  pieceLabel.textContent = piece ? piece.title : '';
+  pieceLabel.textContent = described(piece);
   stage.dataset.rendered = String(state.page);
+}
+
+// A piece as the header names it: its title, and its note for the set.
+function described(piece) {
+  if (!piece) return '';
+  return piece.note ? `${piece.title} — ${piece.note}` : piece.title;
 }
 
 function turn(direction) {
@@ -146,6 +160,7 @@ const modes = viewModes(state, twoButton, halfButton, render);
 turnOnTapOrSwipe(stage, turn);
 window.addEventListener('resize', () => { if (state.document) render(); });
 setUpStand();
+stayAwake(stage);
 
 (async () => {
   try {

@@ -24,6 +24,7 @@ import { linkNavigation } from './links.js';
 import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
 import { setUpStand } from './stand.js';
+import { splitHandle } from './halfsplit.js';
 import { keepRecent, keepToggle } from './offline.js';
 
 const stage = document.getElementById('stage');
@@ -72,6 +73,7 @@ view.follow = links.follow;
 const marks = marksList(view);
 const tools = markingTools(view, settings);
 pageGestures(view, tools, links);
+const splitter = splitHandle(view);
 tools.choose('view');
 tabList([...document.querySelectorAll('[role="tab"]')]);
 // Leading a rehearsal: every page shown reaches the followers.
@@ -130,6 +132,7 @@ async function render() {
   state.rendering = draw(page, canvas, fitted);
   try { await state.rendering.promise; } catch (error) { if (error?.name !== 'RenderingCancelledException') throw error; }
   state.rendering = null;
+  splitter.shown(false);
   pageLabel.textContent = `${state.page} / ${state.pages}`;
   tools.clear();
   await loadMarks();
@@ -162,6 +165,7 @@ async function renderComposed() {
   overlay.style.height = `${shown.height}px`;
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
+  splitter.shown(state.halfway);
   pageLabel.textContent = state.halfway ? `${state.page}½ / ${state.pages}` : `${state.page}–${state.page + 1} / ${state.pages}`;
   tools.clear();
   await loadMarks();

@@ -1,6 +1,7 @@
 // Setlists: create one (list page); on a setlist's page, its pieces in order — drag to
-// reorder (or the ↑ ↓ buttons, for keyboard and touch), remove, add scores found by search
-// and placeholders. Every change sends the version it was based on; 409 reloads.
+// reorder (or the ↑ ↓ buttons, for keyboard and touch), a note on each ("attacca", saved
+// when the field is left or Enter pressed), remove, add scores found by search and
+// placeholders. Every change sends the version it was based on; 409 reloads.
 import { getJSON, change } from './api.js';
 import { emptyItem, button, latest } from './dom.js';
 import { keepToggle } from './offline.js';
@@ -54,7 +55,13 @@ if (builder) {
       const down = button('↓', `Move ${entry.title} down`, () => move(index + 1, index + 2), index === setlist.entries.length - 1);
       const remove = button('Remove', `Remove ${entry.title}`, () => save('DELETE', `${api}/entries/${index + 1}`, undefined, 'Removed'));
       buttons.append(up, down, remove);
-      item.append(title, kind, buttons);
+      const note = document.createElement('input');
+      Object.assign(note, { className: 'entry-note', value: entry.note ?? '', placeholder: 'Note (attacca, capo 2…)', maxLength: 500 });
+      note.setAttribute('aria-label', `Note on ${entry.title}`);
+      note.addEventListener('change', () => save('PUT', `${api}/entries/${index + 1}/note`, { note: note.value },
+        note.value.trim() ? `Noted ${entry.title}: ${note.value.trim()}` : `No note on ${entry.title}`));
+      note.addEventListener('keydown', (event) => { if (event.key === 'Enter') note.blur(); });
+      item.append(title, kind, note, buttons);
       item.addEventListener('dragstart', (event) => { dragged = index + 1; event.dataTransfer.effectAllowed = 'move'; });
       item.addEventListener('dragover', (event) => { event.preventDefault(); item.classList.add('over'); });
       item.addEventListener('dragleave', () => item.classList.remove('over'));

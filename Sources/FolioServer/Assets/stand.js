@@ -1,7 +1,8 @@
 // The music stand: what the score view and performance mode share so the page is as large
 // and as readable as the screen allows — night mode (the page drawn light on dark, the UI
 // dark; remembered on this device), full screen (the Fullscreen API), and the side panel,
-// which opens over the page in portrait and folds away in landscape.
+// which opens over the page in portrait and folds away in landscape; in performance mode the
+// screen stays on.
 const NIGHT = 'folio.night';
 const PANEL = 'folio.panel';
 
@@ -112,6 +113,26 @@ function watchStage() {
     }
     last = size;
   }).observe(stage);
+}
+
+// The screen stays on while the music is up (the Screen Wake Lock, which a browser offers on
+// HTTPS and localhost): taken when the page opens and again whenever it is shown again (the
+// browser lets it go when the page is hidden, and when the musician leaves the page). The
+// stage says how it went (data-awake: "on", or why not) for the page and for tests.
+export function stayAwake(stage) {
+  const take = async () => {
+    if (document.visibilityState !== 'visible') return;
+    if (!navigator.wakeLock) { stage.dataset.awake = 'not offered (needs HTTPS)'; return; }
+    try {
+      const lock = await navigator.wakeLock.request('screen');
+      stage.dataset.awake = 'on';
+      lock.addEventListener('release', () => { stage.dataset.awake = 'released'; });
+    } catch (error) {
+      stage.dataset.awake = `refused: ${error.name}`;
+    }
+  };
+  document.addEventListener('visibilitychange', take);
+  return take();
 }
 
 export function setUpStand() {

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// The setlist pages and `/api/setlists`: the builder, performance mode, entries added,
-/// moved and removed, 4SS and PDF downloads.
+/// moved, noted and removed, 4SS and PDF downloads.
 ///
 /// ```swift
 /// SetlistController(setlists: server.setlists, csrf: token, maxBody: 1 << 20, hasPDFJS: true).addRoutes(to: router)
@@ -59,6 +59,13 @@ struct SetlistController {
                                                    position: position)
             return try LibraryServer.json(shown, tag: tag)
         }
+        router.put("/api/setlists/:name/entries/:position/note") { request, context -> Response in
+            guard let position = context.parameters.get("position", as: Int.self) else { throw HTTPError(.notFound, message: "no such entry") }
+            let input = try await LibraryServer.decode(Note.self, request, limit: maxBody, what: "a note ({\"note\": \"attacca\"})")
+            let (tag, shown) = try setlists.note(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
+                                                 position: position, note: input.note)
+            return try LibraryServer.json(shown, tag: tag)
+        }
         router.get("/api/setlists/:name/4ss") { _, context -> Response in
             let name = try Self.setlistName(context)
             var response = LibraryServer.bytes(Data(try setlists.openSetlist(name)), type: "application/xml", cache: "no-store")
@@ -77,6 +84,7 @@ struct SetlistController {
 
     struct NewSetlist: Decodable { let name: String }
     struct Move: Decodable { let from: Int; let to: Int }
+    struct Note: Decodable { let note: String? }
     struct SetlistItem: Encodable { let name: String; let folder: String?; let count: Int }
 
     /// A setlist's name from the path, percent-decoded (names hold spaces, slashes, accents).

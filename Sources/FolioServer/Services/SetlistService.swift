@@ -47,6 +47,8 @@ public struct SetlistService: Sendable {
             public var composers: [String]?
             public var duration: Int?
             public var durationText: String?
+            /// The musician's note on the entry for this set ("attacca"); nil when none.
+            public var note: String?
         }
 
         public var name: String
@@ -88,7 +90,8 @@ public struct SetlistService: Sendable {
                 : rows.first { $0.bookmark == nil }
             let duration = piece?.metadata.duration.flatMap { $0 > 0 ? $0 : nil }
             return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: rows.first?.id, start: entry.start, end: entry.end,
-                               composers: piece?.metadata.composers, duration: duration, durationText: duration.map(ScoreDuration.format))
+                               composers: piece?.metadata.composers, duration: duration, durationText: duration.map(ScoreDuration.format),
+                               note: entry.note)
         }
         var shown = Shown(name: setlist.title, folder: setlist.folder, entries: entries)
         // A day of music at most per piece is summed: no overflow from any catalog.
@@ -137,6 +140,15 @@ public struct SetlistService: Sendable {
     /// Moves the entry at 1-based `from` to 1-based `to`.
     public func move(in name: String, expected: String?, from: Int, to: Int) throws -> (tag: String, setlist: Shown) {
         try change(name, expected: expected) { try catalog.moveInSetlist(name, from: from, to: to) }
+    }
+
+    /// Gives the entry at 1-based `position` a note (nil or blank removes it).
+    ///
+    /// ```swift
+    /// let (tag, shown) = try setlists.note(in: "Koncert – Brno", expected: tag, position: 2, note: "attacca")
+    /// ```
+    public func note(in name: String, expected: String?, position: Int, note: String?) throws -> (tag: String, setlist: Shown) {
+        try change(name, expected: expected) { _ = try catalog.noteSetlistEntry(name, at: position, note: note) }
     }
 
     /// Removes the entry at 1-based `position`.

@@ -18,7 +18,7 @@ struct PagesCommand: ParsableCommand {
             position or angle out of range (untouched).
             """,
         subcommands: [PagesRotateCommand.self, PagesDeleteCommand.self, PagesMoveCommand.self, PagesInsertBlankCommand.self,
-                      PagesExtractCommand.self, PagesCropCommand.self, PagesLabelsCommand.self])
+                      PagesExtractCommand.self, PagesCropCommand.self, PagesHalfTurnCommand.self, PagesLabelsCommand.self])
 
     static func report(_ warnings: [String]) {
         for warning in warnings { printError("warning: \(warning)") }
@@ -143,6 +143,54 @@ struct PagesCropCommand: ParsableCommand {
         let tool = PageTool(action: "crop", pages: pages, box: values, margin: margin, reset: reset ? true : nil)
         try PagesCommand.run("crop", file, tool) { result in
             reset ? "uncropped \(result.changed) page(s)" : "cropped \(result.changed) page(s)"
+        }
+    }
+}
+
+struct PagesHalfTurnCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "half-turn", abstract: "Show or move where half-page turns cut pages.",
+        discussion: """
+            A half-page turn shows the top of the next page above the rest of the page being finished. Folio's viewer
+            cuts both at the gap between systems nearest the middle; --split keeps a cut of your own for the pages
+            given, as a fraction of the page's height from the top (0.05 to 0.95), in the file (forScore's half-turn
+            splits are kept the same way). --reset gives the pages back to the viewer's gap. Without either, prints
+            each page that has a split of its own.
+            Examples: folio pages half-turn Part.pdf --pages 3 --split 0.42
+                      folio pages half-turn Part.pdf --pages 3 --reset
+            """)
+    @OptionGroup var file: EditFileOptions
+    @Option(help: "The pages, as 3,5-7.") var pages: String?
+    @Option(help: "Where the half turn cuts: 0.05 to 0.95 of the page's height, from the top.") var split: Double?
+    @Flag(help: "Cut the pages at the gap between systems again.") var reset = false
+    @Flag(help: "Print the splits as JSON Lines: {\"page\": 3, \"split\": 0.42}.") var json = false
+
+    func run() throws {
+        guard split != nil || reset else {
+            guard pages == nil else { throw ValidationError("give --split FRACTION or --reset with --pages") }
+            return try show()
+        }
+        guard pages != nil else { throw ValidationError("--pages is missing: the pages, as 3,5-7") }
+        let tool = PageTool(action: "half-turn", pages: pages, reset: reset ? true : nil, split: split)
+        try PagesCommand.run("half-turn", file, tool) { result in
+            reset ? "reset the half-turn split of \(result.changed) page(s)"
+                : "half turns cut \(result.changed) page(s) at \(split.map { String(format: "%.3f", $0) } ?? "")"
+        }
+    }
+
+    private func show() throws {
+        let splits: [Int: Double]
+        do { splits = HalfTurns.splits(of: try ScoreFile(file.file, password: file.password).open()) } catch {
+            printError("folio pages half-turn: \(file.file): \(CommandError.describe(error))")
+            throw ExitCode(1)
+        }
+        for (page, split) in splits.sorted(by: { $0.key < $1.key }) {
+            if json {
+                let line = try JSONSerialization.data(withJSONObject: ["page": page, "split": split], options: [.sortedKeys])
+                print(String(decoding: line, as: UTF8.self))
+            } else {
+                print("\(page)\t\(String(format: "%.3f", split))")
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ struct SetlistCommand: ParsableCommand {
             """,
         subcommands: [SetlistListCommand.self, SetlistShowCommand.self, SetlistCreateCommand.self,
                       SetlistRenameCommand.self, SetlistDeleteCommand.self, SetlistAddCommand.self,
-                      SetlistRemoveCommand.self, SetlistMoveCommand.self, SetlistImportCommand.self,
+                      SetlistRemoveCommand.self, SetlistMoveCommand.self, SetlistNoteCommand.self, SetlistImportCommand.self,
                       SetlistExportCommand.self, SetlistFromTextCommand.self, SetlistPDFCommand.self]
     )
 
@@ -28,10 +28,11 @@ struct SetlistCommand: ParsableCommand {
     }
 
     static func line(_ entry: SetlistEntry, position: Int) -> String {
+        let note = entry.note.map { " [\($0)]" } ?? ""
         switch entry.kind {
-        case .score: return "\(position). \(entry.title) — \(entry.path ?? "")"
-        case .bookmark: return "\(position). \(entry.title) — \(entry.path ?? ""), pages \(entry.start ?? 0)–\(entry.end ?? 0)"
-        case .placeholder: return "\(position). \(entry.title) (placeholder)"
+        case .score: return "\(position). \(entry.title) — \(entry.path ?? "")\(note)"
+        case .bookmark: return "\(position). \(entry.title) — \(entry.path ?? ""), pages \(entry.start ?? 0)–\(entry.end ?? 0)\(note)"
+        case .placeholder: return "\(position). \(entry.title) (placeholder)\(note)"
         }
     }
 }
@@ -66,9 +67,9 @@ struct SetlistShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a setlist's entries.",
         discussion: """
-            --json prints one line {"title","folder","entries":[{"kind","title","path","start","end"}]}: kind is score, bookmark or
-            placeholder; path is relative to the library (null for a placeholder); start and end are a bookmark's
-            1-based pages (null otherwise). An entry whose score was deleted shows as a placeholder with its title.
+            --json prints one line {"title","folder","entries":[{"kind","title","path","start","end","note"}]}: kind is score,
+            bookmark or placeholder; path is relative to the library (null for a placeholder); start and end are a
+            bookmark's 1-based pages (null otherwise); note is the entry's note (null when it has none). An entry whose score was deleted shows as a placeholder with its title.
             Example: folio setlist show Friday --json
             """)
 

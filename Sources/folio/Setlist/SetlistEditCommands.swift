@@ -125,6 +125,35 @@ struct SetlistRemoveCommand: ParsableCommand {
     }
 }
 
+/// `folio setlist note`.
+struct SetlistNoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note", abstract: "Give an entry a note for the set (attacca, capo 2, from bar 17).",
+        discussion: """
+            The note is shown beside the entry in setlist show, the setlist page and performance mode. One line, up to
+            \(SetlistEntry.maxNote) characters; --clear (or an empty NOTE) removes it.
+            Examples: folio setlist note Friday 3 "attacca"
+                      folio setlist note Friday 3 --clear
+            """)
+
+    @Argument(help: "The setlist's name.") var name: String
+    @Argument(help: "The entry's 1-based position.") var position: Int
+    @Argument(help: "The note.") var note: String?
+    @Flag(help: "Remove the entry's note.") var clear = false
+    @OptionGroup var location: LibraryLocation
+    @Flag(help: "Check the entry and the note and say what would change; change nothing.") var dryRun = false
+
+    func run() throws {
+        try SetlistCommand.run("note") {
+            guard (note != nil) != clear else { throw LibraryError(.invalidArgument, "give NOTE or --clear") }
+            let kept = try SetlistEntry.checkNote(note)
+            let title = try location.catalog(create: false).noteSetlistEntry(name, at: position, note: kept, dryRun: dryRun)
+            let done = kept.map { "\(position). \(title): \($0)" } ?? "\(position). \(title): no note"
+            print(dryRun ? "would note \(done)" : "noted \(done)")
+        }
+    }
+}
+
 /// `folio setlist move`.
 struct SetlistMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
