@@ -1,4 +1,6 @@
 import FolioLibrary
+import FolioPDF
+import FolioScore
 import FolioTestSupport
 import Foundation
 import XCTest
@@ -80,5 +82,81 @@ final class EngravedComposerTests: XCTestCase {
         for name in engraved.keys {
             XCTAssertEqual(byFile[name], "", "\(name): the CSV export names a composer the file keeps only in /Composer")
         }
+    }
+}
+
+/// Scores made by the engravers themselves (`Tests/Fixtures/Engravers`, remade by its
+/// `make.sh` with Debian's musescore3 and lilypond): MuseScore writes the composer only on the
+/// page, right-aligned under the title; the catalog finds it there, in any script, and a score
+/// with only a lyricist gets no composer. The expected names are the MusicXML sources'
+/// `<creator type="composer">`, read by Python's XML parser.
+final class EngravedHeadingTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-heading-\(UUID().uuidString)")
+        let fixtures = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Fixtures/Engravers")
+        try FileManager.default.copyItem(at: fixtures, to: folder)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testMuseScoreComposersAreReadFromThePageHeading() throws {
+        let json = try TestEnvironment.python("""
+            import glob, json, os, sys
+            import xml.etree.ElementTree as tree
+            found = {}
+            for source in sorted(glob.glob(os.path.join(sys.argv[1], "musescore-*.musicxml"))):
+                root = tree.parse(source).getroot()
+                found[os.path.basename(source)[:-9] + ".pdf"] = [c.text for c in root.iter("creator") if c.get("type") == "composer"]
+            print(json.dumps(found, ensure_ascii=False))
+            """, folder.path)
+        let sources = try JSONDecoder().decode([String: [String]].self, from: Data(json.utf8))
+        XCTAssertEqual(sources.count, 4)
+        let before = try Dictionary(uniqueKeysWithValues: sources.keys.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+
+        let catalog = try LibraryCatalog(folder: folder.path)
+        _ = try LibraryScanner(catalog: catalog).scan()
+        let entries = try catalog.search(LibraryQuery())
+        for (name, composers) in sources {
+            let entry = try XCTUnwrap(entries.first { $0.path == name }, name)
+            // The composer as the source names it, life dates cut off.
+            let expected = composers.map { $0.replacingOccurrences(of: #"\s*\(\d{4}-\d{4}\)"#, with: "", options: .regularExpression) }
+            XCTAssertEqual(entry.metadata.composers, expected, name)
+            if let composer = expected.first, let word = composer.split(separator: " ").last.map(String.init) {
+                XCTAssertTrue(try catalog.search(LibraryQuery(text: word)).contains { $0.path == name }, "\(name) not found by \(word)")
+            }
+            XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent(name)), before[name], "\(name) was changed")
+        }
+        // LilyPond's own sample keeps its /Composer, /Arranger and /Poet (not the page).
+        let lily = try XCTUnwrap(entries.first { $0.path == "lilypond-chopin.pdf" })
+        XCTAssertEqual(lily.metadata.composers, ["Frédéric Chopin", "Дмитрий Шостакович", "李白"])
+    }
+
+    func testAHeadingIsReadOnlyWhereItIsTheConvention() throws {
+        func line(_ text: String, x: Double, y: Double, size: Double) -> PDFTextLine {
+            PDFTextLine(text: text, x: x, y: y, width: Double(text.count) * size * 0.5, size: size)
+        }
+        let a4 = PDFRect(x1: 0, y1: 0, x2: 595, y2: 842)
+        let title = line("Stücke – 小品", x: 200, y: 790, size: 24)
+        XCTAssertEqual(EngravedHeading.composer(in: [title, line("Music by Ольга Петрова", x: 420, y: 760, size: 12)], box: a4),
+                       "Ольга Петрова")
+        XCTAssertEqual(EngravedHeading.composer(in: [title, line("arr. J. Smith", x: 480, y: 745, size: 11)], box: a4), "J. Smith")
+        // The lyricist on the left, a tempo mark right of the middle but not at the right margin,
+        // text below the heading, a line larger than the title: none is a composer.
+        XCTAssertNil(EngravedHeading.composer(in: [title, line("Текст: Анна", x: 28, y: 760, size: 12)], box: a4))
+        XCTAssertNil(EngravedHeading.composer(in: [title, line("Allegro", x: 310, y: 760, size: 12)], box: a4))
+        XCTAssertNil(EngravedHeading.composer(in: [title, line("J. S. Bach", x: 480, y: 400, size: 12)], box: a4))
+        XCTAssertNil(EngravedHeading.composer(in: [line("J. S. Bach", x: 480, y: 760, size: 30), title], box: a4))
+        XCTAssertNil(EngravedHeading.composer(in: [], box: a4))
+        XCTAssertNil(EngravedHeading.composer(in: [title, line("J. S. Bach", x: 480, y: 760, size: 12)], box: PDFRect(x1: 0, y1: 0, x2: 0, y2: 0)))
+        // Only files of a notation program that writes no author.
+        XCTAssertTrue(EngravedHeading.drawsComposerOnly(["Creator": "MuseScore Version: 3.2.3"]))
+        XCTAssertTrue(EngravedHeading.drawsComposerOnly(["Creator": "Sibelius 7.5", "Author": " "]))
+        XCTAssertFalse(EngravedHeading.drawsComposerOnly(["Creator": "MuseScore Version: 4.1", "Author": "Fauré"]))
+        XCTAssertFalse(EngravedHeading.drawsComposerOnly(["Creator": "LilyPond 2.24.1"]))
+        XCTAssertFalse(EngravedHeading.drawsComposerOnly([:]))
     }
 }

@@ -4,7 +4,8 @@ import FuzzSupport
 
 /// Opens a PDF from the input and calls every read API: info, pages with inherited
 /// attributes, outline and destinations, annotations and links' targets, XMP and score metadata, bookmarks,
-/// page labels, content bounds, the structure check.
+/// page labels, content bounds and text lines (with the composer a page heading names), the
+/// structure check.
 func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let data = input else { return 0 }
     var options = PDFReadOptions()
@@ -29,7 +30,11 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = ScoreMetadata.read(from: document)
     _ = XMPBookmarkProvider(document: document).bookmarks
     _ = document.pageLabels()
-    for index in 0..<min(pages.count, 4) { _ = try? document.contentBounds(ofPage: index) }
+    for index in 0..<min(pages.count, 4) {
+        _ = try? document.contentBounds(ofPage: index)
+        _ = try? document.textLines(ofPage: index)
+    }
+    _ = ProducerConventions.people(of: document)
     _ = document.checkStructure()
     return 0
 }

@@ -41,7 +41,8 @@ public struct ScoreRecord: Sendable, Equatable {
     /// The audio tracks its XMP keeps (`AudioTrackLink`), taken into the catalog.
     public var tracks: [AudioTrackLink] = []
     /// Composers an engraver wrote where forScore does not look (LilyPond's `/Composer`,
-    /// `/Arranger`, `/Poet`; see `ProducerConventions.people(in:)`): the catalog shows them
+    /// `/Arranger`, `/Poet`; MuseScore's and others' page heading; see
+    /// `ProducerConventions.people(of:)`): the catalog shows them
     /// when ``metadata`` names none. The file keeps them where they are.
     public var engravedComposers: [String] = []
 
@@ -71,7 +72,7 @@ public struct ScoreRecord: Sendable, Equatable {
         let reading = ScoreReading(document: document)
         record.metadata = reading.metadata
         if reading.metadata.composers.isEmpty {
-            record.engravedComposers = ProducerConventions.people(in: document.info.entries).people.map(\.name)
+            record.engravedComposers = ProducerConventions.people(of: document).people.map(\.name)
         }
         record.warnings = reading.metadataWarnings + reading.bookmarkWarnings
         var storedEntries: [BookmarkEntry] = []

@@ -43,10 +43,14 @@ extension PDFDocument {
     }
 }
 
-/// Runs a content stream through a small interpreter that only tracks geometry.
-private struct ContentBoundsWalker {
+/// Runs a content stream through a small interpreter that only tracks geometry — and, when
+/// `glyphs` is not nil, collects the glyphs text shows (``PDFDocument/textLines(ofPage:)``).
+struct ContentBoundsWalker {
     let document: PDFDocument
     var bounds: PDFRect?
+    var glyphs: [PDFGlyph]?
+    /// The most glyphs collected from one page.
+    static let maxGlyphs = 200_000
     private var forms = Set<Int>()
     private var fonts: [String: FontMetrics] = [:]
 
@@ -78,6 +82,10 @@ private struct ContentBoundsWalker {
         var descent = -0.2
         /// Glyph space to text space (1/1000, or a Type 3 font's matrix).
         var scale = 0.001
+        /// Codes to text (the ToUnicode map), read only when text is collected.
+        var unicode: [Int: String] = [:]
+        /// A simple font's /Differences: codes to glyph names.
+        var differences: [Int: String] = [:]
     }
 
     /// Most nested forms followed.
@@ -253,6 +261,11 @@ private struct ContentBoundsWalker {
             let font = state.font ?? FontMetrics()
             let size = state.fontSize
             var advance = 0.0
+            // Collecting text: where each glyph starts and ends on the baseline, in user space.
+            let drawn = textMatrix.concatenating(state.matrix)
+            let readable = glyphs != nil && state.renderMode != 3 && state.renderMode != 7 && drawn.a > 0
+                && abs(drawn.b) <= 0.18 * drawn.a && (glyphs?.count ?? 0) < Self.maxGlyphs
+            let drawnSize = abs(size) * (drawn.c * drawn.c + drawn.d * drawn.d).squareRoot()
             for piece in pieces {
                 switch piece {
                 case .string(let string):
@@ -263,6 +276,14 @@ private struct ContentBoundsWalker {
                         let code = font.twoByte ? Int(bytes[index]) << 8 | Int(bytes[index + 1]) : Int(bytes[index])
                         let width = (font.widths[code] ?? font.defaultWidth) * font.scale * size
                         let spacing = state.characterSpacing + (!font.twoByte && code == 32 ? state.wordSpacing : 0)
+                        if readable {
+                            let text = font.unicode[code] ?? (font.twoByte ? "" : SimpleFontText.text(UInt8(code), differences: font.differences))
+                            let start = drawn.apply(PDFPoint(x: advance, y: state.rise))
+                            let end = drawn.apply(PDFPoint(x: advance + width * state.horizontalScale, y: state.rise))
+                            if !text.isEmpty, [start.x, start.y, end.x].allSatisfy(\.isFinite) {
+                                glyphs?.append(PDFGlyph(text: text, x0: start.x, x1: end.x, y: start.y, size: drawnSize))
+                            }
+                        }
                         advance += (width + spacing) * state.horizontalScale
                         index += step
                     }
@@ -358,6 +379,24 @@ private struct ContentBoundsWalker {
                 if box.count == 4, matrix.count == 6 {
                     metrics.descent = min(box[1], box[3]) * matrix[3]
                     metrics.ascent = max(box[1], box[3]) * matrix[3]
+                }
+            }
+        }
+        if glyphs != nil {
+            if case .stream(let map) = document.resolve(font["ToUnicode"]),
+               let data = try? document.decodedData(of: map, limit: 1 << 20) {
+                metrics.unicode = ToUnicodeMap.parse(data)
+            }
+            if let differences = document.resolve(document.dictionary(font["Encoding"])?["Differences"]).arrayValue {
+                var code = 0
+                for item in differences.prefix(1_024) {
+                    switch document.resolve(item) {
+                    case .integer(let value): code = Int(clamping: value)
+                    case .name(let name):
+                        if (0..<256).contains(code) { metrics.differences[code] = name }
+                        code += code < 256 ? 1 : 0
+                    default: break
+                    }
                 }
             }
         }

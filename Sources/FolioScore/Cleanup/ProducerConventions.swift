@@ -13,6 +13,10 @@ import Foundation
 ///   melody") is left in `/Composer` only.
 /// - `arranger`, `poet`: `/Arranger` and `/Poet` (lyricist) join the composers, after the
 ///   composer, their "arr. by", "Arreglo por", "Poésie de", "words by"… prefix dropped.
+/// - `page-heading`: a file from a notation program that writes the composer only on the page
+///   (MuseScore, Sibelius, Finale, Dorico: `/Creator` or `/Producer` names it) and names no
+///   one in its Info dictionary takes the composer from the first page's heading, where these
+///   programs set it: right-aligned under the title (``EngravedHeading``).
 /// - `subtitle`: `/Subtitle` that is a catalogue number ("KV 397 (385g)", "D 899-3",
 ///   "Op. 28 No. 15") becomes the reference; any other subtitle is added to the title in
 ///   parentheses ("Prelude (Raindrop)"), TeX quotes removed.
@@ -29,12 +33,36 @@ import Foundation
 public enum ProducerConventions {
     /// The change adopting `document`'s conventions; empty when there is nothing to take.
     public static func change(for document: PDFDocument) -> ScoreChange {
-        let entries = document.info.entries
-        return change(entries: entries, current: ScoreMetadata.read(from: document).0)
+        let current = ScoreMetadata.read(from: document).0
+        return change(entries: document.info.entries, current: current,
+                      found: current.composers.isEmpty ? people(of: document) : ([], nil))
     }
 
     /// The same, from the Info entries and the score as forScore reads it.
     public static func change(entries: [String: String], current: ScoreMetadata) -> ScoreChange {
+        change(entries: entries, current: current, found: people(in: entries))
+    }
+
+    /// The people of ``people(in:)``, and when the Info dictionary names none and a notation
+    /// program that draws the composer only on the page made the file, the composer of its
+    /// first page's heading (``EngravedHeading/composer(of:)``, rule `page-heading`).
+    ///
+    /// ```swift
+    /// ProducerConventions.people(of: try PDFDocument(path: "Nocturne (MuseScore).pdf")).people.map(\.name)   // ["John Field"]
+    /// ```
+    public static func people(of document: PDFDocument) -> (people: [(name: String, rule: String)], reference: String?) {
+        let entries = document.info.entries
+        let found = people(in: entries)
+        guard found.people.isEmpty, EngravedHeading.drawsComposerOnly(entries), let composer = EngravedHeading.composer(of: document) else {
+            return found
+        }
+        let (name, rest) = splitComposer(composer)
+        guard !name.isEmpty, !name.contains(",") else { return found }
+        return ([(name, "page-heading")], found.reference ?? rest)
+    }
+
+    private static func change(entries: [String: String], current: ScoreMetadata,
+                               found: (people: [(name: String, rule: String)], reference: String?)) -> ScoreChange {
         var change = ScoreChange()
         var reference = current.reference
         var referenceReason: String?
@@ -44,7 +72,6 @@ public enum ProducerConventions {
             referenceReason = rule
         }
         if current.composers.isEmpty {
-            let found = people(in: entries)
             if let rest = found.reference { offerReference(rest, "composer") }
             if !found.people.isEmpty {
                 change.edit.composers = found.people.map(\.name)

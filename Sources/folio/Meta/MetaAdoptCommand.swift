@@ -11,6 +11,8 @@ struct MetaAdoptCommand: ParsableCommand {
               composer  /Composer → composers; life dates "(1833-1897)" dropped; what follows them, or a catalogue
                         number after a comma ("M. Clementi, Opus 36 No. 1"), → reference; text after ";" stays out
               arranger, poet  /Arranger and /Poet join the composers, "arr. by", "Poésie de"… dropped
+              page-heading  MuseScore (Sibelius, Finale, Dorico) draw the composer only on the page: with no
+                        author in the file, the line right-aligned under the first page's title → composers
               subtitle  /Subtitle → reference when it is a catalogue number (KV 397, D 899-3, Op. 28), else added
                         to the title in parentheses, TeX quotes removed: "Prelude (Raindrop)"
               opus      /Opus → reference
