@@ -1,6 +1,32 @@
 // Calls to Folio's JSON API with the CSRF token every change needs, and the file's
-// version (ETag) so an edit based on an old view gets 409 instead of overwriting.
-const csrf = document.querySelector('meta[name="folio-csrf"]')?.content ?? '';
+// version (ETag) so an edit based on an old view gets 409 instead of overwriting. A server
+// restarted meanwhile has a new token: the change is refused (403), the token renewed
+// (/api/session) and the change sent once more, so nothing the musician typed is lost.
+let csrf = document.querySelector('meta[name="folio-csrf"]')?.content ?? '';
+
+// Asks the server for its current token; true when it answered.
+export async function renewSession() {
+  try {
+    const response = await fetch('/api/session', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    if (!response.ok) return false;
+    csrf = (await response.json()).csrf ?? csrf;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `send()` made with the current token; sent again with a renewed one when the server
+// refused the token.
+async function withSession(send) {
+  const response = await send(csrf);
+  if (response.status !== 403) return response;
+  const refused = response.clone();
+  let text = '';
+  try { text = (await refused.json())?.error?.message ?? ''; } catch { /* not JSON */ }
+  if (!text.includes('CSRF') || !(await renewSession())) return response;
+  return send(csrf);
+}
 
 export async function getJSON(url) {
   const response = await fetch(url, { headers: { Accept: 'application/json' } });
@@ -9,10 +35,12 @@ export async function getJSON(url) {
 }
 
 export async function change(method, url, version, body) {
-  const headers = { 'X-Folio-CSRF': csrf };
-  if (version) headers['If-Match'] = version;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await withSession((token) => {
+    const headers = { 'X-Folio-CSRF': token };
+    if (version) headers['If-Match'] = version;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  });
   if (!response.ok) throw await failure(response);
   const text = await response.text();
   return { data: text ? JSON.parse(text) : null, version: response.headers.get('ETag') };
@@ -25,9 +53,9 @@ async function failure(response) {
 
 // Sends a file's bytes to `url` (POST, or `method`); returns the JSON answer.
 export async function sendBytes(url, file, method = 'POST') {
-  const response = await fetch(url, {
-    method, headers: { 'X-Folio-CSRF': csrf, 'Content-Type': 'application/octet-stream' }, body: file,
-  });
+  const response = await withSession((token) => fetch(url, {
+    method, headers: { 'X-Folio-CSRF': token, 'Content-Type': 'application/octet-stream' }, body: file,
+  }));
   if (!response.ok) throw await failure(response);
   return response.json();
 }

@@ -2,7 +2,7 @@
 // left deletes too) and, for a text, Edit — and behind a toggle the links and form fields an
 // engraver or a form left. `view` is the score view: its state, `run` (save one change and
 // show the result) and `follow` (a link).
-import { getJSON, change } from './api.js';
+import { getJSON } from './api.js';
 import { emptyItem, button } from './dom.js';
 
 export function marksList(view) {
@@ -44,6 +44,7 @@ export function marksList(view) {
       return item;
     }));
     if (!state.annotations.length) list.append(emptyItem('No marks on this page.'));
+    showPending();
     const hidden = data.annotations.filter((annotation) => !isMark(annotation));
     const clicks = hidden.filter((annotation) => annotation.pointAndClick).length;
     othersToggle.parentElement.hidden = hidden.length === 0;
@@ -76,7 +77,17 @@ export function marksList(view) {
 
   // Deletes one annotation of the page (undoable), then says `message`.
   function removeAnnotation(annotation, message) {
-    run(() => change('DELETE', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version), message);
+    run(() => view.pending.save({ kind: 'delete', method: 'DELETE', target: annotation.id, page: state.page,
+      url: `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`,
+      description: `Deleted ${markWord(annotation.subtype)}${annotation.contents ? `: ${annotation.contents}` : ''}` }), message);
+  }
+
+  // The changes kept on the device (pending.js), after the file's marks.
+  function showPending() {
+    for (const item of list.querySelectorAll('li.pending')) item.remove();
+    const waiting = view.pending?.listed() ?? [];
+    if (waiting.length) list.querySelector('li.empty')?.remove();
+    list.append(...waiting);
   }
 
   // A swipe left (pointer or finger) over a list item runs `remove`; the item follows the finger.
@@ -111,10 +122,11 @@ export function marksList(view) {
       event.stopPropagation();
       if (event.key === 'Escape') { input.replaceWith(label); return; }
       if (event.key !== 'Enter' || !input.value.trim()) return;
-      run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, state.version,
-        { text: input.value.trim() }), 'Text changed');
+      run(() => view.pending.save({ kind: 'edit', method: 'PATCH', target: annotation.id, page: state.page,
+        url: `/api/scores/${scoreID}/annotations/${encodeURIComponent(annotation.id)}`, body: { text: input.value.trim() },
+        description: `Text “${annotation.contents ?? ''}” changed to “${input.value.trim()}”` }), 'Text changed');
     });
   }
 
-  return { load: loadAnnotations };
+  return { load: loadAnnotations, showPending };
 }

@@ -13,6 +13,7 @@ import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
 import { setUpStand, stayAwake } from './stand.js';
 import { keepRecent } from './offline.js';
+import { pageNotice, within } from './reconnect.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -104,7 +105,39 @@ async function pageSheet(number, room) {
   return canvas;
 }
 
+// Draws the page (half turn, two pages) the state names. A page that cannot be had leaves
+// the pages shown on screen and the state on them, with a notice; the page is drawn when the
+// server answers again (see reconnect.js).
 async function render() {
+  const wanted = { page: state.page, halfway: state.halfway };
+  try {
+    await within(20, drawState());
+    state.shown = wanted;
+    notice.drawn();
+  } catch (error) {
+    if (state.shown) Object.assign(state, state.shown);
+    keep();
+    notice.missed(wanted.page, error);
+  }
+}
+
+// After a blip: the page turned to (pdf.js asks again for what it could not fetch); if that
+// fails with the server back, the setlist's PDF is opened again.
+let retries = 0;
+const notice = pageNotice(stage, async (page) => {
+  retries += 1;
+  if (retries > 1) {
+    try {
+      const url = `/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`;
+      state.document = await openDocument(url).promise;
+    } catch { /* drawn below, or missed again */ }
+  }
+  Object.assign(state, { page, halfway: false });
+  await render();
+  if (!stage.dataset.missed) retries = 0;
+});
+
+async function drawState() {
   keep();
   rehearsal.moved();
   queueSound();
@@ -114,7 +147,7 @@ async function render() {
     const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
     const [current, next] = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
     await drawHalves(current, next, canvas, framed(current, room, state.frames));
-    stage.replaceChildren(canvas);
+    stage.replaceChildren(canvas, ...stage.querySelectorAll('.page-notice'));
     label.textContent = `${state.page}½ / ${state.pages}`;
     pieceLabel.textContent = described(pieceAt(state.page + 1));
     stage.dataset.rendered = `${state.page}.5`;
@@ -124,7 +157,7 @@ async function render() {
   const room = { width: (stage.clientWidth - 20) / count - (count - 1) * 6, height: stage.clientHeight - 20 };
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
   const canvases = await Promise.all(numbers.map((number) => pageSheet(number, room)));
-  stage.replaceChildren(...canvases);
+  stage.replaceChildren(...canvases, ...stage.querySelectorAll('.page-notice'));
   label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   const piece = pieceAt(state.page);
   pieceLabel.textContent = described(piece);

@@ -25,6 +25,8 @@ import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
 import { setUpStand } from './stand.js';
 import { splitHandle } from './halfsplit.js';
+import { pageNotice, within } from './reconnect.js';
+import { pendingChanges } from './pending.js';
 import { keepRecent, keepToggle } from './offline.js';
 
 const stage = document.getElementById('stage');
@@ -68,6 +70,13 @@ const panels = { details: details(app), contents: contents(app) };
 // The parts of the view: what they share of it, and each part's own file.
 const view = { scoreID, state, stage, canvas, overlay, say, run, render, turn, composed, marking, goTo: app.goTo };
 const layers = layerMenu(document.getElementById('layers'), render);
+// Marks made with the server out of reach wait on the device and are sent when it is back.
+view.pending = pendingChanges(view, async () => {
+  await loadDocument();
+  await render();
+  refreshUndo();
+});
+view.relist = () => marks.showPending();
 const links = linkNavigation(view);
 view.follow = links.follow;
 const marks = marksList(view);
@@ -105,33 +114,70 @@ async function undo() {
 }
 undoButton.addEventListener('click', undo);
 
-async function loadDocument() {
+// Opens the file (again, after a save). One whose fetch failed in a blip is let go without
+// destroy(): pdf.js throws from its broken range stream when it is torn down.
+async function loadDocument({ broken = false } = {}) {
   const url = `/api/scores/${scoreID}/pdf?v=${encodeURIComponent(state.version ?? Date.now())}`;
   const task = openDocument(url);
   const loaded = await task.promise;
-  if (state.document) state.document.destroy();
+  if (state.document && !broken) state.document.destroy();
   state.document = loaded;
   state.pages = loaded.numPages;
   state.page = Math.max(1, Math.min(state.page, state.pages));  // a page tool may have deleted the page shown
   await layers.list(loaded);
 }
 
+// Draws the page (or half turn, or two pages) the state names. A page that cannot be had
+// (the server out of reach, its bytes not kept) leaves the page drawn before it on screen and
+// the state on it, with a notice; the page is drawn when the server answers again.
 async function render() {
+  const wanted = { page: state.page, halfway: state.halfway };
+  try {
+    await within(20, drawState());
+    state.shown = wanted;
+    notice.drawn();
+  } catch (error) {
+    if (error?.name === 'RenderingCancelledException') return;
+    if (state.shown) Object.assign(state, state.shown);
+    keepPlace({ page: state.page > 1 ? state.page : null });
+    notice.missed(wanted.page, error);
+  }
+}
+
+// After a blip: the page the musician turned to (pdf.js asks again for the bytes it could not
+// fetch); if that fails with the server back, the document is opened again.
+let retries = 0;
+const notice = pageNotice(stage, async (page) => {
+  retries += 1;
+  if (retries > 1) {
+    try { await loadDocument({ broken: true }); } catch { /* drawn below, or missed again */ }
+  }
+  Object.assign(state, { page, halfway: false });
+  await render();
+  if (!stage.dataset.missed) retries = 0;
+});
+
+async function drawState() {
   keepPlace({ page: state.page > 1 ? state.page : null });
   rehearsal.moved();
   if (composed()) return renderComposed();
   const page = await state.document.getPage(state.page);
   const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };
   const fitted = fit(page, room, 0.2, state.zoom);
+  // Drawn aside first: the page shown stays until the new one is whole.
+  const spare = document.createElement('canvas');
+  size(spare, fitted);
+  if (state.rendering) state.rendering.cancel();
+  state.rendering = draw(page, spare, fitted);
+  try { await state.rendering.promise; } catch (error) { state.rendering = null; throw error; }
+  state.rendering = null;
   state.scale = fitted.scale;
   size(canvas, fitted);
+  canvas.getContext('2d').drawImage(spare, 0, 0);
   size(overlay, fitted);
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
-  if (state.rendering) state.rendering.cancel();
-  state.rendering = draw(page, canvas, fitted);
-  try { await state.rendering.promise; } catch (error) { if (error?.name !== 'RenderingCancelledException') throw error; }
-  state.rendering = null;
+  view.pending.draw();
   splitter.shown(false);
   pageLabel.textContent = `${state.page} / ${state.pages}`;
   tools.clear();
@@ -157,8 +203,18 @@ async function renderComposed() {
   if (state.rendering) state.rendering.cancel();
   const pages = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
   const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-  const shown = state.halfway ? await drawHalves(pages[0], pages[1], canvas, room, state.splits[state.page] ?? null)
-    : await drawSideBySide(pages, canvas, room);
+  // Composed aside first, then shown (the same sizes and marks as drawn).
+  const spare = document.createElement('canvas');
+  const shown = state.halfway ? await drawHalves(pages[0], pages[1], spare, room, state.splits[state.page] ?? null)
+    : await drawSideBySide(pages, spare, room);
+  canvas.width = spare.width;
+  canvas.height = spare.height;
+  canvas.style.width = spare.style.width;
+  canvas.style.height = spare.style.height;
+  for (const key of ['split', 'rule', 'heights']) {
+    if (spare.dataset[key] === undefined) delete canvas.dataset[key]; else canvas.dataset[key] = spare.dataset[key];
+  }
+  canvas.getContext('2d').drawImage(spare, 0, 0);
   overlay.width = canvas.width;
   overlay.height = canvas.height;
   overlay.style.width = `${shown.width}px`;
@@ -185,9 +241,16 @@ function marking() {
 }
 
 // Saves one change, then shows the file as saved; 409 means someone else changed it first.
+// A change the server could not be reached for (null) waits on the device: shown, not lost.
 async function run(action, done) {
   try {
     const result = await action();
+    if (result === null) {
+      say(`${done} on this device: it is saved into the score when the server is back.`);
+      await marks.load().catch(() => marks.showPending());
+      view.pending.draw();
+      return;
+    }
     app.saved(result.version, result.message ?? done);
   } catch (error) {
     say(error.status === 409 ? 'The score changed elsewhere; showing the current version.' : `Not saved: ${error.message}`);
@@ -231,6 +294,7 @@ setUpStand();
     overlay.focus();
     keepRecent(`/api/scores/${scoreID}/pdf`);
     keepToggle(document.getElementById('keep-offline'), document.getElementById('offline-status'), { kind: 'score', id: scoreID });
+    view.pending.start();
     await Promise.all([panels.details.load(), panels.contents.load(), sound.load()]);
     refreshUndo();
   } catch (error) {

@@ -7,6 +7,7 @@ import { getJSON, change, uploadStamp } from './api.js';
 
 export function markingTools(view, settings) {
   const { state, stage, overlay, scoreID, say, run, marking } = view;
+  const markWords = { freetext: 'Text', square: 'Box', highlight: 'Highlight', ink: 'Pen', stamp: 'Stamp' };
 
   const hints = {
     view: 'Arrows, space and PageDown turn pages.',
@@ -119,9 +120,12 @@ export function markingTools(view, settings) {
   }
 
   // Saves a new mark of `type` on the page shown, in the Style menu's settings.
+  // Kept on the device when the server is out of reach (pending.js), sent when it is back.
   function addMark(type, fields, message) {
-    run(() => change('POST', `/api/scores/${scoreID}/annotations`, state.version,
-      { type, page: state.page, ...settings.forMark(type), ...fields }), message);
+    const words = fields.text ?? fields.symbol ?? fields.image;
+    run(() => view.pending.save({ kind: 'add', method: 'POST', url: `/api/scores/${scoreID}/annotations`, page: state.page,
+      body: { type, page: state.page, ...settings.forMark(type), ...fields },
+      description: `${markWords[type] ?? type}${words ? `: ${words}` : ''}` }), message);
   }
   // The Move tool: the topmost mark under the pointer, and where a drag by (dx, dy) puts it,
   // kept on the page.
@@ -163,8 +167,9 @@ export function markingTools(view, settings) {
       if (state.tool === 'move') {
         const rect = moved(made.target.rect, at.x - made.start.x, at.y - made.start.y);
         if (rect.every((value, index) => Math.abs(value - made.target.rect[index]) < 0.5)) { clearOverlay(); return; }
-        run(() => change('PATCH', `/api/scores/${scoreID}/annotations/${encodeURIComponent(made.target.id)}`, state.version,
-          { rect }), `${made.target.subtype} moved`);
+        run(() => view.pending.save({ kind: 'edit', method: 'PATCH', target: made.target.id, page: state.page, body: { rect },
+          url: `/api/scores/${scoreID}/annotations/${encodeURIComponent(made.target.id)}`,
+          description: `Moved ${made.target.contents || made.target.subtype}` }), `${made.target.subtype} moved`);
         return;
       }
       if (state.tool === 'ink') {

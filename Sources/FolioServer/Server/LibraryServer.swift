@@ -127,7 +127,7 @@ public struct LibraryServer: Sendable {
         }
         router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
-        AppController().addRoutes(to: router)
+        AppController(csrf: csrf).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)

@@ -1,0 +1,65 @@
+// A server blip never blanks the music: a page that cannot be fetched leaves the page drawn
+// before it on screen, with a notice on the stage saying so; the counter stays on the page
+// shown. The server is asked again every two seconds (and at once when the browser says it
+// is online); when it answers, the CSRF token is renewed on the way and the page the musician
+// turned to is drawn — no reload.
+import { renewSession } from './api.js';
+
+// Resolves when the server answers /api/session again.
+export function whenReachable(every = 2000) {
+  return new Promise((resolve) => {
+    let timer = 0;
+    const ask = async () => {
+      clearTimeout(timer);
+      if (await renewSession()) {
+        window.removeEventListener('online', ask);
+        resolve();
+      } else {
+        timer = setTimeout(ask, every);
+      }
+    };
+    window.addEventListener('online', ask);
+    timer = setTimeout(ask, every);
+  });
+}
+
+// The notice on `stage` and the retry: `missed(page, error)` after a page could not be
+// drawn, `drawn()` after one was; `retry(page)` is called once the server answers.
+export function pageNotice(stage, retry) {
+  const notice = document.createElement('p');
+  notice.className = 'page-notice';
+  notice.setAttribute('role', 'status');
+  notice.hidden = true;
+  stage.append(notice);
+  let waiting = null;
+  return {
+    missed(page, error) {
+      const offline = !navigator.onLine || /fetch|network|server|503|reach|answer/i.test(String(error?.message ?? error));
+      notice.textContent = offline
+        ? `Page ${page} could not be loaded: the server is out of reach. It will show as soon as the connection is back.`
+        : `Page ${page} could not be drawn: ${error?.message ?? error}`;
+      notice.hidden = false;
+      stage.dataset.missed = String(page);
+      if (!waiting) {
+        waiting = whenReachable().then(() => { waiting = null; retry(page); });
+      }
+    },
+    drawn() {
+      notice.hidden = true;
+      delete stage.dataset.missed;
+    },
+  };
+}
+
+// `work` within `seconds`, else rejected as a server that did not answer.
+export async function within(seconds, work) {
+  let timer = 0;
+  const expired = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the server did not answer')), seconds * 1000);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
