@@ -61,4 +61,32 @@ final class ServerAppTests: ServerTestCase, @unchecked Sendable {
             XCTAssertTrue(page.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#))
         }
     }
+
+    /// `/api/session` gives a page its server's CSRF token again (after a restart) with the
+    /// cookie set anew; a request another site's page makes is refused, and the token it gives
+    /// is the one a change needs.
+    func testTheSessionIsRenewedOnlyForFolioPages() async throws {
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let headers = try await ServerFixture.csrf(client)
+            let token = try XCTUnwrap(headers[HTTPField.Name("X-Folio-CSRF")!])
+            let session = try await client.execute(uri: "/api/session", method: .get)
+            XCTAssertEqual(session.status, .ok)
+            XCTAssertEqual(session.headers[.cacheControl], "no-store")
+            let answer = try JSONSerialization.jsonObject(with: Data(buffer: session.body)) as? [String: String]
+            XCTAssertEqual(answer?["csrf"], token)
+            XCTAssertTrue(session.headers[.setCookie]?.contains("folio_csrf=\(token)") == true)
+            XCTAssertTrue(session.headers[.setCookie]?.contains("SameSite=Strict") == true)
+            XCTAssertTrue(session.headers[.setCookie]?.contains("HttpOnly") == true)
+            let crossSite = try await client.execute(uri: "/api/session", method: .get, headers: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"])
+            XCTAssertEqual(crossSite.status, .forbidden)
+            XCTAssertFalse(String(buffer: crossSite.body).contains(token))
+            // A stale token is refused with the message the page renews on.
+            var stale = headers
+            stale[HTTPField.Name("X-Folio-CSRF")!] = String(repeating: "0", count: 64)
+            stale[.cookie] = "folio_csrf=" + String(repeating: "0", count: 64)
+            let refused = try await client.execute(uri: "/api/setlists", method: .post, headers: stale, body: ByteBuffer(string: #"{"name":"Ensayo – リハ"}"#))
+            XCTAssertEqual(refused.status, .forbidden)
+            XCTAssertTrue(String(buffer: refused.body).contains("CSRF"))
+        }
+    }
 }
