@@ -27,6 +27,7 @@ import { setUpStand } from './stand.js';
 import { splitHandle } from './halfsplit.js';
 import { pageNotice, within } from './reconnect.js';
 import { pendingChanges } from './pending.js';
+import { drawAhead } from './ahead.js';
 import { keepRecent, keepToggle } from './offline.js';
 
 const stage = document.getElementById('stage');
@@ -69,7 +70,9 @@ const app = {
 const panels = { details: details(app), contents: contents(app) };
 // The parts of the view: what they share of it, and each part's own file.
 const view = { scoreID, state, stage, canvas, overlay, say, run, render, turn, composed, marking, goTo: app.goTo };
-const layers = layerMenu(document.getElementById('layers'), render);
+// Pages drawn ahead of a turn (forgotten with a new file or a layer shown or hidden).
+const ahead = drawAhead();
+const layers = layerMenu(document.getElementById('layers'), () => { ahead.clear(); render(); });
 // Marks made with the server out of reach wait on the device and are sent when it is back.
 view.pending = pendingChanges(view, async () => {
   await loadDocument();
@@ -120,6 +123,7 @@ async function loadDocument({ broken = false } = {}) {
   const url = `/api/scores/${scoreID}/pdf?v=${encodeURIComponent(state.version ?? Date.now())}`;
   const task = openDocument(url);
   const loaded = await task.promise;
+  ahead.clear();
   if (state.document && !broken) state.document.destroy();
   state.document = loaded;
   state.pages = loaded.numPages;
@@ -164,16 +168,24 @@ async function drawState() {
   const page = await state.document.getPage(state.page);
   const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };
   const fitted = fit(page, room, 0.2, state.zoom);
-  // Drawn aside first: the page shown stays until the new one is whole.
-  const spare = document.createElement('canvas');
-  size(spare, fitted);
+  // Drawn ahead (ahead.js): swapped in at once. Else drawn aside first: the page shown stays
+  // until the new one is whole.
+  const key = ahead.key(state.page, room, state.zoom);
+  let spare = (await ahead.ready(key))?.canvas;
   if (state.rendering) state.rendering.cancel();
-  state.rendering = draw(page, spare, fitted);
-  try { await state.rendering.promise; } catch (error) { state.rendering = null; throw error; }
-  state.rendering = null;
+  if (!spare) {
+    ahead.yield();
+    spare = document.createElement('canvas');
+    size(spare, fitted);
+    state.rendering = draw(page, spare, fitted);
+    try { await state.rendering.promise; } catch (error) { state.rendering = null; throw error; }
+    state.rendering = null;
+    ahead.keep(key, state.page, spare, fitted);
+  }
   state.scale = fitted.scale;
   size(canvas, fitted);
   canvas.getContext('2d').drawImage(spare, 0, 0);
+  performance.mark('folio-page-shown', { detail: state.page });   // read by Benchmarks/pageturn_bench.py
   size(overlay, fitted);
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
@@ -185,6 +197,9 @@ async function drawState() {
   if (!stage.dataset.rendered) performance.mark('folio-first-page');  // read by Benchmarks/serve_bench.py
   stage.dataset.rendered = `${state.page}`;
   firstPicture?.remove();
+  // The pages a turn is likely to show next, drawn while the musician plays this one.
+  const near = [state.page + 1, state.page - 1];
+  ahead.prepare(state.document, near, room, state.zoom, 0.2, [state.page, ...near]);
 }
 
 // The page's marks; the page itself is drawn whatever becomes of them (the server out of
