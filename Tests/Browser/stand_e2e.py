@@ -22,6 +22,8 @@ portrait (1024×1366, touch) and a laptop (1366×768).
   blown up; the screen is kept awake (Screen Wake Lock).
 - Landscape: the panel beside the page folds away, the page's room grows, and it stays folded
   over a reload.
+- Pages drawn ahead: a page swapped in on a turn is pixel for pixel the page drawn on the turn
+  (drawing ahead turned off), and after the window changes size a turn draws at the new size.
 - The metronome in 9/8 beats three dotted beats a bar (subdivided in three when asked, evenly
   spaced on the audio clock); its beat light is large enough to see from a stand.
 
@@ -35,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from PIL import Image, ImageStat
 from playwright.sync_api import sync_playwright, expect
@@ -315,6 +318,36 @@ def main(folio, artifacts):
         page.wait_for_selector("#stage[data-rendered='1']")
         expect(page.locator("#side-panel")).to_be_hidden()
         page.screenshot(path=f"{artifacts}/10-laptop-folded.png")
+
+        # Drawn ahead, then swapped in: the same pixels as the page drawn on the turn.
+        def turned_page(context_page):
+            context_page.locator("#overlay").focus()
+            context_page.keyboard.press("ArrowRight")
+            context_page.wait_for_selector("#stage[data-rendered='2']")
+            return context_page.evaluate("() => { const c = document.getElementById('page'); return [c.width, c.height, c.toDataURL()]; }")
+        time.sleep(1.5)   # page 2 drawn ahead meanwhile
+        swapped = turned_page(page)
+        plain = browser.new_context(viewport={"width": 1366, "height": 768})
+        plain.add_init_script("localStorage.setItem('folio.drawAhead', 'off'); localStorage.setItem('folio.panel', 'closed')")
+        other = plain.new_page()
+        other.goto(base + href)
+        other.wait_for_selector("#stage[data-rendered='1']")
+        drawn = turned_page(other)
+        plain.close()
+        assert swapped[:2] == drawn[:2] and swapped[2] == drawn[2], f"the page drawn ahead differs: {swapped[:2]} against {drawn[:2]}"
+        # A new size: the next turn draws for it, not from the pages drawn for the old one.
+        page.set_viewport_size({"width": 900, "height": 700})
+        poll(page, "() => document.getElementById('page').getBoundingClientRect().height",
+             lambda height: 0 < height <= 700, what="the page drawn for the smaller window")
+        time.sleep(1.5)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#stage[data-rendered='3']")
+        box = page.evaluate("() => { const c = document.getElementById('page').getBoundingClientRect(); "
+                            "const s = document.getElementById('stage'); return [c.height, s.clientHeight]; }")
+        assert box[0] <= box[1], f"page 3 drawn for the old size: {box}"
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.keyboard.press("Home")
+        page.wait_for_selector("#stage[data-rendered='1']")
 
         # The metronome in 9/8: three dotted beats a bar, each divided in three when asked.
         page.click("#sound-toggle")
