@@ -11,9 +11,10 @@ Playwright with a browser profile on disk, the server stopped and started again 
   draws (ink on the canvas), its marks list shows; the kept setlist plays in performance mode.
 - The browser closed and opened again, the server still down: the kept score still opens.
 - A server blip with a score open that was never kept: its pages still draw.
-- Marks made offline wait on the device: a text added and a text edited with the server down
-  are shown at once ("2 changes not yet saved"), survive the browser being closed, and are
-  sent when the server is back: the new text is in the PDF exactly once (pikepdf), beside a
+- Marks made offline wait on the device: a text added, a text edited and a bookmark added with
+  the server down are shown at once ("3 changes not yet saved"), survive the browser being
+  closed, and are sent when the server is back: the new text is in the PDF exactly once and
+  the bookmark is in its XMP once (pikepdf), beside a
   mark the command line added meanwhile; the edit of a mark the command line deleted meanwhile
   is not applied but listed for the musician ("someone deleted the mark meanwhile", Discard).
 - Server back: the library page is live again (no offline line).
@@ -189,6 +190,14 @@ def main(folio, artifacts):
             page.keyboard.insert_text("rit. – ゆっくり")
             page.keyboard.press("Enter")
             expect(page.locator(".pending-note")).to_have_text("2 changes not yet saved")
+            page.click("#tab-contents")
+            page.fill("#add-bookmark [name=name]", "Coda – コーダ")
+            page.fill("#add-bookmark [name=start]", "3")
+            page.fill("#add-bookmark [name=end]", "4")
+            page.press("#add-bookmark [name=name]", "Enter")
+            expect(page.locator(".pending-note")).to_have_text("3 changes not yet saved")
+            page.click("#tab-page")
+            expect(page.locator("#annotations li.pending", has_text="Bookmark Coda – コーダ")).to_have_count(1)
             page.screenshot(path=f"{artifacts}/04a-marks-offline.png")
             # Meanwhile, on the machine: a mark added, and the text being edited deleted.
             subprocess.run([folio, "annot", "add", os.path.join(library, DEBUSSY), "--type", "freetext", "--page", "1",
@@ -215,7 +224,7 @@ def main(folio, artifacts):
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(f"{server.base}/scores/{debussy}")
             rendered(page, 1)
-            expect(page.locator(".pending-note")).to_have_text("2 changes not yet saved")
+            expect(page.locator(".pending-note")).to_have_text("3 changes not yet saved")
             page.screenshot(path=f"{artifacts}/06-reopened-offline.png")
 
             # The server back: what waited is sent, through the edit path, once.
@@ -230,6 +239,12 @@ def main(folio, artifacts):
                 os.path.join(library, DEBUSSY), "attacca – オフライン", "a tempo – CLI", "rit. – ゆっくり", "rit. – 遅く"],
                 check=True, capture_output=True, text=True).stdout
             assert json.loads(counts) == {"attacca – オフライン": 1, "a tempo – CLI": 1, "rit. – ゆっくり": 0, "rit. – 遅く": 0}, counts
+            xmp = subprocess.run([sys.executable, "-c", (
+                "import sys, pikepdf\n"
+                "pdf = pikepdf.open(sys.argv[1])\n"
+                "print(pdf.Root.Metadata.read_bytes().decode('utf-8').count(sys.argv[2]))"),
+                os.path.join(library, DEBUSSY), "Coda – コーダ"], check=True, capture_output=True, text=True).stdout.strip()
+            assert xmp == "1", f"the bookmark is in the XMP {xmp} times"
             conflict = page.locator("#annotations li.conflict")
             expect(conflict).to_contain_text("someone deleted the mark meanwhile")
             expect(page.locator("#annotations li", has_text="attacca – オフライン")).to_have_count(1)

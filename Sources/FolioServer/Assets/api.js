@@ -30,7 +30,7 @@ async function withSession(send) {
 
 export async function getJSON(url) {
   const response = await fetch(url, { headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(await message(response));
+  if (!response.ok) throw await failure(response);
   return { data: await response.json(), version: response.headers.get('ETag') };
 }
 

@@ -1,7 +1,9 @@
 // The Contents panel: the table of contents and the bookmarks, each a jump to its page;
 // bookmarks made by hand (the page shown, or a range), renamed, deleted, and moved by drag
 // (or the ↑ button) in the custom order Nutrient keeps; "By page" is a view of the same.
-// "Bookmarks from TOC" makes forScore's page ranges. All are stored in the PDF's XMP.
+// "Bookmarks from TOC" makes forScore's page ranges. All are stored in the PDF's XMP. A
+// bookmark added, renamed or deleted with the server out of reach waits on the device
+// (pending.js) and is saved when it is back.
 import { getJSON, change } from './api.js';
 import { emptyItem, button, pages } from './dom.js';
 import { splitScore } from './split.js';
@@ -52,7 +54,8 @@ export function contents(app) {
       jump.addEventListener('click', () => app.goTo(bookmark.start));
       const rename = button('Rename', `Rename bookmark ${bookmark.name}`, () => renameIn(item, jump, bookmark));
       const remove = button('Delete', `Delete bookmark ${bookmark.name}`,
-        () => save('DELETE', url(`/${encodeURIComponent(bookmark.id)}`), undefined, 'Bookmark deleted'));
+        () => save('DELETE', url(`/${encodeURIComponent(bookmark.id)}`), undefined, 'Bookmark deleted',
+          { kind: 'delete', target: bookmark.id, description: `Deleted bookmark ${bookmark.name}` }));
       item.append(jump, rename);
       if (custom) {
         const up = button('↑', `Move bookmark ${bookmark.name} up`, () => save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`),
@@ -95,7 +98,8 @@ export function contents(app) {
       event.stopPropagation();
       if (event.key === 'Escape') { input.replaceWith(jump); return; }
       if (event.key !== 'Enter' || !input.value.trim()) return;
-      save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`), { name: input.value.trim() }, 'Bookmark renamed');
+      save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`), { name: input.value.trim() }, 'Bookmark renamed',
+        { kind: 'edit', target: bookmark.id, description: `Bookmark ${bookmark.name} renamed ${input.value.trim()}` });
     });
   }
 
@@ -104,9 +108,15 @@ export function contents(app) {
     app.seen(version);
     show(data);
   }
-  async function save(method, address, body, message) {
+  // Saves one change; `queue` ({kind, target, description}) lets it wait on the device when
+  // the server is out of reach (reordering and TOC bookmarks are not queued).
+  async function save(method, address, body, message, queue = null) {
     try {
-      const { data, version } = await change(method, address, app.version(), body);
+      const answer = queue
+        ? await app.pending().save({ ...queue, what: 'bookmark', method, url: address, body, page: app.page() })
+        : await change(method, address, app.version(), body);
+      if (answer === null) { app.kept(message); return true; }
+      const { data, version } = answer;
       show(data);
       app.saved(version, message);
       return true;
@@ -135,7 +145,8 @@ export function contents(app) {
     event.preventDefault();
     const body = { name: field('name').value.trim(), start: Number(field('start').value || app.page()) };
     if (field('end').value) body.end = Number(field('end').value);
-    if (await save('POST', url(), body, `Bookmark ${body.name} added`)) form.reset();
+    if (await save('POST', url(), body, `Bookmark ${body.name} added`,
+      { kind: 'add', description: `Bookmark ${body.name} (${pages(body.start, body.end ?? body.start)})` })) form.reset();
   });
   return { load };
 }

@@ -1,4 +1,4 @@
-// Marks made while the server is out of reach are not lost: the change is kept on the device
+// Marks and bookmarks made while the server is out of reach are not lost: the change is kept on the device
 // (IndexedDB), with the file's version it was made against, shown at once (drawn on the page,
 // listed as "not yet saved", counted: "2 changes not yet saved"), and sent through the same
 // API — the one edit path — as soon as the server answers, in the order made, each against the
@@ -76,6 +76,7 @@ export function pendingChanges(view, saved) {
     banner.textContent = parts.join(' · ');
     banner.hidden = parts.length === 0;
     draw();
+    view.relist?.();
   }
 
   // The marks waiting on this page, drawn over the page (dashed: not yet in the file).
@@ -146,14 +147,25 @@ export function pendingChanges(view, saved) {
   async function send() {
     if (sending) return;
     sending = true;
-    let sent = 0;
+    let sent = 0, failed = false;
     try {
       const work = async () => {
         for (const record of (await all()).filter((each) => each.score === scoreID && !each.conflict)) {
-          const { data, version } = await getJSON(`/api/scores/${scoreID}/annotations?page=${record.page}`);
-          if (record.kind !== 'add' && !data.annotations.some((annotation) => annotation.id === record.target)) {
+          // The file as it is now: its version, and whether the mark or bookmark changed is still there.
+          const bookmark = record.what === 'bookmark';
+          let data, version;
+          try {
+            ({ data, version } = await getJSON(bookmark ? `/api/scores/${scoreID}/contents`
+              : `/api/scores/${scoreID}/annotations?page=${record.page}`));
+          } catch (error) {
+            if (unreachable(error)) throw error;
+            await put({ ...record, conflict: error.message });   // the score itself is gone or unreadable
+            continue;
+          }
+          const present = (bookmark ? data.bookmarks : data.annotations).some((each) => each.id === record.target);
+          if (record.kind !== 'add' && !present) {
             if (record.kind === 'delete') { await remove(record.key); continue; }   // gone already: what was wanted
-            await put({ ...record, conflict: 'someone deleted the mark meanwhile' });
+            await put({ ...record, conflict: `someone deleted the ${bookmark ? 'bookmark' : 'mark'} meanwhile` });
             continue;
           }
           try {
@@ -171,8 +183,7 @@ export function pendingChanges(view, saved) {
       };
       if (navigator.locks) await navigator.locks.request(`folio-pending-${scoreID}`, work); else await work();
     } catch {
-      later();
-      return;
+      failed = true;   // out of reach again: what is left waits
     } finally {
       sending = false;
       await refresh();
@@ -181,11 +192,13 @@ export function pendingChanges(view, saved) {
       await saved();
       if (!records.some((record) => !record.conflict)) view.say(`All changes saved (${sent} made while offline)`);
     }
-    if (records.some((record) => !record.conflict)) setTimeout(send, 1000);
+    if (failed) later();
+    else if (records.some((record) => !record.conflict)) setTimeout(send, 1000);
   }
 
   return {
-    // Sends `request` ({method, url, body, kind, target, page, description}); kept on the device
+    // Sends `request` ({method, url, body, kind, target, page, description, what: 'bookmark'
+    // for a bookmark}); kept on the device
     // when the server cannot be reached. Resolves to the API's answer, or null when kept.
     async save(request) {
       try {

@@ -66,6 +66,9 @@ const app = {
   page: () => state.page,
   // Where half-page turns split pages, as the file keeps it (the contents panel reads it).
   splits(splits) { state.splits = splits ?? {}; },
+  // Changes kept on the device while the server is out of reach (pending.js).
+  pending: () => view.pending,
+  kept(message) { say(`${message} on this device: it is saved into the score when the server is back.`); marks.showPending(); },
 };
 const panels = { details: details(app), contents: contents(app) };
 // The parts of the view: what they share of it, and each part's own file.
@@ -77,6 +80,7 @@ const layers = layerMenu(document.getElementById('layers'), () => { ahead.clear(
 view.pending = pendingChanges(view, async () => {
   await loadDocument();
   await render();
+  await panels.contents.load().catch(() => {});
   refreshUndo();
 });
 view.relist = () => marks.showPending();
