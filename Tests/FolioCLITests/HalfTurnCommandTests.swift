@@ -7,12 +7,11 @@ import XCTest
 /// a page the file does not have changes nothing.
 final class HalfTurnCommandTests: CommandTestCase, @unchecked Sendable {
 
+    /// What `folio` printed (output, then errors), its status asserted.
     @discardableResult
     private func run(_ arguments: [String], status expected: Int32 = 0) throws -> String {
-        let result = try TestEnvironment.run(folio, arguments)
-        let out = String(decoding: result.stdout, as: UTF8.self)
-        XCTAssertEqual(result.status, expected, "folio \(arguments.joined(separator: " ")): \(String(decoding: result.stderr, as: UTF8.self))\(out)")
-        return out + String(decoding: result.stderr, as: UTF8.self)
+        let result = try invoke(arguments, status: expected)
+        return result.out + result.err
     }
 
     /// The `folioscore:halfTurns` items of the file's XMP, as pikepdf reads the packet.

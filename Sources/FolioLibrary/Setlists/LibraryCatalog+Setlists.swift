@@ -174,7 +174,7 @@ extension LibraryCatalog {
     }
 
     /// Gives the entry at 1-based `position` a note (nil or blank: none, see
-    /// ``SetlistEntry/checkNote(_:)``); returns its title. With `dryRun`, checks all the same
+    /// `SetlistEntry.checkNote(_:)` in FolioScore); returns its title. With `dryRun`, checks all the same
     /// and changes nothing.
     ///
     /// ```swift

@@ -13,7 +13,7 @@ import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
 import { setUpStand, stayAwake } from './stand.js';
 import { keepRecent } from './offline.js';
-import { pageNotice, within } from './reconnect.js';
+import { blipProof } from './reconnect.js';
 
 const stage = document.getElementById('stage');
 const label = document.getElementById('pageno');
@@ -108,34 +108,9 @@ async function pageSheet(number, room) {
 // Draws the page (half turn, two pages) the state names. A page that cannot be had leaves
 // the pages shown on screen and the state on them, with a notice; the page is drawn when the
 // server answers again (see reconnect.js).
-async function render() {
-  const wanted = { page: state.page, halfway: state.halfway };
-  try {
-    await within(20, drawState());
-    state.shown = wanted;
-    notice.drawn();
-  } catch (error) {
-    if (state.shown) Object.assign(state, state.shown);
-    keep();
-    notice.missed(wanted.page, error);
-  }
-}
-
-// After a blip: the page turned to (pdf.js asks again for what it could not fetch); if that
-// fails with the server back, the setlist's PDF is opened again.
-let retries = 0;
-const notice = pageNotice(stage, async (page) => {
-  retries += 1;
-  if (retries > 1) {
-    try {
-      const url = `/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`;
-      state.document = await openDocument(url).promise;
-    } catch { /* drawn below, or missed again */ }
-  }
-  Object.assign(state, { page, halfway: false });
-  await render();
-  if (!stage.dataset.missed) retries = 0;
-});
+const render = blipProof({ stage, state, draw: () => drawState(), place: () => keep(), reopen: async () => {
+  state.document = await openDocument(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`).promise;
+} });
 
 async function drawState() {
   keep();

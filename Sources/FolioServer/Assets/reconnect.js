@@ -23,9 +23,41 @@ export function whenReachable(every = 2000) {
   });
 }
 
+// A view's drawing made blip-proof. `view`: stage, state ({page, halfway}), draw() (the page
+// the state names, to the screen), place() (the state into the address), reopen() (the PDF
+// opened again). Returns render(): what draw() did, or — the page not to be had — the state
+// back on the page shown, a notice, and the page drawn once the server answers (first asked
+// again of pdf.js, then, should that fail too, of a newly opened document).
+export function blipProof({ stage, state, draw, place, reopen }) {
+  let retries = 0;
+  const notice = pageNotice(stage, async (page) => {
+    retries += 1;
+    if (retries > 1) {
+      try { await reopen(); } catch { /* drawn below, or missed again */ }
+    }
+    Object.assign(state, { page, halfway: false });
+    await render();
+    if (!stage.dataset.missed) retries = 0;
+  });
+  async function render() {
+    const wanted = { page: state.page, halfway: state.halfway };
+    try {
+      await within(20, draw());
+      state.shown = wanted;
+      notice.drawn();
+    } catch (error) {
+      if (error?.name === 'RenderingCancelledException') return;   // a newer turn draws
+      if (state.shown) Object.assign(state, state.shown);
+      place();
+      notice.missed(wanted.page, error);
+    }
+  }
+  return render;
+}
+
 // The notice on `stage` and the retry: `missed(page, error)` after a page could not be
 // drawn, `drawn()` after one was; `retry(page)` is called once the server answers.
-export function pageNotice(stage, retry) {
+function pageNotice(stage, retry) {
   const notice = document.createElement('p');
   notice.className = 'page-notice';
   notice.setAttribute('role', 'status');
@@ -34,13 +66,17 @@ export function pageNotice(stage, retry) {
   let waiting = null;
   return {
     missed(page, error) {
-      const offline = !navigator.onLine || /fetch|network|server|503|reach|answer/i.test(String(error?.message ?? error));
+      // The network's failure (pdf.js names it UnknownErrorException, UnexpectedResponseException
+      // or MissingPDFException), or the page's own: only the first is asked again.
+      const said = `${error?.name ?? ''} ${error?.message ?? error}`;
+      const offline = !navigator.onLine
+        || /fetch|network|server|503|reach|answer|UnknownError|UnexpectedResponse|MissingPDF/i.test(said);
       notice.textContent = offline
         ? `Page ${page} could not be loaded: the server is out of reach. It will show as soon as the connection is back.`
         : `Page ${page} could not be drawn: ${error?.message ?? error}`;
       notice.hidden = false;
       stage.dataset.missed = String(page);
-      if (!waiting) {
+      if (offline && !waiting) {
         waiting = whenReachable().then(() => { waiting = null; retry(page); });
       }
     },
@@ -52,7 +88,7 @@ export function pageNotice(stage, retry) {
 }
 
 // `work` within `seconds`, else rejected as a server that did not answer.
-export async function within(seconds, work) {
+async function within(seconds, work) {
   let timer = 0;
   const expired = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error('the server did not answer')), seconds * 1000);

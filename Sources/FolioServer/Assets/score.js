@@ -25,7 +25,7 @@ import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
 import { setUpStand } from './stand.js';
 import { splitHandle } from './halfsplit.js';
-import { pageNotice, within } from './reconnect.js';
+import { blipProof } from './reconnect.js';
 import { pendingChanges } from './pending.js';
 import { drawAhead } from './ahead.js';
 import { keepRecent, keepToggle } from './offline.js';
@@ -138,32 +138,9 @@ async function loadDocument({ broken = false } = {}) {
 // Draws the page (or half turn, or two pages) the state names. A page that cannot be had
 // (the server out of reach, its bytes not kept) leaves the page drawn before it on screen and
 // the state on it, with a notice; the page is drawn when the server answers again.
-async function render() {
-  const wanted = { page: state.page, halfway: state.halfway };
-  try {
-    await within(20, drawState());
-    state.shown = wanted;
-    notice.drawn();
-  } catch (error) {
-    if (error?.name === 'RenderingCancelledException') return;
-    if (state.shown) Object.assign(state, state.shown);
-    keepPlace({ page: state.page > 1 ? state.page : null });
-    notice.missed(wanted.page, error);
-  }
-}
-
-// After a blip: the page the musician turned to (pdf.js asks again for the bytes it could not
-// fetch); if that fails with the server back, the document is opened again.
-let retries = 0;
-const notice = pageNotice(stage, async (page) => {
-  retries += 1;
-  if (retries > 1) {
-    try { await loadDocument({ broken: true }); } catch { /* drawn below, or missed again */ }
-  }
-  Object.assign(state, { page, halfway: false });
-  await render();
-  if (!stage.dataset.missed) retries = 0;
-});
+const blipSafe = blipProof({ stage, state, draw: () => drawState(),
+  place: () => keepPlace({ page: state.page > 1 ? state.page : null }), reopen: () => loadDocument({ broken: true }) });
+function render() { return blipSafe(); }
 
 async function drawState() {
   keepPlace({ page: state.page > 1 ? state.page : null });
