@@ -140,10 +140,7 @@ extension LibraryCatalog {
     public func removeFromSetlist(_ name: String, at position: Int, dryRun: Bool = false) throws -> String {
         try write(rollingBack: dryRun) { db in
             let id = try Self.setlistID(name, in: db)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
-            let index = try Self.checkPosition(position, count: count) - 1
-            let title = try String.fetchOne(db, sql: "SELECT title FROM setlist_entry WHERE setlistId = ? AND position = ?",
-                                            arguments: [id, index]) ?? ""
+            let (index, title) = try Self.entry(at: position, of: id, in: db)
             try db.execute(sql: "DELETE FROM setlist_entry WHERE setlistId = ? AND position = ?", arguments: [id, index])
             try Self.shift(id, from: index + 1, by: -1, in: db)
             try Self.touch(id, in: db)
@@ -174,24 +171,23 @@ extension LibraryCatalog {
     }
 
     /// Gives the entry at 1-based `position` a note (nil or blank: none, see
-    /// `SetlistEntry.checkNote(_:)` in FolioScore); returns its title. With `dryRun`, checks all the same
-    /// and changes nothing.
+    /// `SetlistEntry.checkNote(_:)` in FolioScore); returns the entry's title and the note as
+    /// kept. With `dryRun`, checks all the same and changes nothing.
     ///
     /// ```swift
-    /// try catalog.noteSetlistEntry("Friday", at: 2, note: "attacca")
+    /// try catalog.noteSetlistEntry("Friday", at: 2, note: " attacca ").note   // "attacca"
     /// ```
     @discardableResult
-    public func noteSetlistEntry(_ name: String, at position: Int, note: String?, dryRun: Bool = false) throws -> String {
+    public func noteSetlistEntry(_ name: String, at position: Int, note: String?, dryRun: Bool = false) throws
+        -> (title: String, note: String?)
+    {
         let note = try SetlistEntry.checkNote(note)
         return try write(rollingBack: dryRun) { db in
             let id = try Self.setlistID(name, in: db)
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
-            let index = try Self.checkPosition(position, count: count) - 1
-            let title = try String.fetchOne(db, sql: "SELECT title FROM setlist_entry WHERE setlistId = ? AND position = ?",
-                                            arguments: [id, index]) ?? ""
+            let (index, title) = try Self.entry(at: position, of: id, in: db)
             try db.execute(sql: "UPDATE setlist_entry SET note = ? WHERE setlistId = ? AND position = ?", arguments: [note, id, index])
             try Self.touch(id, in: db)
-            return title
+            return (title, note)
         }
     }
 
@@ -323,6 +319,16 @@ extension LibraryCatalog {
         let names = try String.fetchAll(db, sql: "SELECT name FROM setlist ORDER BY name LIMIT 10")
         throw LibraryError(.notFound, "no setlist named \(name)"
             + (names.isEmpty ? " (the library has no setlists)" : " (setlists: \(names.joined(separator: ", ")))"))
+    }
+
+    /// The entry at 1-based `position` of setlist `id`: its 0-based index and its title; a
+    /// position out of range is refused with the valid range.
+    private static func entry(at position: Int, of id: Int64, in db: Database) throws -> (index: Int, title: String) {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM setlist_entry WHERE setlistId = ?", arguments: [id]) ?? 0
+        let index = try checkPosition(position, count: count) - 1
+        let title = try String.fetchOne(db, sql: "SELECT title FROM setlist_entry WHERE setlistId = ? AND position = ?",
+                                        arguments: [id, index]) ?? ""
+        return (index, title)
     }
 
     private static func checkPosition(_ position: Int, count: Int) throws -> Int {

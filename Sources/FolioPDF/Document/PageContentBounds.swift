@@ -391,7 +391,7 @@ struct ContentBoundsWalker {
                 var code = 0
                 for item in differences.prefix(1_024) {
                     switch document.resolve(item) {
-                    case .integer(let value): code = Int(clamping: value)
+                    case .integer(let value): code = value
                     case .name(let name):
                         if (0..<256).contains(code) { metrics.differences[code] = name }
                         code += code < 256 ? 1 : 0

@@ -74,16 +74,14 @@ extension PDFDocument {
                 let forward = glyph.x0 - line.maxX, backward = line.x - glyph.x1
                 let sameLine = abs(glyph.y - line.y) <= size / 4
                 if sameLine, leftward != true, forward > -size / 2, forward <= size * 1.5 {
-                    if forward > size * 0.15, !line.text.hasSuffix(" "), !text.hasPrefix(" ") { line.text += " " }
-                    line.text += text
+                    extend(&line, with: text, gap: forward, spaceOver: size * 0.15)
                     line.width = max(line.width, glyph.x1 - line.x)
                     line.size = size
                     current = (line, leftward == nil && glyph.x1 - glyph.x0 > 0 ? false : leftward)
                     continue
                 }
                 if sameLine, leftward != false, backward > -size / 2, backward <= size * 1.5, glyph.x0 < line.x {
-                    if backward > size * 0.15, !line.text.hasSuffix(" "), !text.hasPrefix(" ") { line.text += " " }
-                    line.text += text
+                    extend(&line, with: text, gap: backward, spaceOver: size * 0.15)
                     line.width = line.maxX - glyph.x0
                     line.x = glyph.x0
                     line.size = size
@@ -117,10 +115,8 @@ extension PDFDocument {
                 if var last = result.last, !last.leftward, !piece.leftward, abs(last.line.y - piece.line.y) <= last.line.size / 4,
                    abs(last.line.size - piece.line.size) <= 0.2 * max(last.line.size, piece.line.size),
                    piece.line.x - last.line.maxX > -last.line.size / 2, piece.line.x - last.line.maxX <= last.line.size * 1.5 {
-                    let gap = piece.line.x - last.line.maxX
                     // Pieces drawn apart that do not touch are words apart (lyrics' syllables, hyphens drawn as lines).
-                    if gap > last.line.size * 0.05, !last.line.text.hasSuffix(" ") { last.line.text += " " }
-                    last.line.text += piece.line.text
+                    extend(&last.line, with: piece.line.text, gap: piece.line.x - last.line.maxX, spaceOver: last.line.size * 0.05)
                     last.line.width = max(last.line.maxX, piece.line.maxX) - last.line.x
                     result[result.count - 1] = last
                 } else {
@@ -135,6 +131,13 @@ extension PDFDocument {
         }
         flush()
         return result
+    }
+
+    /// `text` added to `line`, after a space when `gap` is over `spaceOver` and neither side
+    /// has one already.
+    private static func extend(_ line: inout PDFTextLine, with text: String, gap: Double, spaceOver: Double) {
+        if gap > spaceOver, !line.text.hasSuffix(" "), !text.hasPrefix(" ") { line.text += " " }
+        line.text += text
     }
 
     /// A glyph's text as a line shows it: white space as one space; control characters and
@@ -154,13 +157,11 @@ extension PDFDocument {
     /// Ligatures and Arabic and Hebrew presentation forms (what some fonts map their glyphs to)
     /// as the letters they stand for, so the text is found by a search: "ﺭﻳﺎﺽ" → "رياض".
     static func plainForms(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { (0xFB00...0xFDFF).contains($0.value) || (0xFE70...0xFEFF).contains($0.value) }) else {
-            return text
-        }
+        func presentationForm(_ value: UInt32) -> Bool { (0xFB00...0xFDFF).contains(value) || (0xFE70...0xFEFF).contains(value) }
+        guard text.unicodeScalars.contains(where: { presentationForm($0.value) }) else { return text }
         var result = ""
         for character in text {
-            let value = character.unicodeScalars.first?.value ?? 0
-            if (0xFB00...0xFDFF).contains(value) || (0xFE70...0xFEFF).contains(value) {
+            if presentationForm(character.unicodeScalars.first?.value ?? 0) {
                 result += String(character).precomposedStringWithCompatibilityMapping
             } else {
                 result.append(character)

@@ -68,7 +68,8 @@ const app = {
   splits(splits) { state.splits = splits ?? {}; },
   // Changes kept on the device while the server is out of reach (pending.js).
   pending: () => view.pending,
-  kept(message) { say(`${message} on this device: it is saved into the score when the server is back.`); marks.showPending(); },
+  // (pending.js has drawn and listed what waits already.)
+  kept(message) { say(`${message} on this device: it is saved into the score when the server is back.`); },
 };
 const panels = { details: details(app), contents: contents(app) };
 // The parts of the view: what they share of it, and each part's own file.
@@ -242,9 +243,8 @@ async function run(action, done) {
   try {
     const result = await action();
     if (result === null) {
-      say(`${done} on this device: it is saved into the score when the server is back.`);
-      await marks.load().catch(() => marks.showPending());
-      view.pending.draw();
+      app.kept(done);
+      await marks.load().catch(() => {});   // the list as it was (an edit field closed), what waits after it
       return;
     }
     app.saved(result.version, result.message ?? done);

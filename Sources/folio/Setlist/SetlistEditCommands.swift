@@ -146,8 +146,7 @@ struct SetlistNoteCommand: ParsableCommand {
     func run() throws {
         try SetlistCommand.run("note") {
             guard (note != nil) != clear else { throw LibraryError(.invalidArgument, "give NOTE or --clear") }
-            let kept = try SetlistEntry.checkNote(note)
-            let title = try location.catalog(create: false).noteSetlistEntry(name, at: position, note: kept, dryRun: dryRun)
+            let (title, kept) = try location.catalog(create: false).noteSetlistEntry(name, at: position, note: note, dryRun: dryRun)
             let done = kept.map { "\(position). \(title): \($0)" } ?? "\(position). \(title): no note"
             print(dryRun ? "would note \(done)" : "noted \(done)")
         }
