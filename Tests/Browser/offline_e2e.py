@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, ROOT, free_port, poll, run  # noqa: E402
 
 # Whether the canvas drawn holds ink (a blank page has none).
+GIG = "Gig%20%E2%80%93%20%D0%9A%D0%BE%D0%BD%D1%86%D0%B5%D1%80%D1%82"
 INKED = """() => { const canvas = document.querySelector('#stage canvas'); if (!canvas || !canvas.width) return false;
   const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
   let dark = 0; for (let i = 0; i < data.length; i += 64) if (data[i] + data[i + 1] + data[i + 2] < 300) dark += 1;
@@ -217,6 +218,17 @@ def main(folio, artifacts):
             page.keyboard.press("ArrowRight")
             rendered(page, 2)
             page.screenshot(path=f"{artifacts}/05-perform-offline.png")
+            # The setlist's order changed offline: shown at once, waiting on the device.
+            page.goto(f"{server.base}/setlists/{GIG}")
+            expect(page.locator("#entries li")).to_have_count(2)
+            second = page.locator("#entries li").nth(1).locator(".title").inner_text()
+            page.locator("#entries li").nth(1).get_by_role("button", name=f"Move {second} up").click()
+            expect(page.locator("#entries li").first.locator(".title")).to_have_text(second)
+            expect(page.locator("main.builder .pending-note")).to_have_text("1 change not yet saved")
+            page.screenshot(path=f"{artifacts}/05a-setlist-moved-offline.png")
+            # Meanwhile, on the machine: a placeholder put first in the setlist.
+            subprocess.run([folio, "setlist", "add", "Gig – Концерт", "--placeholder", "Pause – 休憩", "--at", "1", "--library", library],
+                           check=True, capture_output=True)
 
             # The browser closed and opened again, the server still down.
             context.close()
@@ -251,6 +263,16 @@ def main(folio, artifacts):
             page.screenshot(path=f"{artifacts}/06a-sent.png")
             conflict.get_by_role("button", name="Discard").click()
             expect(page.locator(".pending-note")).to_be_hidden()
+
+            # The setlist's move, sent on the setlist as it is now: the piece moved before the
+            # other piece, the placeholder added meanwhile kept first.
+            page.goto(f"{server.base}/setlists/{GIG}")
+            expect(page.locator("main.builder .pending-note")).to_be_hidden(timeout=20000)
+            shown = subprocess.run([folio, "setlist", "show", "Gig – Концерт", "--json", "--library", library],
+                                   check=True, capture_output=True, text=True).stdout
+            titles = [entry["title"] for entry in json.loads(shown)["entries"]]
+            assert titles[0] == "Pause – 休憩" and titles[1] == second and len(titles) == 3, titles
+            expect(page.locator("#entries li").nth(1).locator(".title")).to_have_text(second)
 
             # The server back: the library is live again.
             page.goto(server.base + "/")

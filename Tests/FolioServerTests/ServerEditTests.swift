@@ -343,6 +343,46 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// A mark sent twice with its own name (its answer lost the first time) is in the file once;
+    /// the second answer is the same mark, and the file is not saved again.
+    func testAMarkSentAgainWithItsNameIsAddedOnce() async throws {
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            var headers = try await ServerFixture.csrf(client)
+            let id = try await ServerFixture.scoreID(client, query: "bergamasque")
+            let uri = "/api/scores/\(id)/annotations"
+            let name = UUID().uuidString.lowercased()
+            let body = #"{"type":"freetext","page":2,"rect":[60,80,160,24],"text":"attacca – すぐに","name":"\#(name)"}"#
+            headers[.ifMatch] = try await client.execute(uri: "\(uri)?page=2", method: .get).headers[.eTag]
+            let first = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+            XCTAssertEqual(first.status, .created, String(buffer: first.body))
+            struct Added: Decodable { let id: String }
+            XCTAssertEqual(try ServerFixture.decode(Added.self, first).id, name)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            // Sent again against the new version (as a device does after a session renewal).
+            headers[.ifMatch] = first.headers[.eTag]
+            let again = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+            XCTAssertEqual(try ServerFixture.decode(Added.self, again).id, name)
+            XCTAssertEqual(again.headers[.eTag], first.headers[.eTag])
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "nothing saved the second time")
+            // pikepdf: one annotation of that name, with the text.
+            let read = try ServerFixture.python("""
+                import sys, pikepdf
+                pdf = pikepdf.open(sys.argv[1])
+                named = [a for p in pdf.pages for a in p.get('/Annots', []) if str(a.get('/NM', '')) == sys.argv[2]]
+                print(len(named), str(named[0].Contents))
+                """, path, name)
+            XCTAssertEqual(read, "1 attacca – すぐに")
+            // Names that could pass for another mark's id, or that are not plain, are refused.
+            for bad in ["", "obj-12", String(repeating: "a", count: 65), "ноты", "a b", "a/b"] {
+                let refused = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string:
+                    #"{"type":"square","page":1,"rect":[10,10,20,20],"name":"\#(bad)"}"#))
+                XCTAssertEqual(refused.status, .badRequest, bad)
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+        }
+    }
+
     /// Page tools through the API, each an undoable incremental save checked against the
     /// version, read back with pikepdf and PyMuPDF, `qpdf --check` clean; and the score as a
     /// forScore container, read with Python's gzip and plistlib.

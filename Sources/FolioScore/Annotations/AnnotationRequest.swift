@@ -150,10 +150,17 @@ public struct AnnotationRequest: Sendable, Equatable {
     }
 
     /// Adds the annotation to its page of `document` (not saved); returns its id. A page
-    /// past the document's end is `PDFError` `pageOutOfRange`.
+    /// past the document's end is `PDFError` `pageOutOfRange`. With a ``name`` the page
+    /// already holds, nothing is added and that annotation's id is returned: a request sent
+    /// again (its answer lost) adds its mark once.
     public func add(to document: PDFDocument) throws -> String {
         let pages = document.pages()
         guard page >= 1, page <= pages.count else { throw PDFError.pageOutOfRange(page, count: pages.count) }
+        // A name already on the page: this request was made before (its answer lost on the way);
+        // the mark is not added twice.
+        if let name, let existing = document.annotations(of: pages[page - 1], pageIndex: page - 1).first(where: { $0.name == name }) {
+            return existing.id
+        }
         if let font { document.textFont = font.font }
         var draft = try draft(on: PDFPageGeometry(page: pages[page - 1]))
         if let image {

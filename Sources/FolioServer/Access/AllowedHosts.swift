@@ -6,7 +6,7 @@ import Foundation
 /// or change the library.
 ///
 /// Allowed: the address the server listens on, `localhost`, `127.0.0.1`, `[::1]`, and the
-/// names given with `--allow-host`; when it listens on every address (`0.0.0.0`, `::`), any
+/// names given with `--allow-host` (in any script: kept as browsers send them, see ``HostName``); when it listens on every address (`0.0.0.0`, `::`), any
 /// address written as numbers (no DNS name is involved, so nothing can be rebound) and the
 /// machine's own host name (and `NAME.local`).
 ///
@@ -23,7 +23,7 @@ public struct AllowedHosts: Sendable, Equatable {
     public init(listening host: String, extra: [String] = []) {
         let bound = Self.hostPart(host)
         anyAddress = bound == "0.0.0.0" || bound == "::" || bound.isEmpty
-        names = Set(["localhost", "127.0.0.1", "::1", bound] + extra.map(Self.hostPart))
+        names = Set(["localhost", "127.0.0.1", "::1", bound] + extra.map { HostName.ascii(Self.hostPart($0)) ?? Self.hostPart($0) })
         if anyAddress, let own = Self.machineName() {
             names.insert(own)
             if !own.contains(".") { names.insert(own + ".local") }

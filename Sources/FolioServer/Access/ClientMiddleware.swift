@@ -18,11 +18,13 @@ public struct Client: Sendable, Equatable {
 /// one that is not one of the server's names (421, see ``AllowedHosts``), and finds the ``Client`` — the connection's
 /// peer, or, when the peer is a reverse proxy named with `--trusted-proxy`, the address the
 /// proxy puts last in `X-Forwarded-For` and the scheme it gives in `X-Forwarded-Proto`.
-/// Headers of that kind from anyone else are ignored.
+/// Headers of that kind from anyone else are ignored. When the server itself speaks HTTPS,
+/// every client is secure.
 struct ClientMiddleware: RouterMiddleware {
     typealias Context = FolioRequestContext
     let hosts: AllowedHosts
     let trustedProxies: Set<String>
+    var tls = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // HTTP/1.1 requires Host (RFC 9112, 3.2): a request without one is answered 400, as nginx does.
@@ -43,11 +45,11 @@ struct ClientMiddleware: RouterMiddleware {
 
     func client(of request: Request, peer: SocketAddress?) -> Client {
         let address = peer?.ipAddress ?? "unknown"
-        guard trustedProxies.contains(address) else { return Client(address: address, secure: false) }
+        guard trustedProxies.contains(address) else { return Client(address: address, secure: tls) }
         let forwarded = request.headers[values: HTTPField.Name("X-Forwarded-For")!]
             .flatMap { $0.split(separator: ",") }.last.map { $0.trimmingCharacters(in: .whitespaces) }
         let scheme = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased()
-        return Client(address: forwarded.flatMap { $0.isEmpty ? nil : $0 } ?? address, secure: scheme == "https")
+        return Client(address: forwarded.flatMap { $0.isEmpty ? nil : $0 } ?? address, secure: tls || scheme == "https")
     }
 
     /// Adds `Secure` to every cookie the response sets.

@@ -175,6 +175,7 @@ struct AccessGate: RouterMiddleware {
                             message: "too many wrong passwords or tokens from many addresses; try again in \(wait) s")
         }
         guard let access = context.identity else {
+            if TrustController.isPublic(request.uri.path) { return try await next(request, context) }
             if Self.presentsCredentials(request, secret: secret) {
                 let verdict = throttle.failed(client)
                 context.logger.warning("wrong \(secret.kind) from \(client)",

@@ -59,7 +59,8 @@ export function contents(app) {
       item.append(jump, rename);
       if (custom) {
         const up = button('↑', `Move bookmark ${bookmark.name} up`, () => save('PATCH', url(`/${encodeURIComponent(bookmark.id)}`),
-          { before: data.bookmarks[index - 1].id }, 'Bookmark moved'), index === 0);
+          { before: data.bookmarks[index - 1].id }, 'Bookmark moved',
+          { kind: 'edit', target: bookmark.id, description: `Bookmark ${bookmark.name} moved up` }), index === 0);
         item.append(up);
         item.draggable = true;
         item.addEventListener('dragstart', (event) => { dragged = bookmark.id; event.dataTransfer.effectAllowed = 'move'; });
@@ -69,7 +70,9 @@ export function contents(app) {
           event.preventDefault();
           item.classList.remove('over');
           if (dragged && dragged !== bookmark.id) {
-            save('PATCH', url(`/${encodeURIComponent(dragged)}`), { before: bookmark.id }, 'Bookmark moved');
+            const moving = data.bookmarks.find((each) => each.id === dragged);
+            save('PATCH', url(`/${encodeURIComponent(dragged)}`), { before: bookmark.id }, 'Bookmark moved',
+              { kind: 'edit', target: dragged, description: `Bookmark ${moving?.name ?? ''} moved before ${bookmark.name}` });
           }
           dragged = null;
         });
@@ -109,7 +112,7 @@ export function contents(app) {
     show(data);
   }
   // Saves one change; `queue` ({kind, target, description}) lets it wait on the device when
-  // the server is out of reach (reordering and TOC bookmarks are not queued).
+  // the server is out of reach (bookmarks from the TOC are not queued).
   async function save(method, address, body, message, queue = null) {
     try {
       const answer = queue

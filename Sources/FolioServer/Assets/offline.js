@@ -86,7 +86,13 @@ export async function keptItems() {
 export async function keepToggle(button, status, item) {
   if (!supported) {
     button.disabled = true;
-    button.title = 'Keeping music on this device needs HTTPS (or localhost): see docs/serving.md';
+    button.title = 'Keeping music on this device needs HTTPS (or localhost)';
+    if (!window.isSecureContext) {
+      const link = document.createElement('a');
+      link.href = '/trust';
+      link.textContent = 'Needs HTTPS: how to set it up';
+      status.replaceChildren(link);
+    }
     return;
   }
   const files = () => (item.kind === 'setlist' ? setlistFiles(item.name) : scoreFiles(item.id));

@@ -5,7 +5,10 @@
 // file as it is then: a new mark is added to the newer file; a mark moved, restyled, edited or
 // deleted is changed only if it is still there. One that is not (someone deleted it meanwhile)
 // is kept and listed, for the musician to resolve (Discard); nothing is dropped silently, and
-// nothing overwrites another's change. One tab at a time sends (Web Locks), each change once.
+// nothing overwrites another's change. One tab at a time sends (Web Locks), each change once: a
+// new mark carries a name of its own (/NM), so one whose answer was lost on the way is found in
+// the file, not added again; a bookmark already there with the same name and pages is not added
+// twice. Setlist order made offline waits the same way (setlistMoves).
 import { getJSON, change } from './api.js';
 import { whenReachable } from './reconnect.js';
 
@@ -38,6 +41,12 @@ async function store(mode, work) {
 const all = () => store('readonly', (changes) => changes.getAll());
 const put = (record) => store('readwrite', (changes) => changes.put(record));
 const remove = (key) => store('readwrite', (changes) => changes.delete(key));
+
+// A name for a new mark (its /NM): a UUID, also where crypto.randomUUID is not offered (plain HTTP).
+function markName() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 // Whether an error is the network's (the server out of reach), not the server's answer.
 export function unreachable(error) {
@@ -163,6 +172,12 @@ export function pendingChanges(view, saved) {
             continue;
           }
           const present = (bookmark ? data.bookmarks : data.annotations).some((each) => each.id === record.target);
+          // Already in the file: sent before, its answer lost on the way.
+          const arrived = record.kind === 'add' && (bookmark
+            ? data.bookmarks.some((each) => each.name === record.body.name && each.start === record.body.start
+              && each.end === (record.body.end ?? record.body.start))
+            : data.annotations.some((each) => each.id === record.body.name));
+          if (arrived) { await remove(record.key); sent += 1; continue; }
           if (record.kind !== 'add' && !present) {
             if (record.kind === 'delete') { await remove(record.key); continue; }   // gone already: what was wanted
             await put({ ...record, conflict: `someone deleted the ${bookmark ? 'bookmark' : 'mark'} meanwhile` });
@@ -201,6 +216,7 @@ export function pendingChanges(view, saved) {
     // for a bookmark}); kept on the device
     // when the server cannot be reached. Resolves to the API's answer, or null when kept.
     async save(request) {
+      if (request.kind === 'add' && request.what !== 'bookmark') request = { ...request, body: { name: markName(), ...request.body } };
       try {
         return await change(request.method, request.url, state.version, request.body);
       } catch (error) {
@@ -217,5 +233,118 @@ export function pendingChanges(view, saved) {
       await refresh();
       if (records.some((record) => !record.conflict)) send();
     },
+  };
+}
+
+// Setlist order changed while the server is out of reach: each move waits on the device with the
+// piece it moved (its score, or its title) and the piece it was put before or after, shown at
+// once, and is sent when the server answers, against the setlist as it is then — the piece is
+// found where it now is and put next to that neighbour again (at the place asked for when the
+// neighbour is gone). A piece someone removed meanwhile is not
+// moved: the move is listed, for the musician to discard. `note` is where that is said; `saved()`
+// after moves were sent.
+export function setlistMoves(name, note, saved) {
+  const api = `/api/setlists/${encodeURIComponent(name)}`;
+  let sending = false;
+  let waiting = null;
+  const later = () => { waiting ??= whenReachable().then(() => { waiting = null; send(); }); };
+  const mine = async () => { try { return (await all()).filter((record) => record.setlist === name); } catch { return []; } };
+  const same = (entry, piece) => entry.kind === piece.kind && (piece.score ? entry.score === piece.score : entry.title === piece.title);
+  // Where a piece is: at `at` (0-based) when it is still there, else the first entry like it; -1 when gone.
+  const locate = (entries, piece, at) => (entries[at] && same(entries[at], piece) ? at : entries.findIndex((entry) => same(entry, piece)));
+  // The move to make on `entries`, 1-based {from, to}: the piece put next to the piece it was
+  // moved before or after (its anchor) — so a piece others added meanwhile keeps its place — or,
+  // with the anchor gone, at the place asked for (last, if the setlist got shorter). Null when
+  // the piece itself is gone.
+  const place = (entries, record) => {
+    const from = locate(entries, record.piece, record.from - 1);
+    if (from < 0) return null;
+    let anchor = record.anchor ? locate(entries, record.anchor.piece, record.to - 1) : -1;
+    if (anchor === from) anchor = -1;
+    if (anchor < 0) return { from: from + 1, to: Math.min(Math.max(record.to, 1), entries.length) };
+    const left = anchor > from ? anchor - 1 : anchor;   // the anchor's index once the piece is taken out
+    return { from: from + 1, to: (record.anchor.side === 'before' ? left : left + 1) + 1 };
+  };
+
+  async function say() {
+    const records = await mine();
+    const open = records.filter((record) => !record.conflict);
+    const parts = [];
+    if (open.length) parts.push(`${open.length} ${open.length === 1 ? 'change' : 'changes'} not yet saved`);
+    const text = document.createElement('span');
+    text.textContent = parts.join('');
+    note.replaceChildren(text, ...records.filter((record) => record.conflict).map((record) => {
+      const item = document.createElement('span');
+      item.className = 'conflict';
+      item.textContent = `${record.description} — not saved: ${record.conflict} `;
+      const discard = document.createElement('button');
+      discard.textContent = 'Discard';
+      discard.setAttribute('aria-label', `Discard ${record.description}`);
+      discard.addEventListener('click', async () => { await remove(record.key); await say(); });
+      item.append(discard);
+      return item;
+    }));
+    note.hidden = records.length === 0;
+    return open.length;
+  }
+
+  async function send() {
+    if (sending) return;
+    sending = true;
+    let sent = 0, failed = false;
+    try {
+      const work = async () => {
+        for (const record of (await mine()).filter((each) => !each.conflict)) {
+          const { data, version } = await getJSON(api);
+          const move = place(data.entries, record);
+          if (!move) { await put({ ...record, conflict: 'someone removed it from the setlist meanwhile' }); continue; }
+          if (move.from !== move.to) {
+            try {
+              await change('POST', `${api}/move`, version, move);
+            } catch (error) {
+              if (error.status === 409) continue;   // changed while sending: the next round sends it
+              if (unreachable(error)) throw error;
+              await put({ ...record, conflict: error.message });
+              continue;
+            }
+          }
+          await remove(record.key);
+          sent += 1;
+        }
+      };
+      if (navigator.locks) await navigator.locks.request(`folio-pending-setlist-${name}`, work); else await work();
+    } catch {
+      failed = true;
+    } finally {
+      sending = false;
+    }
+    const open = await say();
+    if (sent) await saved(open === 0 ? `All changes saved (${sent} made while offline)` : null);
+    if (failed) later();
+    else if (open) setTimeout(send, 1000);
+  }
+
+  return {
+    // `entries` as the musician sees them: with the moves still waiting made.
+    async applied(entries) {
+      const list = [...entries];
+      for (const record of await mine()) {
+        const move = record.conflict ? null : place(list, record);
+        if (!move) continue;
+        const [entry] = list.splice(move.from - 1, 1);
+        list.splice(move.to - 1, 0, entry);
+      }
+      return list;
+    },
+    // Whether moves are waiting (then a new one waits behind them, positions being the shown ones).
+    async waiting() { return (await mine()).some((record) => !record.conflict); },
+    // Keeps a move ({from, to, piece: {kind, score, title}, anchor: {piece, side: 'before' | 'after'},
+    // description}) on the device.
+    async keep(move) {
+      await put({ ...move, setlist: name, made: Date.now() });
+      await say();
+      later();
+    },
+    async start() { if (await say()) send(); },
   };
 }

@@ -1,10 +1,12 @@
 // Setlists: create one (list page); on a setlist's page, its pieces in order — drag to
 // reorder (or the ↑ ↓ buttons, for keyboard and touch), a note on each ("attacca", saved
 // when the field is left or Enter pressed), remove, add scores found by search and
-// placeholders. Every change sends the version it was based on; 409 reloads.
+// placeholders. Every change sends the version it was based on; 409 reloads. A move made while
+// the server is out of reach waits on the device and is shown at once (pending.js, setlistMoves).
 import { getJSON, change } from './api.js';
 import { emptyItem, button, latest } from './dom.js';
 import { keepToggle } from './offline.js';
+import { setlistMoves, unreachable } from './pending.js';
 
 const status = document.getElementById('status');
 const say = (text) => { status.textContent = text; };
@@ -30,6 +32,15 @@ if (builder) {
   const list = document.getElementById('entries');
   let version = null;
   let dragged = null;
+  // The setlist as the server last gave it, and as shown (moves waiting on the device made).
+  let fromServer = null;
+  let shown = [];
+  const waitingNote = document.createElement('p');
+  waitingNote.className = 'pending-note';
+  waitingNote.setAttribute('role', 'status');
+  waitingNote.hidden = true;
+  list.after(waitingNote);
+  const moves = setlistMoves(name, waitingNote, async (message) => { await load(); if (message) say(message); });
 
   const describe = (entry) => {
     if (entry.kind === 'placeholder') return 'placeholder';
@@ -37,7 +48,10 @@ if (builder) {
     return entry.score ? 'score' : 'missing';
   };
 
-  function show(setlist) {
+  async function show(setlist) {
+    fromServer = setlist;
+    setlist = { ...setlist, entries: await moves.applied(setlist.entries) };
+    shown = setlist.entries;
     list.replaceChildren(...setlist.entries.map((entry, index) => {
       const item = document.createElement('li');
       item.draggable = true;
@@ -81,14 +95,14 @@ if (builder) {
   async function load() {
     const { data, version: current } = await getJSON(api);
     version = current;
-    show(data);
+    await show(data);
   }
 
   async function save(method, url, body, message) {
     try {
       const { data, version: current } = await change(method, url, version, body);
       version = current;
-      if (data) show(data);
+      if (data) await show(data);
       say(message);
     } catch (error) {
       say(error.status === 409 ? 'The setlist changed elsewhere; showing it as it is now.' : `Not saved: ${error.message}`);
@@ -96,7 +110,27 @@ if (builder) {
     }
   }
 
-  const move = (from, to) => save('POST', `${api}/move`, { from, to }, 'Moved');
+  async function move(from, to) {
+    const entry = shown[from - 1], neighbour = shown[to - 1];
+    const piece = (each) => ({ kind: each.kind, score: each.score ?? null, title: each.title });
+    const kept = async () => {
+      await moves.keep({ from, to, piece: piece(entry), anchor: neighbour && { piece: piece(neighbour), side: to < from ? 'before' : 'after' },
+        description: `${entry.title} moved ${to < from ? 'before' : 'after'} ${neighbour?.title ?? `place ${to}`}` });
+      if (fromServer) await show(fromServer);
+      say(`Moved ${entry.title} on this device; saved when the server can be reached`);
+    };
+    if (await moves.waiting()) { await kept(); return; }
+    try {
+      const { data, version: current } = await change('POST', `${api}/move`, version, { from, to });
+      version = current;
+      if (data) await show(data);
+      say('Moved');
+    } catch (error) {
+      if (unreachable(error)) { await kept(); return; }
+      say(error.status === 409 ? 'The setlist changed elsewhere; showing it as it is now.' : `Not saved: ${error.message}`);
+      await load();
+    }
+  }
 
   const find = document.getElementById('find');
   const found = document.getElementById('found');
@@ -131,5 +165,5 @@ if (builder) {
     } catch (error) { say(`Not deleted: ${error.message}`); }
   });
 
-  load().catch((error) => say(`Cannot show this setlist: ${error.message}`));
+  load().then(() => moves.start()).catch((error) => say(`Cannot show this setlist: ${error.message}`));
 }

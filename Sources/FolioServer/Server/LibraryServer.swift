@@ -3,6 +3,7 @@ import FolioScore
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
@@ -50,6 +51,10 @@ public struct LibraryServer: Sendable {
         /// The font the Text tool's annotations are drawn in (`--font-file`); nil: Helvetica
         /// for Latin-1 text, the installed fonts for any other script.
         public var textFont: TextFont?
+        /// HTTPS: the certificate to serve with (see ``TLSSource``); nil: plain HTTP.
+        public var tls: TLSSource?
+        /// How often the certificate is looked at for renewal while the server runs.
+        public var certificateCheck: Duration = .seconds(3600)
         public init() {}
 
         /// The names the server answers to.
@@ -77,6 +82,8 @@ public struct LibraryServer: Sendable {
     public let throttle: LoginThrottle
     /// Open connections per client address and in all (see ``ConnectionLimits``).
     public let connections: ConnectionLimits
+    /// The certificate served when ``Options/tls`` is set.
+    public let tls: ServerTLS?
 
     public init(catalog: LibraryCatalog, options: Options) throws {
         let work = WorkQueue()
@@ -105,6 +112,7 @@ public struct LibraryServer: Sendable {
         var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)
         connections = ConnectionLimits(policy: policy)
+        tls = try options.tls.map { try ServerTLS(source: $0, names: .forMachine(listening: options.host, extra: options.allowedHosts)) }
     }
 
     /// A new random access token (64 hex digits), for ``Options/access``.
@@ -120,7 +128,7 @@ public struct LibraryServer: Sendable {
     public func router() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware(folders: [service.catalog.folder, service.catalog.files.root]))
-        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
+        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret))
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
@@ -128,6 +136,7 @@ public struct LibraryServer: Sendable {
         router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
         AppController(csrf: csrf).addRoutes(to: router)
+        TrustController(tls: tls).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)
@@ -150,7 +159,7 @@ public struct LibraryServer: Sendable {
     /// to ``router()``, which says why it is refused (403, 404, 400 or 426).
     public func socketRouter() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
-        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies)))
+        router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret))
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
@@ -159,7 +168,8 @@ public struct LibraryServer: Sendable {
         return router
     }
 
-    /// The application, listening as ``Options`` says; with a rescan service that keeps the
+    /// The application, listening as ``Options`` says (HTTPS when ``Options/tls`` is set, with a
+    /// service that keeps the certificate renewed); with a rescan service that keeps the
     /// catalog current. `runService()` ends on SIGINT or SIGTERM after the requests in
     /// flight (and so their saves) have finished.
     public func application(logger: Logger) -> some ApplicationProtocol {
@@ -171,10 +181,13 @@ public struct LibraryServer: Sendable {
         let sockets = socketRouter().buildResponder()
         let idle = limits.policy.idle.components
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))
-        let server = HTTPServerBuilder { responder in
-            GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
-                                                                    configuration: .init(http1: http1, ws: .init(maxFrameSize: RehearsalMessage.maxBytes))),
-                                limits: limits)
+        if let tls { services.append(CertificateRenewal(tls: tls, interval: options.certificateCheck, logger: logger)) }
+        let tlsConfiguration = tls?.configuration()
+        let server = HTTPServerBuilder { responder -> any ServerChildChannel in
+            let channel = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
+                                                       configuration: .init(http1: http1, ws: .init(maxFrameSize: RehearsalMessage.maxBytes)))
+            guard let tlsConfiguration else { return GuardedChildChannel(inner: channel, limits: limits) }
+            return GuardedChildChannel(inner: try TLSChannel(channel, tlsConfiguration: tlsConfiguration), limits: limits)
         }
         return Application(router: router(), server: server,
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),

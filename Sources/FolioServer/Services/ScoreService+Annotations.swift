@@ -56,7 +56,14 @@ extension ScoreService {
         public var width: Double?
         /// A text's font: sans (the server's), serif, serif-italic or mono (`TextFont.Family`).
         public var font: String?
+        /// The mark's name (`/NM`), chosen by the client (a UUID): sent again after a lost
+        /// answer, the request finds its mark already on the page and adds nothing. 1 to 64 of
+        /// `A–Z a–z 0–9 . _ -`, not starting `obj-`.
+        public var name: String?
     }
+
+    /// The longest ``NewAnnotation/name``.
+    public static let maxMarkName = 64
 
     /// The annotations of one page (1-based), or of every page, with the file's version.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
@@ -159,6 +166,14 @@ extension ScoreService {
         request.opacity = input.opacity
         request.width = input.width
         request.author = author
+        if let name = input.name {
+            guard (1...maxMarkName).contains(name.count), !name.hasPrefix("obj-"),
+                  name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+            else {
+                throw LibraryError(.invalidArgument, "name must be 1 to \(maxMarkName) of A-Z a-z 0-9 . _ - and not start with obj-")
+            }
+            request.name = name
+        }
         return request
     }
 

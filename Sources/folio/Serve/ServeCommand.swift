@@ -18,10 +18,15 @@ struct ServeCommand: AsyncParsableCommand {
             the password from --password-file (the browser asks for it; any user name; at least 8 characters besides
             white space). Wrong guesses are slowed and, after 20, the client is shut out for 15 minutes. Browsers must
             reach the server by its address, localhost, or a name given with --allow-host (DNS rebinding is refused).
+            HTTPS: --https makes (once) a local certificate authority in --tls-dir and a certificate for this machine's
+            names and addresses, renewed before it expires; /trust tells each device how to trust it once. Or give your
+            own certificate with --tls-cert and --tls-key (read again when the files change). Cookies are then Secure.
             Stops on Ctrl-C or SIGTERM after the requests in flight, so no save is cut in half.
             The JSON API is described at /api/openapi.yaml.
             Example: folio serve Samples --port 8080
-            Exit codes: 0 stopped; 1 the folder or catalog could not be opened, or the port was taken; 64 usage error.
+            Example: folio serve Samples --host 0.0.0.0 --https --password-file ~/.folio-password
+            Exit codes: 0 stopped; 1 the folder, catalog or local authority could not be opened, or the port was taken;
+            64 usage error (a certificate or key that cannot be used among them).
             """
     )
 
@@ -42,6 +47,14 @@ struct ServeCommand: AsyncParsableCommand {
     var fontFile: String?
     @Option(help: "Open connections one client address may hold (1 to 10000; a browser opens about six).")
     var maxConnectionsPerAddress: Int = ConnectionLimits.Policy(total: 0).perAddress
+    @Flag(help: "Serve HTTPS with a certificate from Folio's own local authority (made once in --tls-dir).")
+    var https = false
+    @Option(help: "The folder of the local authority for --https (default: $XDG_DATA_HOME/folio/tls or ~/.local/share/folio/tls).")
+    var tlsDir: String?
+    @Option(help: "Serve HTTPS with this certificate chain (PEM; the server's certificate first). Needs --tls-key.")
+    var tlsCert: String?
+    @Option(help: "The private key (PEM) of --tls-cert.")
+    var tlsKey: String?
 
     func validate() throws {
         guard (1...10_000).contains(maxConnectionsPerAddress) else {
@@ -50,12 +63,22 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...65535).contains(port) else { throw ValidationError("--port \(port) is out of range (valid: 1 to 65535)") }
         guard rescan.isFinite, rescan >= 0 else { throw ValidationError("--rescan \(rescan) is out of range (valid: 0 or more)") }
         guard tokenFile == nil || passwordFile == nil else { throw ValidationError("give --token-file or --password-file, not both") }
-        for name in allowHosts where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
+        for name in allowHosts where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) })
+            || HostName.ascii(AllowedHosts.hostPart(name)) == nil {
             throw ValidationError("--allow-host \(name) is not a host name")
         }
         for address in trustedProxies where !AllowedHosts.isNumericAddress(AllowedHosts.hostPart(address)) {
             throw ValidationError("--trusted-proxy \(address) is not an IP address")
         }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
+        guard !(https && tlsCert != nil) else { throw ValidationError("give --https or --tls-cert/--tls-key, not both") }
+        guard tlsDir == nil || https else { throw ValidationError("--tls-dir goes with --https") }
+    }
+
+    /// Where the certificate comes from, as the flags say; nil: plain HTTP.
+    var tlsSource: TLSSource? {
+        if let tlsCert, let tlsKey { return .files(certificate: tlsCert, key: tlsKey) }
+        return https ? .localAuthority(folder: tlsDir ?? LocalAuthority.defaultFolder()) : nil
     }
 
     /// The first line of a secret's file; a warning on standard error when others may read the file.
@@ -86,6 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
         connections.perAddress = maxConnectionsPerAddress
         options.connections = connections
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
+        options.tls = tlsSource
         do { options.textFont = try fontFile.map(TextFont.read) } catch let error as ScoreError {
             throw ValidationError("--font-file \(error.message)")
         }
@@ -123,12 +147,13 @@ struct ServeCommand: AsyncParsableCommand {
             server = try LibraryServer(catalog: catalog, options: options)
         } catch let error as LibraryError {
             FileHandle.standardError.write(Data("folio serve: \(error.message)\n".utf8))
-            throw ExitCode(1)
+            throw CommandError.exitCode(for: error)
         }
-        if !loopback, trustedProxies.isEmpty {
+        if !loopback, trustedProxies.isEmpty, options.tls == nil {
             logger.warning("""
                 listening on \(host) without HTTPS: the token or password crosses the network in clear. \
-                Put a reverse proxy with HTTPS in front and start with --trusted-proxy ADDRESS (docs/serving.md: "Beyond loopback").
+                Start with --https, or put a reverse proxy with HTTPS in front and start with --trusted-proxy ADDRESS \
+                (docs/serving.md: "Beyond loopback").
                 """)
         }
         if !server.hasPDFJS {
@@ -136,8 +161,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         // Written at once (not buffered), so a log or a script reading it sees the address before requests arrive.
-        FileHandle.standardOutput.write(Data(("Folio is serving \(server.service.catalog.folder) at http://\(shown):\(port)/"
+        let scheme = options.tls == nil ? "http" : "https"
+        FileHandle.standardOutput.write(Data(("Folio is serving \(server.service.catalog.folder) at \(scheme)://\(shown):\(port)/"
             + (options.access.flatMap { if case .token(let token) = $0 { "?token=\(token)" } else { nil } } ?? "") + "\n").utf8))
+        if let authority = server.tls?.authority {
+            FileHandle.standardOutput.write(Data("""
+                HTTPS by Folio's local authority in \(authority.folder), SHA-256 fingerprint \(authority.fingerprint)
+                Trust it once on each device: \(scheme)://\(shown):\(port)/trust (certificate valid until \(server.tls?.identity.notValidAfter.formatted(.iso8601) ?? "?"))
+
+                """.utf8))
+        }
         do {
             try await server.application(logger: logger).runService()
         } catch {
