@@ -7,7 +7,8 @@ and two pages, then opens another piece: after each move both followers show the
 within 500 ms of the leader's page sending it (Date.now() in the pages: data-moved-at on the
 leader, data-shown-at on the followers), each on their own part (the trumpeter on a piece
 without a trumpet part on its full score; the leader's panel says so). A follower who looks
-elsewhere is listed so and stays put until Rejoin; a follower whose socket is dropped reconnects
+elsewhere is listed so and stays put until Rejoin; a follower whose PDF cannot be fetched keeps
+the page shown and draws the new one when the server answers; a follower whose socket is dropped reconnects
 by itself and catches up; performance mode leads across a setlist's pieces; leading handed over
 to the violinist moves the others (the old leader now following), and ends for everyone. On a server that asks for a token, a page without it cannot join.
 
@@ -155,8 +156,19 @@ def main(folio, artifacts):
         assert trumpeter.evaluate("document.body.dataset.connection") == "connected"
 
         # Another piece: the violinist gets the Brahms's violin part, the trumpeter (no part) its score.
+        # The trumpeter's PDFs cannot be had for a while (a blip on their side): the page shown stays,
+        # the follower is told, and the new piece is drawn once the server answers again.
+        trumpeter.route("**/api/scores/*/pdf*", lambda route: route.abort())
         leader.goto(f"{base}/scores/{brahms_full}")
-        check({"Trumpet in Bb": (brahms_full, "1"), "Violin I": (brahms_violin, "1")}, "a new piece")
+        check({"Violin I": (brahms_violin, "1")}, "a new piece")
+        poll(trumpeter, "document.getElementById('stage').dataset.missed", lambda value: value == "1", seconds=10, what="the blip said")
+        assert trumpeter.evaluate(SHOWN)["score"] == str(trumpet_part), "the page shown was dropped"
+        assert trumpeter.evaluate("document.querySelector('#stage canvas')?.width > 0"), "the stage was blanked"
+        assert "could not be loaded" in trumpeter.locator("#follow-status").text_content()
+        trumpeter.screenshot(path=os.path.join(artifacts, "trumpeter-blip.png"))
+        trumpeter.unroute("**/api/scores/*/pdf*")
+        poll(trumpeter, SHOWN, lambda value: value["score"] == str(brahms_full) and value["rendered"] == "1", seconds=10,
+             what="the trumpeter's new piece once the server answers")
         # The followers' header names the piece by its title, as the leader's does, not by a file's name.
         title = leader.locator("#title").text_content().strip()
         for follower in (trumpeter, violinist):

@@ -2,12 +2,14 @@
 // leader's position on your own part — their page turns, half turns, two pages and piece
 // changes — as the server chooses it (your part, your instrument's, your section's, else the
 // full score). Turning a page yourself looks elsewhere; Rejoin goes back to the leader's
-// place. A dropped connection reconnects by itself and catches up. If the leader hands over,
-// this page leads: its turns reach the others.
+// place. A dropped connection reconnects by itself and catches up; a page that cannot be had
+// (a server blip) leaves the page shown on screen, says so, and is drawn once the server
+// answers. If the leader hands over, this page leads: its turns reach the others.
 import { getJSON } from './api.js';
 import { pageTurn, turnOnTapOrSwipe } from './dom.js';
 import { openDocument, sheet, drawHalves, turned } from './pages.js';
 import { connect, memberID } from './rehearsal.js';
+import { whenReachable } from './reconnect.js';
 
 const form = document.getElementById('join');
 const stage = document.getElementById('stage');
@@ -51,6 +53,7 @@ async function show(score, page, halfway, two) {
     label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   }
   stage.dataset.score = String(score);
+  delete stage.dataset.missed;
   stage.dataset.rendered = state.halfway ? `${state.page}.5` : String(state.page);
   stage.dataset.two = String(state.two);
   stage.dataset.shownAt = String(Date.now());
@@ -67,7 +70,15 @@ function follow(position) {
   if (!state.attached) return;
   // Positions arrive faster than pages draw: draw each in turn, the latest last.
   drawing = drawing.then(() => (state.leader === position ? show(position.score, position.page, position.halfway, position.two) : null))
-    .catch((error) => say(`Cannot show the page: ${error.message}`));
+    .catch((error) => {
+      // The page shown stays (show() replaces it only once the new one is drawn). The document is
+      // opened again next time: one whose byte ranges failed stays broken in pdf.js.
+      state.score = null;
+      stage.dataset.missed = String(position.page);
+      const of = position.title ?? position.song;
+      say(`Page ${position.page}${of ? ` of ${of}` : ''} could not be loaded (${error.message}); the page shown stays until the server answers.`);
+      whenReachable().then(() => { if (state.attached && state.leader === position) follow(position); });
+    });
 }
 
 function setAttached(attached) {

@@ -42,6 +42,23 @@ const all = () => store('readonly', (changes) => changes.getAll());
 const put = (record) => store('readwrite', (changes) => changes.put(record));
 const remove = (key) => store('readwrite', (changes) => changes.delete(key));
 
+// Sends one waiting change: the API's answer when it was made; null when it was not — a 409
+// (changed while sending) leaves it for the next round, another refusal keeps it as a conflict
+// to show. Out of reach, it throws: the rest waits.
+async function attempt(record, method, url, version, body) {
+  try {
+    return await change(method, url, version, body);
+  } catch (error) {
+    if (error.status === 409) return null;
+    if (unreachable(error)) throw error;
+    await put({ ...record, conflict: error.message });
+    return null;
+  }
+}
+
+// Runs `work` in one tab at a time (Web Locks, where offered).
+const exclusive = (name, work) => (navigator.locks ? navigator.locks.request(name, work) : work());
+
 // A name for a new mark (its /NM): a UUID, also where crypto.randomUUID is not offered (plain HTTP).
 function markName() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -183,20 +200,14 @@ export function pendingChanges(view, saved) {
             await put({ ...record, conflict: `someone deleted the ${bookmark ? 'bookmark' : 'mark'} meanwhile` });
             continue;
           }
-          try {
-            const result = await change(record.method, record.url, version, record.body);
-            if (result.version) state.version = result.version;
-          } catch (error) {
-            if (error.status === 409) continue;   // changed while sending: the next round sends it
-            if (unreachable(error)) throw error;
-            await put({ ...record, conflict: error.message });
-            continue;
-          }
+          const result = await attempt(record, record.method, record.url, version, record.body);
+          if (!result) continue;
+          if (result.version) state.version = result.version;
           await remove(record.key);
           sent += 1;
         }
       };
-      if (navigator.locks) await navigator.locks.request(`folio-pending-${scoreID}`, work); else await work();
+      await exclusive(`folio-pending-${scoreID}`, work);
     } catch {
       failed = true;   // out of reach again: what is left waits
     } finally {
@@ -298,21 +309,12 @@ export function setlistMoves(name, note, saved) {
           const { data, version } = await getJSON(api);
           const move = place(data.entries, record);
           if (!move) { await put({ ...record, conflict: 'someone removed it from the setlist meanwhile' }); continue; }
-          if (move.from !== move.to) {
-            try {
-              await change('POST', `${api}/move`, version, move);
-            } catch (error) {
-              if (error.status === 409) continue;   // changed while sending: the next round sends it
-              if (unreachable(error)) throw error;
-              await put({ ...record, conflict: error.message });
-              continue;
-            }
-          }
+          if (move.from !== move.to && !(await attempt(record, 'POST', `${api}/move`, version, move))) continue;
           await remove(record.key);
           sent += 1;
         }
       };
-      if (navigator.locks) await navigator.locks.request(`folio-pending-setlist-${name}`, work); else await work();
+      await exclusive(`folio-pending-setlist-${name}`, work);
     } catch {
       failed = true;
     } finally {
