@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import XCTest
 
 /// The server over HTTPS, with its own local authority and with a user's certificate, checked
@@ -102,6 +103,20 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    func testANewAddressOfTheMachineIsCertifiedAtTheNextLook() throws {
+        let addresses = Mutex(["127.0.0.1"])
+        let tls = try ServerTLS(source: .localAuthority(folder: path("authority")),
+                                names: { ServerNames(dns: ["localhost"], addresses: addresses.withLock { $0 }) })
+        XCTAssertFalse(try tls.refresh())
+        addresses.withLock { $0.append("192.168.7.20") }
+        XCTAssertTrue(try tls.refresh())
+        XCTAssertEqual(tls.names.addresses, ["127.0.0.1", "192.168.7.20"])
+        let served = path("served.pem")
+        try Data(tls.identity.certificateChainPEM.utf8).write(to: URL(fileURLWithPath: served))
+        let alternatives = try TestEnvironment.runTool("openssl", ["x509", "-in", served, "-noout", "-ext", "subjectAltName"])
+        XCTAssertTrue(String(decoding: alternatives.stdout, as: UTF8.self).contains("IP Address:192.168.7.20"))
+    }
+
     func testAUsersOwnCertificateIsServedAndReadAgainWhenReplaced() async throws {
         let certificate = path("fullchain.pem"), key = path("privkey.pem")
         try opensslCertificate(certificate, key: key)
@@ -147,7 +162,7 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
         let certificate = path("cert.pem"), key = path("key.pem"), otherCertificate = path("other.pem"), otherKey = path("other-key.pem")
         try opensslCertificate(certificate, key: key)
         try opensslCertificate(otherCertificate, key: otherKey, name: "другой.example")
-        let names = ServerNames(dns: ["localhost"], addresses: ["127.0.0.1"])
+        let names: @Sendable () -> ServerNames = { ServerNames(dns: ["localhost"], addresses: ["127.0.0.1"]) }
         func refused(_ certificateFile: String, _ keyFile: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertThrowsError(try ServerTLS(source: .files(certificate: certificateFile, key: keyFile), names: names), file: file, line: line) { error in
                 guard let failure = error as? LibraryError else { return XCTFail("\(error)", file: file, line: line) }

@@ -149,18 +149,20 @@ public struct AnnotationRequest: Sendable, Equatable {
         return draft
     }
 
+    /// The id of the annotation on this request's page that already has its ``name``; nil when
+    /// there is none (or no name). A request sent again after its answer was lost finds its
+    /// mark this way instead of adding it twice (which ``add(to:)`` refuses).
+    public func existing(in document: PDFDocument) -> String? {
+        let pages = document.pages()
+        guard let name, page >= 1, page <= pages.count else { return nil }
+        return document.annotations(of: pages[page - 1], pageIndex: page - 1).first { $0.name == name }?.id
+    }
+
     /// Adds the annotation to its page of `document` (not saved); returns its id. A page
-    /// past the document's end is `PDFError` `pageOutOfRange`. With a ``name`` the page
-    /// already holds, nothing is added and that annotation's id is returned: a request sent
-    /// again (its answer lost) adds its mark once.
+    /// past the document's end is `PDFError` `pageOutOfRange`.
     public func add(to document: PDFDocument) throws -> String {
         let pages = document.pages()
         guard page >= 1, page <= pages.count else { throw PDFError.pageOutOfRange(page, count: pages.count) }
-        // A name already on the page: this request was made before (its answer lost on the way);
-        // the mark is not added twice.
-        if let name, let existing = document.annotations(of: pages[page - 1], pageIndex: page - 1).first(where: { $0.name == name }) {
-            return existing.id
-        }
         if let font { document.textFont = font.font }
         var draft = try draft(on: PDFPageGeometry(page: pages[page - 1]))
         if let image {

@@ -53,8 +53,9 @@ public struct LibraryServer: Sendable {
         public var textFont: TextFont?
         /// HTTPS: the certificate to serve with (see ``TLSSource``); nil: plain HTTP.
         public var tls: TLSSource?
-        /// How often the certificate is looked at for renewal while the server runs.
-        public var certificateCheck: Duration = .seconds(3600)
+        /// How often the certificate is looked at while the server runs: renewed when due, when
+        /// the machine has a new address, or when the user's files were replaced.
+        public var certificateCheck: Duration = .seconds(600)
         public init() {}
 
         /// The names the server answers to.
@@ -112,7 +113,8 @@ public struct LibraryServer: Sendable {
         var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)
         connections = ConnectionLimits(policy: policy)
-        tls = try options.tls.map { try ServerTLS(source: $0, names: .forMachine(listening: options.host, extra: options.allowedHosts)) }
+        let (host, extra) = (options.host, options.allowedHosts)
+        tls = try options.tls.map { try ServerTLS(source: $0, names: { .forMachine(listening: host, extra: extra) }) }
     }
 
     /// A new random access token (64 hex digits), for ``Options/access``.

@@ -103,7 +103,8 @@ extension ScoreService {
             return try TextFont.installed(family) ?? font
         } ?? font
         let added = try edit(found, expected: expected, change: "Added a \(request.kind.markName)") { document in
-            try request.add(to: document)
+            // Sent again after its answer was lost: the mark is there already, nothing is saved.
+            try request.existing(in: document) ?? request.add(to: document)
         }
         return (added.value, added.tag)
     }

@@ -26,7 +26,7 @@ public enum TLSSource: Sendable, Equatable {
 /// connection's handshake presents the current one.
 ///
 /// ```swift
-/// let tls = try ServerTLS(source: .localAuthority(folder: folder), names: .forMachine(listening: "0.0.0.0"))
+/// let tls = try ServerTLS(source: .localAuthority(folder: folder), names: { .forMachine(listening: "0.0.0.0") })
 /// let configuration = tls.configuration()
 /// ```
 public final class ServerTLS: Sendable {
@@ -34,7 +34,9 @@ public final class ServerTLS: Sendable {
     public static let maxFileBytes = 1 << 20
 
     public let source: TLSSource
-    public let names: ServerNames
+    /// The names and addresses a certificate from the local authority must cover, asked again at
+    /// each ``refresh(now:)``: an address the machine gets later is certified then.
+    public let currentNames: @Sendable () -> ServerNames
     /// The local authority, when the certificate is Folio's own (for the trust page).
     public let authority: LocalAuthority?
 
@@ -44,20 +46,24 @@ public final class ServerTLS: Sendable {
         let key: NIOSSLPrivateKey
         /// The files' sizes and modification times when read (`.files` only).
         let stamp: [String]
+        let names: ServerNames
     }
     private let current: Mutex<Loaded>
 
-    public init(source: TLSSource, names: ServerNames, now: Date = Date()) throws {
+    public init(source: TLSSource, names: @escaping @Sendable () -> ServerNames, now: Date = Date()) throws {
         self.source = source
-        self.names = names
+        currentNames = names
         switch source {
         case .files:
             authority = nil
         case .localAuthority(let folder):
             authority = try LocalAuthority.open(folder: folder, now: now)
         }
-        current = Mutex(try Self.load(source, authority: authority, names: names, now: now))
+        current = Mutex(try Self.load(source, authority: authority, names: names(), now: now))
     }
+
+    /// The names the certificate now served was asked for.
+    public var names: ServerNames { current.withLock { $0.names } }
 
     /// The identity now served.
     public var identity: ServerIdentity { current.withLock { $0.identity } }
@@ -70,7 +76,7 @@ public final class ServerTLS: Sendable {
         if case .files(let certificate, let key) = source, Self.stamp([certificate, key]) == current.withLock({ $0.stamp }) {
             return false
         }
-        let loaded = try Self.load(source, authority: authority, names: names, now: now)
+        let loaded = try Self.load(source, authority: authority, names: currentNames(), now: now)
         return current.withLock { kept in
             guard kept.identity != loaded.identity else { return false }
             kept = loaded
@@ -131,7 +137,7 @@ public final class ServerTLS: Sendable {
         if case .files = source { expiry = Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter)) }
         return Loaded(identity: ServerIdentity(certificateChainPEM: identity.certificateChainPEM, privateKeyPEM: identity.privateKeyPEM,
                                                notValidAfter: expiry),
-                      chain: chain, key: key, stamp: stamp)
+                      chain: chain, key: key, stamp: stamp, names: names)
     }
 
     private static func describe(_ source: TLSSource, key: Bool) -> String {
