@@ -23,7 +23,8 @@ portrait (1024×1366, touch) and a laptop (1366×768).
 - Landscape: the panel beside the page folds away, the page's room grows, and it stays folded
   over a reload.
 - Pages drawn ahead: a page swapped in on a turn is pixel for pixel the page drawn on the turn
-  (drawing ahead turned off), and after the window changes size a turn draws at the new size.
+  (drawing ahead turned off), in the score view and in Perform across two pieces, and after the
+  window changes size a turn draws at the new size.
 - The metronome in 9/8 beats three dotted beats a bar (subdivided in three when asked, evenly
   spaced on the audio clock); its beat light is large enough to see from a stand.
 
@@ -335,6 +336,29 @@ def main(folio, artifacts):
         drawn = turned_page(other)
         plain.close()
         assert swapped[:2] == drawn[:2] and swapped[2] == drawn[2], f"the page drawn ahead differs: {swapped[:2]} against {drawn[:2]}"
+        # Perform draws ahead too, across pieces: the next piece's first page, swapped in on the
+        # turn from the last page of the first, has the pixels of that page drawn on the turn.
+        def next_piece(context_page):
+            context_page.goto(base + "/setlists/Abendkonzert/perform?piece=1&page=4")
+            context_page.wait_for_selector("#stage[data-rendered='4']")
+            time.sleep(1.5)   # page 5 (the Brahms) drawn ahead meanwhile
+            context_page.locator("#stage").focus()
+            context_page.keyboard.press("ArrowRight")
+            context_page.wait_for_selector("#stage[data-rendered='5']")
+            return context_page.evaluate("() => { const c = document.querySelector('#stage canvas'); "
+                                         "return [c.width, c.height, c.toDataURL(), document.getElementById('stage').dataset.drawn]; }")
+        ahead_piece = next_piece(page)
+        plain = browser.new_context(viewport={"width": 1366, "height": 768})
+        plain.add_init_script("localStorage.setItem('folio.drawAhead', 'off'); localStorage.setItem('folio.panel', 'closed')")
+        on_turn = next_piece(plain.new_page())
+        plain.close()
+        assert ahead_piece[3] == "ahead" and on_turn[3] == "on the turn", (ahead_piece[3], on_turn[3])
+        assert ahead_piece[:3] == on_turn[:3], f"the next piece drawn ahead differs: {ahead_piece[:2]} against {on_turn[:2]}"
+        page.goto(base + href)
+        page.wait_for_selector("#stage[data-rendered='1']")
+        page.locator("#overlay").focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#stage[data-rendered='2']")
         # A new size: the next turn draws for it, not from the pages drawn for the old one.
         page.set_viewport_size({"width": 900, "height": 700})
         poll(page, "() => document.getElementById('page').getBoundingClientRect().height",

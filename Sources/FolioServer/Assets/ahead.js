@@ -1,10 +1,11 @@
 // Pages drawn ahead, so a turn shows its page in the frame after the key: once a page is
 // shown, the next and the previous are drawn off screen at the same fit, and a turn swaps the
-// drawn canvas in instead of drawing. At most three pages are kept (the one shown and its two
-// neighbours, each a canvas at the device's pixel ratio); a new file, another size, zoom or a
-// layer shown or hidden forgets them. `localStorage['folio.drawAhead'] = 'off'` turns it off
+// drawn canvas in instead of drawing. Only the pages shown and their neighbours are kept (three
+// in the score view, six in Perform's two pages; each a canvas at the device's pixel ratio); a
+// new file, another size, zoom or a layer shown or hidden forgets them. Perform's document is
+// the whole setlist, so its next piece's first page is drawn ahead like any other. `localStorage['folio.drawAhead'] = 'off'` turns it off
 // (Benchmarks/pageturn_bench.py measures both).
-import { fit, size, draw } from './pages.js';
+import { size, draw } from './pages.js';
 
 export function drawAhead() {
   const kept = new Map();   // key → { canvas, fitted, number }
@@ -32,9 +33,9 @@ export function drawAhead() {
       task?.cancel();
       task = null;
     },
-    // Draws pages `numbers` of `pdf` ahead for `room` (fitted as the view fits), forgetting
-    // pages not in `near` (the page numbers worth keeping).
-    async prepare(pdf, numbers, room, zoom, least, near) {
+    // Draws pages `numbers` of `pdf` ahead for `room` (each page fitted by `fitting(page)`, as
+    // the view fits it), forgetting pages not in `near` (the page numbers worth keeping).
+    async prepare(pdf, numbers, room, zoom, fitting, near) {
       if (off) return;
       const mine = ++generation;
       for (const [key, entry] of kept) if (!near.includes(entry.number)) kept.delete(key);
@@ -44,7 +45,7 @@ export function drawAhead() {
         if (kept.has(key)) continue;
         try {
           const page = await pdf.getPage(number);
-          const fitted = fit(page, room, least, zoom);
+          const fitted = fitting(page);
           const canvas = document.createElement('canvas');
           size(canvas, fitted);
           task = draw(page, canvas, fitted);

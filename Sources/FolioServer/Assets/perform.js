@@ -7,7 +7,8 @@
 // its tempo and time signature (/api/setlists/NAME/sound).
 import { getJSON } from './api.js';
 import { pageTurn, turnOnTapOrSwipe } from './dom.js';
-import { sheet, openDocument, drawHalves, turned, viewModes, pageFrames, framed } from './pages.js';
+import { sheet, openDocument, drawHalves, turned, viewModes, pageFrames, framed, fit } from './pages.js';
+import { drawAhead } from './ahead.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
@@ -23,6 +24,8 @@ const halfButton = document.getElementById('half');
 // `frames`: the largest page of each orientation, so every piece is drawn at one size.
 const state = { document: null, page: 1, pages: 0, two: false, half: false, halfway: false, pieces: [], queued: undefined, frames: null };
 const sound = mountSound();
+// The pages after and before those shown, drawn while the musician plays (ahead.js).
+const ahead = drawAhead();
 // Leading a rehearsal: each piece's score and its page reach the followers.
 const rehearsal = leadRehearsal({ toggle: document.getElementById('rehearse'), panel: document.getElementById('rehearsal'), where });
 
@@ -98,9 +101,17 @@ function keep() {
   keepPlace({ piece: number, page: piece ? state.page - piece.page + 1 : state.page });
 }
 
+// Page `number` on a canvas of its own: the one drawn ahead when there is one, else drawn now.
 async function pageSheet(number, room) {
-  const page = await state.document.getPage(number);
-  const canvas = await sheet(page, framed(page, room, state.frames));
+  const key = ahead.key(number, room, 1);
+  let canvas = (await ahead.ready(key))?.canvas;
+  stage.dataset.drawn = canvas ? 'ahead' : 'on the turn';
+  if (!canvas) {
+    ahead.yield();
+    const page = await state.document.getPage(number);
+    canvas = await sheet(page, framed(page, room, state.frames));
+    ahead.keep(key, number, canvas, null);
+  }
   canvas.className = 'sheet';
   return canvas;
 }
@@ -109,6 +120,7 @@ async function pageSheet(number, room) {
 // the pages shown on screen and the state on them, with a notice; the page is drawn when the
 // server answers again (see reconnect.js).
 const render = blipProof({ stage, state, draw: () => drawState(), place: () => keep(), reopen: async () => {
+  ahead.clear();
   state.document = await openDocument(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`).promise;
 } });
 
@@ -133,10 +145,14 @@ async function drawState() {
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
   const canvases = await Promise.all(numbers.map((number) => pageSheet(number, room)));
   stage.replaceChildren(...canvases, ...stage.querySelectorAll('.page-notice'));
+  performance.mark('folio-page-shown', { detail: state.page });   // read by Benchmarks/pageturn_bench.py
   label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
   const piece = pieceAt(state.page);
   pieceLabel.textContent = described(piece);
   stage.dataset.rendered = String(state.page);
+  // The pages a turn shows next (the next piece's first, at a piece's end) and those before.
+  const near = [...numbers.map((number) => number + count), ...numbers.map((number) => number - count)];
+  ahead.prepare(state.document, near, room, 1, (page) => fit(page, framed(page, room, state.frames)), [...numbers, ...near]);
 }
 
 // A piece as the header names it: its title, and its note for the set.
@@ -166,7 +182,7 @@ document.getElementById('next').addEventListener('click', () => turn(1));
 const modes = viewModes(state, twoButton, halfButton, render);
 
 turnOnTapOrSwipe(stage, turn);
-window.addEventListener('resize', () => { if (state.document) render(); });
+window.addEventListener('resize', () => { if (state.document) { ahead.clear(); render(); } });
 setUpStand();
 stayAwake(stage);
 

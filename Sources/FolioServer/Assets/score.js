@@ -181,7 +181,7 @@ async function drawState() {
   firstPicture?.remove();
   // The pages a turn is likely to show next, drawn while the musician plays this one.
   const near = [state.page + 1, state.page - 1];
-  ahead.prepare(state.document, near, room, state.zoom, 0.2, [state.page, ...near]);
+  ahead.prepare(state.document, near, room, state.zoom, (each) => fit(each, room, 0.2, state.zoom), [state.page, ...near]);
 }
 
 // The page's marks; the page itself is drawn whatever becomes of them (the server out of
