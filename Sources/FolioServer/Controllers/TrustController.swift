@@ -19,11 +19,12 @@ struct TrustController {
     static func isPublic(_ path: String) -> Bool { publicPaths.contains(path) }
 
     func addRoutes(to router: Router<FolioRequestContext>) {
-        let authority = tls?.authority
-        let page = Data(HTMLPage.trust(authority: authority.map { ($0.name, $0.fingerprint) }, names: authority == nil ? nil : tls?.names,
-                                       ownCertificate: tls != nil).utf8)
+        let tls = tls, authority = tls?.authority
+        // Written for each request: the names follow the certificate when it is renewed.
         router.get("/trust") { _, _ -> Response in
-            LibraryServer.bytes(page, type: "text/html; charset=utf-8", cache: "no-store")
+            let page = HTMLPage.trust(authority: authority.map { ($0.name, $0.fingerprint) }, names: authority == nil ? nil : tls?.names,
+                                      ownCertificate: tls != nil)
+            return LibraryServer.bytes(Data(page.utf8), type: "text/html; charset=utf-8", cache: "no-store")
         }
         router.get("/trust/folio.mobileconfig") { _, _ -> Response in
             guard let authority else { throw HTTPError(.notFound, message: "this server has no local authority (start it with --https)") }

@@ -46,9 +46,8 @@ public struct LocalAuthority: Sendable {
     }
 
     /// Where the files are, by role.
-    enum File: String, CaseIterable {
+    enum File: String {
         case authority = "folio-ca.pem", authorityKey = "folio-ca-key.pem", server = "server.pem", serverKey = "server-key.pem"
-        var secret: Bool { self == .authorityKey || self == .serverKey }
     }
 
     func path(_ file: File) -> String { Self.path(file, in: folder) }
@@ -122,7 +121,13 @@ public struct LocalAuthority: Sendable {
             issuerPrivateKey: .init(key))
         let authority = LocalAuthority(folder: folder, certificate: certificate, key: key)
         try SecretFile.write(key.pemRepresentation, to: authority.path(.authorityKey), secret: true)
-        try SecretFile.write(try certificate.serializeAsPEM().pemString, to: authority.path(.authority), secret: false)
+        do {
+            try SecretFile.write(try certificate.serializeAsPEM().pemString, to: authority.path(.authority), secret: false)
+        } catch {
+            // Not half an authority left behind: the next start makes a whole one.
+            unlink(authority.path(.authorityKey))
+            throw error
+        }
         return authority
     }
 
