@@ -267,7 +267,8 @@ def main(folio, artifacts):
             # The setlist's move, sent on the setlist as it is now: the piece moved before the
             # other piece, the placeholder added meanwhile kept first.
             page.goto(f"{server.base}/setlists/{GIG}")
-            expect(page.locator("main.builder .pending-note")).to_be_hidden(timeout=20000)
+            expect(page.locator("#status")).to_contain_text("All changes saved (1 made while offline)", timeout=20000)
+            expect(page.locator("main.builder .pending-note")).to_be_hidden()
             shown = subprocess.run([folio, "setlist", "show", "Gig – Концерт", "--json", "--library", library],
                                    check=True, capture_output=True, text=True).stdout
             titles = [entry["title"] for entry in json.loads(shown)["entries"]]

@@ -260,7 +260,9 @@ export function setlistMoves(name, note, saved) {
   let waiting = null;
   const later = () => { waiting ??= whenReachable().then(() => { waiting = null; send(); }); };
   const mine = async () => { try { return (await all()).filter((record) => record.setlist === name); } catch { return []; } };
-  const same = (entry, piece) => entry.kind === piece.kind && (piece.score ? entry.score === piece.score : entry.title === piece.title);
+  // The same piece: a score by its id (a bookmark of it by its first page too), else by its title.
+  const same = (entry, piece) => entry.kind === piece.kind && (piece.score
+    ? entry.score === piece.score && (entry.start ?? null) === (piece.start ?? null) : entry.title === piece.title);
   // Where a piece is: at `at` (0-based) when it is still there, else the first entry like it; -1 when gone.
   const locate = (entries, piece, at) => (entries[at] && same(entries[at], piece) ? at : entries.findIndex((entry) => same(entry, piece)));
   // The move to make on `entries`, 1-based {from, to}: the piece put next to the piece it was
@@ -340,7 +342,7 @@ export function setlistMoves(name, note, saved) {
     },
     // Whether moves are waiting (then a new one waits behind them, positions being the shown ones).
     async waiting() { return (await mine()).some((record) => !record.conflict); },
-    // Keeps a move ({from, to, piece: {kind, score, title}, anchor: {piece, side: 'before' | 'after'},
+    // Keeps a move ({from, to, piece: {kind, score, start, title}, anchor: {piece, side: 'before' | 'after'},
     // description}) on the device.
     async keep(move) {
       await put({ ...move, setlist: name, made: Date.now() });

@@ -112,7 +112,7 @@ if (builder) {
 
   async function move(from, to) {
     const entry = shown[from - 1], neighbour = shown[to - 1];
-    const piece = (each) => ({ kind: each.kind, score: each.score ?? null, title: each.title });
+    const piece = (each) => ({ kind: each.kind, score: each.score ?? null, start: each.start ?? null, title: each.title });
     const kept = async () => {
       await moves.keep({ from, to, piece: piece(entry), anchor: neighbour && { piece: piece(neighbour), side: to < from ? 'before' : 'after' },
         description: `${entry.title} moved ${to < from ? 'before' : 'after'} ${neighbour?.title ?? `place ${to}`}` });
