@@ -282,10 +282,8 @@ export function setlistMoves(name, note, saved) {
   async function say() {
     const records = await mine();
     const open = records.filter((record) => !record.conflict);
-    const parts = [];
-    if (open.length) parts.push(`${open.length} ${open.length === 1 ? 'change' : 'changes'} not yet saved`);
     const text = document.createElement('span');
-    text.textContent = parts.join('');
+    text.textContent = open.length ? `${open.length} ${open.length === 1 ? 'change' : 'changes'} not yet saved` : '';
     note.replaceChildren(text, ...records.filter((record) => record.conflict).map((record) => {
       const item = document.createElement('span');
       item.className = 'conflict';

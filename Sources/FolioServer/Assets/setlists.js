@@ -98,13 +98,15 @@ if (builder) {
     await show(data);
   }
 
-  async function save(method, url, body, message) {
+  // Saves one change; `offline()`, when given, keeps it on the device if the server is out of reach.
+  async function save(method, url, body, message, offline = null) {
     try {
       const { data, version: current } = await change(method, url, version, body);
       version = current;
       if (data) await show(data);
       say(message);
     } catch (error) {
+      if (offline && unreachable(error)) { await offline(); return; }
       say(error.status === 409 ? 'The setlist changed elsewhere; showing it as it is now.' : `Not saved: ${error.message}`);
       await load();
     }
@@ -120,16 +122,7 @@ if (builder) {
       say(`Moved ${entry.title} on this device; saved when the server can be reached`);
     };
     if (await moves.waiting()) { await kept(); return; }
-    try {
-      const { data, version: current } = await change('POST', `${api}/move`, version, { from, to });
-      version = current;
-      if (data) await show(data);
-      say('Moved');
-    } catch (error) {
-      if (unreachable(error)) { await kept(); return; }
-      say(error.status === 409 ? 'The setlist changed elsewhere; showing it as it is now.' : `Not saved: ${error.message}`);
-      await load();
-    }
+    await save('POST', `${api}/move`, { from, to }, 'Moved', kept);
   }
 
   const find = document.getElementById('find');
