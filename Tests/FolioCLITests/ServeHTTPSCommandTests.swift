@@ -32,7 +32,10 @@ final class ServeHTTPSCommandTests: CommandTestCase, @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
         var printed = ""
         for _ in 0..<200 where !printed.contains("/trust") {
             Thread.sleep(forTimeInterval: 0.05)
@@ -58,6 +61,29 @@ final class ServeHTTPSCommandTests: CommandTestCase, @unchecked Sendable {
                                                        "--resolve", "xn--m1acm0b.local:\(port):127.0.0.1", "https://xn--m1acm0b.local:\(port)/api/facets"])
         XCTAssertEqual(String(decoding: idn.stdout, as: UTF8.self), "200", String(decoding: idn.stderr, as: UTF8.self))
         XCTAssertEqual(try TestEnvironment.runTool("curl", ["-sS", "-o", "/dev/null", "https://localhost:\(port)/"]).status, 60)
+        // A kept-alive connection whose client never answers close_notify (as Chromium's idle ones
+        // do not) does not hold the stop: SIGTERM ends the server well within NIOSSL's default 5 s.
+        let holder = Process(), said = Pipe()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", """
+            import socket, ssl, sys, time
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            tls = context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            tls.sendall(b"GET /api/facets HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n")
+            print(tls.recv(65536).split(b"\\r\\n")[0].decode(), flush=True)
+            time.sleep(30)
+            """, String(port), ca]
+        holder.standardOutput = said
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        let first = String(decoding: said.fileHandleForReading.availableData, as: UTF8.self)
+        XCTAssertTrue(first.hasPrefix("HTTP/1.1 200"), first)
+        let stopping = Date()
+        process.terminate()
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(stopping)
+        XCTAssertLessThan(took, 2.5, "the stop waited on an idle TLS connection")
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 
     func testWrongTLSFlagsAndFilesAreRefusedBeforeServing() throws {

@@ -306,8 +306,8 @@ final class ServerLimitsTests: ServerTestCase, @unchecked Sendable {
     }
 }
 
-/// A client socket from a chosen loopback address, for the connection limits.
-private final class Socket {
+/// A client socket from a chosen loopback address, for the connection limits and deadlines.
+final class Socket {
     let fd: Int32
     private(set) var received = ""
 

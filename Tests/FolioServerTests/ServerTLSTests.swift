@@ -103,6 +103,46 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// The connection guard reads the request head after TLS has decrypted it: a kept-alive
+    /// HTTPS connection lives past the first-head deadline and answers its second request, while
+    /// a socket that sends nothing, or half a ClientHello, is still closed at that deadline.
+    func testAnHTTPSConnectionPastItsFirstHeadIsNotCutAndASilentOneIs() async throws {
+        let folder = path("authority")
+        let server = try fixture.server { options in
+            options.port = 0
+            options.tls = .localAuthority(folder: folder)
+            var policy = ConnectionLimits.Policy(total: 40)
+            policy.firstHead = .milliseconds(800)
+            policy.idle = .seconds(10)
+            options.connections = policy
+        }
+        let ca = (folder as NSString).appendingPathComponent(LocalAuthority.File.authority.rawValue)
+        let lines = RecordingLog.Lines()
+        let logger = Logger(label: "test") { _ in RecordingLog(lines: lines) }
+        try await server.application(logger: logger).test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            // Two requests on one connection, the second 1.6 s after it opened (twice the deadline).
+            let request = "GET /api/facets HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n"
+            let script = "(printf '\(request)'; sleep 1.6; printf '\(request)'; sleep 1) | "
+                + "openssl s_client -quiet -no_ign_eof -CAfile '\(ca)' -verify_return_error -connect 127.0.0.1:\(port) -servername localhost 2>/dev/null"
+            let result = try TestEnvironment.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], timeout: 30)
+            let answers = String(decoding: result.stdout, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count - 1
+            XCTAssertEqual(answers, 2, String(decoding: result.stdout, as: UTF8.self))
+            // Silence, and a handshake that stops half way, are closed at the deadline.
+            let silent = try Socket(port: port, from: "127.0.0.1"), half = try Socket(port: port, from: "127.0.0.1")
+            half.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])
+            XCTAssertFalse(silent.closedByServer(within: 0.3), "closed before the deadline")
+            XCTAssertTrue(silent.closedByServer(within: 3), "a silent socket outlived the deadline")
+            XCTAssertTrue(half.closedByServer(within: 3), "half a handshake outlived the deadline")
+            // A client that refuses the certificate closes before its first request.
+            XCTAssertEqual(try self.curl(["-o", "/dev/null", "https://localhost:\(port)/"]).status, 60)
+        }
+        // None of those closes is an error in the server's log (swift-nio#3209 reports them as one).
+        let logged = lines.all
+        XCTAssertTrue(logged.contains { $0.level == .debug && $0.text == "Error handling upgrade result" }, "\(logged)")
+        XCTAssertEqual(logged.filter { $0.level >= .error }.map(\.text), [])
+    }
+
     func testANewAddressOfTheMachineIsCertifiedAtTheNextLook() throws {
         let addresses = Mutex(["127.0.0.1"])
         let tls = try ServerTLS(source: .localAuthority(folder: path("authority")),
@@ -198,5 +238,28 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
                 XCTAssertTrue(error.kind.isCallersInput, "\(error)")
             }
         }
+    }
+}
+
+/// A log handler that keeps what it is given, at every level, for a test to read.
+struct RecordingLog: LogHandler {
+    final class Lines: Sendable {
+        private let kept = Mutex<[(level: Logger.Level, text: String)]>([])
+        var all: [(level: Logger.Level, text: String)] { kept.withLock { $0 } }
+        func add(_ level: Logger.Level, _ text: String) { kept.withLock { $0.append((level, text)) } }
+    }
+
+    let lines: Lines
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    var logLevel: Logger.Level = .trace
+
+    func log(event: LogEvent) {
+        lines.add(event.level, event.message.description)
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Open connections counted per client address and in all, so idle or slow sockets cannot
 /// take every file descriptor the server has: a connection past ``Policy/perAddress`` from
@@ -216,16 +217,21 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 }
 
-/// A server child channel with ``ConnectionGuardHandler`` first in every connection's
-/// pipeline, then `Inner`'s own setup (HTTP/1 with the rehearsal's WebSocket upgrade).
+/// A server child channel with ``ConnectionGuardHandler`` early in every connection's pipeline,
+/// then `Inner`'s own setup (HTTP/1 with the rehearsal's WebSocket upgrade). Under HTTPS the TLS
+/// handler comes first, so the guard reads the request head decrypted: its deadline covers the
+/// handshake and the first head together, and a connection past its head is never cut.
 struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
     let limits: ConnectionLimits
+    /// The TLS context to serve with, or nil for plain HTTP.
+    let tls: NIOSSLContext?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let limits = limits
+        let limits = limits, tls = tls
         return channel.eventLoop.makeCompletedFuture {
+            if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
             try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(limits: limits))
         }.flatMap { _ in
             inner.setup(channel: channel, logger: logger)
@@ -233,6 +239,47 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        var quieter = logger
+        quieter.handler = ClosedBeforeRequestLog(inner: logger.handler)
+        await inner.handle(value: value, logger: quieter)
+    }
+}
+
+/// Passes every log line on, except the error HummingbirdWebSocket logs when a connection closes
+/// before its first request: a refused or abandoned TLS handshake, a browser's spare
+/// connection, a silent socket closed at its deadline. Under TLS that close reaches the upgrade
+/// handler as `ChannelError.inappropriateOperationForState` (swift-nio#3209) instead of the
+/// `inputClosed` it logs at trace; it is logged here at debug, as nothing an operator can act on.
+struct ClosedBeforeRequestLog: LogHandler {
+    var inner: any LogHandler
+
+    func log(event: LogEvent) {
+        var event = event
+        if event.level == .error, event.message.description == "Error handling upgrade result",
+           case .string(let type)? = event.metadata?["error.type"], type == "\(ChannelError.inappropriateOperationForState)" {
+            guard inner.logLevel <= .debug else { return }
+            event.level = .debug
+        }
+        inner.log(event: event)
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { inner.metadataProvider }
+        set { inner.metadataProvider = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
     }
 }

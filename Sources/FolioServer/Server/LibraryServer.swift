@@ -3,9 +3,9 @@ import FolioScore
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
+import NIOSSL
 import ServiceLifecycle
 
 /// `folio serve`: the library in a browser. Builds the Hummingbird application — pages,
@@ -174,7 +174,7 @@ public struct LibraryServer: Sendable {
     /// service that keeps the certificate renewed); with a rescan service that keeps the
     /// catalog current. `runService()` ends on SIGINT or SIGTERM after the requests in
     /// flight (and so their saves) have finished.
-    public func application(logger: Logger) -> some ApplicationProtocol {
+    public func application(logger: Logger) throws -> some ApplicationProtocol {
         var services: [any Service] = []
         if options.rescanInterval > 0 {
             services.append(CatalogWatcher(catalog: service.catalog, interval: options.rescanInterval, logger: logger))
@@ -184,12 +184,11 @@ public struct LibraryServer: Sendable {
         let idle = limits.policy.idle.components
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))
         if let tls { services.append(CertificateRenewal(tls: tls, interval: options.certificateCheck, logger: logger)) }
-        let tlsConfiguration = tls?.configuration()
+        let context = try tls.map { try NIOSSLContext(configuration: $0.configuration()) }
         let server = HTTPServerBuilder { responder -> any ServerChildChannel in
             let channel = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: sockets,
                                                        configuration: .init(http1: http1, ws: .init(maxFrameSize: RehearsalMessage.maxBytes)))
-            guard let tlsConfiguration else { return GuardedChildChannel(inner: channel, limits: limits) }
-            return GuardedChildChannel(inner: try TLSChannel(channel, tlsConfiguration: tlsConfiguration), limits: limits)
+            return GuardedChildChannel(inner: channel, limits: limits, tls: context)
         }
         return Application(router: router(), server: server,
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Folio"),

@@ -84,6 +84,9 @@ public final class ServerTLS: Sendable {
         }
     }
 
+    /// How long a closing connection waits for the client's close_notify before it is closed.
+    static let closeNotifyWait: TimeAmount = .milliseconds(250)
+
     /// The TLS configuration to serve with: the identity now loaded, and a handshake callback
     /// that presents the one loaded when the connection arrives.
     public func configuration() -> TLSConfiguration {
@@ -92,6 +95,9 @@ public final class ServerTLS: Sendable {
                                                                      privateKey: .privateKey(loaded.key))
         configuration.minimumTLSVersion = .tlsv12
         configuration.applicationProtocols = ["http/1.1"]
+        // Closing sends close_notify; browsers seldom answer it on an idle keep-alive connection,
+        // and NIOSSL's default waits 5 s for them, which held every stop of the server that long.
+        configuration.shutdownTimeout = Self.closeNotifyWait
         configuration.sslContextCallback = { [self] _, promise in
             let now = current.withLock { $0 }
             var override = NIOSSLContextConfigurationOverride()
