@@ -78,6 +78,7 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// | ``tooLarge`` | input past a limit (a decompression bomb, an archive, a message) | 64 | 413 |
 /// | ``conflict`` | the file changed since the version an edit was made against, or a name is taken | 1 | 409 |
 /// | ``versionRequired`` | an edit came without the version it was made against | 1 | 428 |
+/// | ``forbidden`` | the member's role may not make this change (a player deleting a score) | 77 | 403 |
 /// | ``io`` | the file system refused (missing file, no permission) | 1 | 503 |
 /// | ``noSpace`` | the disk is full | 1 | 507 |
 /// | ``busy`` | too much running at once; try again after ``Failure/retryAfter`` | 75 | 503 |
@@ -96,6 +97,9 @@ public enum FailureKind: String, Sendable, CaseIterable {
     case conflict
     /// An edit that must name the version it was made against did not.
     case versionRequired
+    /// The one asking may not do this: their role lacks the right (a player deleting a score,
+    /// or removing another's mark), or an invitation was used already. Nothing was touched.
+    case forbidden
     /// A file of a kind Folio does not take (a spreadsheet given as a score).
     case unsupportedKind
     /// The disk is full: nothing was written.

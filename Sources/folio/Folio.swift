@@ -16,7 +16,7 @@ struct Folio: AsyncParsableCommand {
                       LintCommand.self, LinksCommand.self, SetlistCommand.self, TracksCommand.self, PartsCommand.self,
                       Import4SBCommand.self, Import4SCCommand.self, Export4SCCommand.self,
                       MergeCommand.self, SplitCommand.self, PagesCommand.self, MakeCommand.self, AddCommand.self, ServeCommand.self,
-                      UndoCommand.self]
+                      UndoCommand.self, MembersCommand.self]
     )
 
     /// As ArgumentParser's own entry point, with a long list of files set aside while the

@@ -140,7 +140,7 @@ final class CommandConventionsTests: CommandTestCase, @unchecked Sendable {
             "library show", "library facets", "library export-csv", "library export-mobilesheets", "library duplicates",
             "library bench-search", "lint", "links list", "setlist list", "setlist show", "setlist create", "setlist add",
             "setlist export", "setlist pdf", "tracks list", "tracks link", "parts list", "export-4sc", "pages extract",
-            "make", "serve", "help",
+            "make", "serve", "help", "members add", "members list", "members invite",
         ]
         let tree = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try invoke(["--experimental-dump-help"]).out.utf8))
             as? [String: Any])

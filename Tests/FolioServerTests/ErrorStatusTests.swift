@@ -12,7 +12,7 @@ import XCTest
 final class ErrorStatusTests: XCTestCase {
     func testEveryKindHasItsStatus() {
         let expected: [FailureKind: Int] = [
-            .invalidValue: 400, .malformedInput: 400, .notFound: 404, .conflict: 409, .tooLarge: 413,
+            .invalidValue: 400, .malformedInput: 400, .forbidden: 403, .notFound: 404, .conflict: 409, .tooLarge: 413,
             .unsupportedKind: 415, .unreadable: 422, .locked: 422, .versionRequired: 428, .tooMany: 429, .internal: 500,
             .io: 503, .busy: 503, .unavailable: 503, .noSpace: 507,
         ]

@@ -238,6 +238,35 @@ enum CatalogSchema {
             // A note per setlist entry ("attacca", "capo 2").
             try db.execute(sql: "ALTER TABLE setlist_entry ADD COLUMN note TEXT")
         }
+        migrator.registerMigration("v14") { db in
+            // An ensemble's members (LibraryCatalog+Members): their role, part and password
+            // (scrypt), one-time invitations and login sessions, both kept only as SHA-256.
+            try db.execute(sql: """
+                CREATE TABLE member (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    nameKey TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL,
+                    instrument TEXT,
+                    section TEXT,
+                    password TEXT,
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE member_invitation (
+                    digest TEXT PRIMARY KEY,
+                    member INTEGER NOT NULL REFERENCES member(id) ON DELETE CASCADE,
+                    expiresAt REAL NOT NULL,
+                    usedAt REAL
+                );
+                CREATE TABLE member_session (
+                    digest TEXT PRIMARY KEY,
+                    member INTEGER NOT NULL REFERENCES member(id) ON DELETE CASCADE,
+                    createdAt REAL NOT NULL,
+                    expiresAt REAL NOT NULL
+                );
+                CREATE INDEX member_session_member ON member_session (member, createdAt);
+                """)
+        }
         return migrator
     }
 }

@@ -28,6 +28,8 @@ public enum LibraryErrorCode: String, FailureCode {
     case versionRequired
     /// A name (of a setlist, a file) that is taken.
     case taken
+    /// The member's role lacks the right, or an invitation was used already.
+    case forbidden
     /// A file of a kind the library does not take in.
     case unsupportedKind
     /// A file that cannot be read as what it claims to be.
@@ -51,6 +53,7 @@ public enum LibraryErrorCode: String, FailureCode {
         case .io: .io
         case .conflict, .taken: .conflict
         case .versionRequired: .versionRequired
+        case .forbidden: .forbidden
         case .unsupportedKind: .unsupportedKind
         case .unreadable: .unreadable
         case .tooLarge: .tooLarge

@@ -10,6 +10,7 @@ import Hummingbird
 /// | kind | status |
 /// | --- | --- |
 /// | invalidValue, malformedInput | 400 |
+/// | forbidden | 403 |
 /// | notFound | 404 |
 /// | conflict | 409 |
 /// | tooLarge | 413 |
@@ -24,6 +25,7 @@ enum ErrorStatus {
     static func status(of kind: FailureKind) -> HTTPResponse.Status {
         switch kind {
         case .invalidValue, .malformedInput: .badRequest
+        case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
         case .tooLarge: .contentTooLarge

@@ -8,7 +8,7 @@ import Foundation
 /// its own words (with offsets and valid ranges), and by its `FailureKind` —
 /// a bad value, a malformed input file, one past a limit or a kind of file Folio does not take exits 64 like a
 /// usage error, a program Folio needs and cannot find (LibreOffice) 69, too much running at
-/// once 75 (try again), anything else 1.
+/// once 75 (try again), a right the member's role lacks 77, anything else 1.
 enum CommandError {
     /// The exit code of a usage error or an invalid value: nothing was touched.
     static let usage = ExitCode.validationFailure
@@ -28,6 +28,7 @@ enum CommandError {
         case is ValidationError: usage
         case let failure as any Failure where failure.kind == .unavailable: ExitCode(69)   // EX_UNAVAILABLE
         case let failure as any Failure where failure.kind == .busy || failure.kind == .tooMany: ExitCode(75)   // EX_TEMPFAIL
+        case let failure as any Failure where failure.kind == .forbidden: ExitCode(77)   // EX_NOPERM
         case let failure as any Failure: failure.kind.isCallersInput ? usage : ExitCode(1)
         default: ExitCode(1)
         }
