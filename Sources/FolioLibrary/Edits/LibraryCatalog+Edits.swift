@@ -47,9 +47,17 @@ extension LibraryCatalog {
     /// as an incremental update, and records it. With `expected`, the file must still be at that
     /// version (``FileVersion``) when its lock is taken, else `.conflict` and nothing is written.
     /// Returns `body`'s value and the file's version after (unchanged when `body` changed nothing).
+    ///
+    /// When a member acts (``MemberContext/current``), their role must carry `right` (else
+    /// `.forbidden`, the file untouched), the change is recorded as theirs whatever `author`
+    /// says, and the marks named in `marks` must be their own (``MemberContext/requireOwnMark(_:in:)``).
     public func edit<T>(score relative: String, expected: String?, change: String, author: String? = nil,
+                        right: MemberRight = .library, marks: [String] = [],
                         options: PDFReadOptions = PDFReadOptions(), password: String? = nil, save: SaveOptions = SaveOptions(),
                         _ body: (PDFDocument) throws -> T) throws -> (value: T, version: String) {
+        let member = MemberContext.current
+        try member?.require(right, to: Self.action(change))
+        let author = member?.name ?? author
         guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
         var lengthBefore = 0, versionBefore = ""
         // The new version is what the engine saw under the file's lock, right after the save:
@@ -60,6 +68,7 @@ extension LibraryCatalog {
                 throw LibraryError(.conflict, "\(relative) changed since you loaded it; reload and try again")
             }
             lengthBefore = document.source.count
+            for mark in marks { try MemberContext.requireOwnMark(mark, in: document) }
             return try body(document)
         }
         guard let version = report.written.map(FileVersion.tag(of:)) else {
@@ -119,9 +128,17 @@ extension LibraryCatalog {
     /// `expected`, the file must be at that version; it must also be as that change left it.
     /// `.conflict` when either is not so or there is nothing to undo. Returns what was undone
     /// and the file's new version.
+    ///
+    /// A member acting (``MemberContext/current``) may undo only a change of their own, unless
+    /// their role carries ``MemberRight/anyMark``.
     public func undo(score relative: String, expected: String?) throws -> (change: String, version: String) {
         guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
         guard let step = try changes(score: relative).first else { throw Self.nothingToUndo(relative) }
+        if let member = MemberContext.current, !member.may(.anyMark),
+           step.author.map(Self.nameKey) != Self.nameKey(member.name) {
+            throw LibraryError(.forbidden, "only the librarian may undo another’s change (“\(step.change)” is \(step.author ?? "the library")’s); "
+                + "\(member.name) is a \(member.role.title)")
+        }
         let reverted = try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
             let current = FileVersion.tag(of: path)
             if let expected, current != expected {
@@ -146,6 +163,12 @@ extension LibraryCatalog {
         }
         _ = try? LibraryScanner(catalog: self).update(path: CatalogPath.key(relative))
         return (step.change, version)
+    }
+
+    /// A change's description as the object of "may …": "Set the metadata" → "set the metadata".
+    static func action(_ change: String) -> String {
+        guard let first = change.first else { return "change this score" }
+        return first.lowercased() + change.dropFirst()
     }
 
     private func record(_ step: ChangeRecord, for relative: String) throws {

@@ -43,6 +43,11 @@ extension LibraryCatalog {
             .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
     }
 
+    /// The member with catalog id `id`, or `.notFound`.
+    public func member(id: Int64) throws -> Member {
+        try read { db in try Self.member(id: id, in: db) }
+    }
+
     /// Whether the library has members (and so the server asks each to log in).
     public func hasMembers() throws -> Bool {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member") ?? 0 } > 0
@@ -57,6 +62,7 @@ extension LibraryCatalog {
     /// Adds a member with an invitation to set their password; `.taken` when the name is,
     /// `.invalidArgument` for a name, role, instrument or section out of form.
     public func addMember(_ setting: MemberSetting, now: Date = Date()) throws -> (member: Member, invitation: Invitation) {
+        try MemberContext.current?.require(.members, to: "add members")
         guard let name = setting.name else { throw LibraryError(.invalidArgument, "a member needs a name") }
         let role = setting.role ?? .player
         let checkedName = try Self.checkedName(name)
@@ -83,6 +89,7 @@ extension LibraryCatalog {
     /// With `dryRun`, the member as they would be, nothing stored.
     @discardableResult
     public func setMember(_ name: String, _ setting: MemberSetting, dryRun: Bool = false) throws -> Member {
+        try MemberContext.current?.require(.members, to: "change members")
         let newName = try setting.name.map(Self.checkedName)
         return try write(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
@@ -107,7 +114,8 @@ extension LibraryCatalog {
     /// last librarian cannot be removed. With `dryRun`, the member who would be, nothing removed.
     @discardableResult
     public func removeMember(_ name: String, dryRun: Bool = false) throws -> Member {
-        try write(rollingBack: dryRun) { db in
+        try MemberContext.current?.require(.members, to: "remove members")
+        return try write(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
             if member.role == .librarian, try Self.librarians(in: db) == 1, try Self.count(in: db) > 1 {
                 throw LibraryError(.conflict, "\(member.name) is the library's only librarian; make someone else librarian first")
@@ -122,7 +130,8 @@ extension LibraryCatalog {
     /// A new invitation for `name` (a lost link, a forgotten password): earlier unused ones
     /// stop working. Using it sets the password anew and ends the member's sessions.
     public func inviteMember(_ name: String, now: Date = Date()) throws -> (member: Member, invitation: Invitation) {
-        try write { db in
+        try MemberContext.current?.require(.members, to: "invite members")
+        return try write { db in
             let member = try Self.member(named: name, in: db)
             return (member, try Self.invite(member: member.id, in: db, now: now))
         }
@@ -265,7 +274,11 @@ extension LibraryCatalog {
     }
 
     /// A name as members are told apart: NFC, case folded, white space trimmed.
-    static func nameKey(_ name: String) -> String {
+    ///
+    /// ```swift
+    /// LibraryCatalog.nameKey(" ANNA Nováková") == LibraryCatalog.nameKey("anna nováková")   // true
+    /// ```
+    public static func nameKey(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
             .folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
     }

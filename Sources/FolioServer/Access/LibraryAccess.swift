@@ -1,3 +1,4 @@
+import FolioLibrary
 import Foundation
 import Logging
 import HTTPTypes
@@ -60,9 +61,18 @@ public struct LibraryAccess: Sendable, Equatable {
         case tokenInAddress
         /// The password, by HTTP Basic authentication (the browser asks for it; any user name).
         case password
+        /// A member's session cookie (``AccessSecret/members``).
+        case session
     }
 
     public var proof: Proof
+    /// The member logged in, in a library with members.
+    public var member: Member?
+
+    public init(proof: Proof, member: Member? = nil) {
+        self.proof = proof
+        self.member = member
+    }
 }
 
 /// What a server beyond loopback asks of every request.
@@ -78,12 +88,15 @@ public enum AccessSecret: Sendable, Equatable {
     case token(String)
     /// A password from `--password-file`; see ``LibraryAccess/Proof/password``.
     case password(String)
+    /// Each member's own name and password (a library with members): a session cookie after
+    /// logging in at `/login`; see ``LibraryAccess/Proof/session``.
+    case members
 
     /// What the secret is called in messages.
     var kind: String {
         switch self {
         case .token: "token"
-        case .password: "password"
+        case .password, .members: "password"
         }
     }
 
@@ -122,9 +135,15 @@ public struct AccessSecretError: Error, Sendable, Equatable {
 struct AccessAuthenticator<Context: AuthRequestContext<LibraryAccess>>: AuthenticatorMiddleware {
     typealias Identity = LibraryAccess
     let secret: AccessSecret
+    /// Where members' sessions are looked up (``AccessSecret/members``).
+    let catalog: LibraryCatalog
 
     func authenticate(request: Request, context: Context) async throws -> LibraryAccess? {
         switch secret {
+        case .members:
+            if let token = request.cookies[Secret.sessionCookie]?.value, let member = try catalog.member(session: token) {
+                return .init(proof: .session, member: member)
+            }
         case .token(let token):
             if let cookie = request.cookies[Secret.accessCookie]?.value, Secret.equal(cookie, token) { return .init(proof: .token) }
             if let bearer = request.headers.bearer, Secret.equal(bearer.token, token) { return .init(proof: .token) }
@@ -176,6 +195,13 @@ struct AccessGate: RouterMiddleware {
         }
         guard let access = context.identity else {
             if TrustController.isPublic(request.uri.path) { return try await next(request, context) }
+            if case .members = secret {
+                if SessionController.isPublic(request.uri.path, method: request.method) { return try await next(request, context) }
+                if request.uri.path.hasPrefix("/api/") || request.method != .get {
+                    throw HTTPError(.unauthorized, message: "log in first: this library's members each have their own name and password (/login)")
+                }
+                return Response(status: .seeOther, headers: [.location: "/login?next=" + Self.nextParameter(path: request.uri.path, query: request.uri.query)])
+            }
             if Self.presentsCredentials(request, secret: secret) {
                 let verdict = throttle.failed(client)
                 context.logger.warning("wrong \(secret.kind) from \(client)",
@@ -191,6 +217,8 @@ struct AccessGate: RouterMiddleware {
             case .password:
                 throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"Folio\", charset=\"UTF-8\""],
                                 message: "this library asks for its password (any user name)")
+            case .members:
+                throw HTTPError(.unauthorized, message: "log in first (/login)")
             }
         }
         throttle.succeeded(client)
@@ -200,6 +228,15 @@ struct AccessGate: RouterMiddleware {
             return response
         }
         return try await next(request, context)
+    }
+
+    /// Where a login sends the browser back to: the path and query asked for, percent-encoded
+    /// as one query value.
+    private static let plain = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+    static func nextParameter(path: String, query: String?) -> String {
+        let target = onSite(path) + (query.map { "?" + $0 } ?? "")
+        return target.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "/"
     }
 
     /// A path to send the browser to on this server: `//evil.example/x` (or `/\evil.example`)
@@ -217,6 +254,8 @@ struct AccessGate: RouterMiddleware {
                 || request.uri.queryParameters.get("token") != nil
         case .password:
             request.headers[.authorization] != nil
+        case .members:
+            false   // logins are counted where they are checked (SessionController)
         }
     }
 }

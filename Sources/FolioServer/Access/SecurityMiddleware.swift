@@ -101,6 +101,8 @@ enum Secret {
     static let csrfCookie = "folio_csrf"
     static let csrfHeader = HTTPField.Name("X-Folio-CSRF")!
     static let accessCookie = "folio_token"
+    /// A member's session (a library with members).
+    static let sessionCookie = "folio_session"
     /// Who made a request, as the browser tells it (`same-origin`, `same-site`, `cross-site`, `none`).
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 

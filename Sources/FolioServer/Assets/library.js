@@ -6,6 +6,7 @@ import { splitScore } from './split.js';
 import { latest } from './dom.js';
 import { place, keepPlace } from './place.js';
 import { keptItems, serverAnswers } from './offline.js';
+import { showWho } from './who.js';
 
 const input = document.getElementById('search');
 const list = document.getElementById('scores');
@@ -198,3 +199,5 @@ drop.addEventListener('drop', (event) => {
   drop.classList.remove('dragging');
   add([...event.dataTransfer.files]);
 });
+
+showWho();

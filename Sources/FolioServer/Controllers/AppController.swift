@@ -3,17 +3,15 @@ import Foundation
 import Hummingbird
 
 /// Folio as an installable web app: the service worker (`/sw.js`, at the root so it may
-/// answer for every page), the web app manifest (`/manifest.webmanifest`) and the session a
-/// page renews after the server restarted (`/api/session`: the CSRF token, its cookie set
-/// again, so what the musician was saving is sent again instead of lost). The worker's
+/// answer for every page) and the web app manifest (`/manifest.webmanifest`). The worker's
 /// caches are named after the build's version: a hash of the UI's files, so a new build
-/// replaces what devices keep of the old one.
+/// replaces what devices keep of the old one. (The session a page renews after the server
+/// restarted is ``SessionController``'s.)
 ///
 /// ```swift
-/// AppController(csrf: token).addRoutes(to: router)
+/// AppController().addRoutes(to: router)
 /// ```
 struct AppController {
-    let csrf: String
 
     /// The UI's files (`Assets/`) by name.
     static let assets: [String: Data] = {
@@ -58,13 +56,6 @@ struct AppController {
     func addRoutes(to router: Router<FolioRequestContext>) {
         router.get("/sw.js") { _, _ -> Response in
             LibraryServer.bytes(Self.serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")
-        }
-        // Only Folio's own pages can read it: no CORS is granted, and the API refuses requests
-        // a browser marks cross-site.
-        router.get("/api/session") { _, _ -> Response in
-            var response = try LibraryServer.json(["csrf": csrf])
-            response.setCookie(Cookie(name: Secret.csrfCookie, value: csrf, path: "/", httpOnly: true, sameSite: .strict))
-            return response
         }
         router.get("/manifest.webmanifest") { _, _ -> Response in
             LibraryServer.bytes(Self.manifest, type: "application/manifest+json", cache: "no-cache")

@@ -152,6 +152,11 @@ struct RehearsalController {
         guard let member = query.get("member"), RehearsalMember.isValidID(member) else {
             throw HTTPError(.badRequest, message: "member must be 8 to 64 letters, digits, - or _")
         }
+        // A member logged in is who they are, playing what they play: nothing to type.
+        if let known = context.identity?.member {
+            return RehearsalService.Connection(code: code, member: member, name: known.name, instrument: known.instrument ?? query.get("instrument"),
+                                               key: query.get("key"))
+        }
         guard let name = query.get("name") else { throw HTTPError(.badRequest, message: "name is missing") }
         return RehearsalService.Connection(code: code, member: member, name: name, instrument: query.get("instrument"),
                                            key: query.get("key"))

@@ -81,7 +81,8 @@ enum HTMLPage {
             <input id="search" type="search" placeholder="Search titles, composers, tags…" autocomplete="off" autofocus></label>
           <span id="count" class="muted">\(count(total))</span>
           <a class="button" href="/setlists">Setlists</a>
-          <label class="button">Add scores<input id="upload" type="file" multiple class="visually-hidden"
+          <span id="who" class="who"></span>
+          <label class="button" data-right="library">Add scores<input id="upload" type="file" multiple class="visually-hidden"
             accept=".pdf,.jpg,.jpeg,.png,.txt,.cho,.chordpro,.chopro,.crd,.rtf,.doc,.docx,.odt,.4ss,.4sb,.4sc,.csv,.tsv,.json,.plist,application/pdf,image/jpeg,image/png,text/plain"></label>
         </header>
         <nav class="filters" aria-label="Filters">

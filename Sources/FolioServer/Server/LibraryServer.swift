@@ -81,6 +81,8 @@ public struct LibraryServer: Sendable {
     let csrf: String
     /// Wrong passwords and tokens per client (see `AccessGate`).
     public let throttle: LoginThrottle
+    /// Wrong passwords per member (see ``SessionController``).
+    public let accounts: LoginThrottle
     /// Open connections per client address and in all (see ``ConnectionLimits``).
     public let connections: ConnectionLimits
     /// The certificate served when ``Options/tls`` is set.
@@ -110,6 +112,7 @@ public struct LibraryServer: Sendable {
         self.options = options
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
+        accounts = LoginThrottle(policy: options.loginPolicy)
         var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)
         connections = ConnectionLimits(policy: policy)
@@ -132,12 +135,16 @@ public struct LibraryServer: Sendable {
         router.add(middleware: SecurityHeadersMiddleware(folders: [service.catalog.folder, service.catalog.files.root]))
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
-            router.add(middleware: AccessAuthenticator(secret: secret))
+            router.add(middleware: AccessAuthenticator(secret: secret, catalog: service.catalog))
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
         }
         router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
+        if options.access == .members { router.add(middleware: MemberRights()) }
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
-        AppController(csrf: csrf).addRoutes(to: router)
+        AppController().addRoutes(to: router)
+        SessionController(catalog: service.catalog, csrf: csrf, members: options.access == .members, throttle: throttle,
+                          accounts: accounts, maxBody: options.maxBody).addRoutes(to: router)
+        MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
         TrustController(tls: tls).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
@@ -163,9 +170,10 @@ public struct LibraryServer: Sendable {
         let router = Router(context: FolioRequestContext.self)
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
-            router.add(middleware: AccessAuthenticator(secret: secret))
+            router.add(middleware: AccessAuthenticator(secret: secret, catalog: service.catalog))
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
         }
+        if options.access == .members { router.add(middleware: MemberRights()) }
         rehearsalController.addSocket(to: router)
         return router
     }

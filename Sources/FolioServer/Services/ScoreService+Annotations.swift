@@ -94,7 +94,7 @@ extension ScoreService {
     /// annotation's id and the file's new version. 409 when the file changed since.
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
-        var request = try Self.request(input, author: author)
+        var request = try Self.request(input, author: MemberContext.current?.name ?? author)
         if let name = input.image { request.image = try stamps.bytes(of: name) }
         request.font = try input.font.map { name in
             guard let family = TextFont.Family(rawValue: name) else {
@@ -102,7 +102,7 @@ extension ScoreService {
             }
             return try TextFont.installed(family) ?? font
         } ?? font
-        let added = try edit(found, expected: expected, change: "Added a \(request.kind.markName)") { document in
+        let added = try edit(found, expected: expected, change: "Added a \(request.kind.markName)", right: .markOwn) { document in
             // Sent again after its answer was lost: the mark is there already, nothing is saved.
             try request.existing(in: document) ?? request.add(to: document)
         }
@@ -125,7 +125,7 @@ extension ScoreService {
     /// Changes one annotation (its appearance is drawn again) when the file is still at
     /// version `expected`; returns the new version. 404 when the score has no such annotation.
     public func editAnnotation(score id: Int64, annotation: String, expected: String?, _ input: AnnotationChange) throws -> String {
-        return try edit(try score(id), expected: expected, change: "Edited an annotation") { document in
+        return try edit(try score(id), expected: expected, change: "Edited an annotation", right: .markOwn, marks: [annotation]) { document in
             var edit = AnnotationEdit(id: annotation)
             edit.rect = input.rect
             edit.text = input.text
@@ -138,7 +138,7 @@ extension ScoreService {
     /// Removes one annotation when the file is still at version `expected`; returns the new
     /// version. 404 when the score has no such annotation.
     public func removeAnnotation(score id: Int64, annotation: String, expected: String?) throws -> String {
-        try edit(try score(id), expected: expected, change: "Deleted an annotation") { document in
+        try edit(try score(id), expected: expected, change: "Deleted an annotation", right: .markOwn, marks: [annotation]) { document in
             try AnnotationRemoval(ids: [annotation]).apply(to: document)
         }.tag
     }

@@ -7,12 +7,15 @@ extension ScoreService {
     /// An edit through the library's one edit path (`LibraryCatalog.edit`): refused with 409
     /// when the file is not at `expected` under its lock, recorded for
     /// ``undo(score:expected:)`` as `change` by ``author``, the catalog row refreshed.
-    func edit<T>(_ score: (Score, String), expected: String?, change: String,
+    /// `right` is what a member's role must carry for it, `marks` the marks it touches (each
+    /// must be the member's own); both checked in the edit path.
+    func edit<T>(_ score: (Score, String), expected: String?, change: String, right: MemberRight = .library, marks: [String] = [],
                  _ body: (ScoreFile.Document) throws -> T) throws -> (value: T, tag: String) {
         guard let expected else {
             throw LibraryError(.versionRequired, "send the version you edit in If-Match (the ETag of GET)")
         }
-        let saved = try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, options: work.readOptions(), body)
+        let saved = try catalog.edit(score: score.0.path, expected: expected, change: change, author: author, right: right, marks: marks,
+                                     options: work.readOptions(), body)
         return (saved.value, saved.version)
     }
 

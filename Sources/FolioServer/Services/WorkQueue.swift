@@ -40,9 +40,12 @@ public final class WorkQueue: Sendable {
             throw LibraryError(.busy, "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly",
                                retryAfter: 2)
         }
+        // The member acting goes along to the worker thread (a task-local does not cross
+        // Dispatch by itself), so the edit path checks their rights there too.
+        let member = MemberContext.current
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { try body() })
+                continuation.resume(returning: Result { try MemberContext.$current.withValue(member) { try body() } })
             }
         }
         await gate.leave()

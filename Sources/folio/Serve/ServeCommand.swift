@@ -130,6 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
         let server: LibraryServer
         do {
             let catalog = try LibraryCatalog(folder: folder)
+            // A library with members: each logs in with their own name and password, on loopback too.
+            if try catalog.hasMembers() {
+                guard tokenFile == nil, passwordFile == nil else {
+                    throw ValidationError("this library has members, who log in with their own passwords: "
+                        + "--token-file and --password-file are for a library without members")
+                }
+                options.access = .members
+            }
             // A scan that fails is reported and the library served as catalogued: the watcher tries again.
             do {
                 // The scan's progress on a terminal only, cleared before the summary.
@@ -164,6 +172,9 @@ struct ServeCommand: AsyncParsableCommand {
         let scheme = options.tls == nil ? "http" : "https"
         FileHandle.standardOutput.write(Data(("Folio is serving \(server.service.catalog.folder) at \(scheme)://\(shown):\(port)/"
             + (options.access.flatMap { if case .token(let token) = $0 { "?token=\(token)" } else { nil } } ?? "") + "\n").utf8))
+        if options.access == .members {
+            FileHandle.standardOutput.write(Data("Members log in at \(scheme)://\(shown):\(port)/login (folio members list)\n".utf8))
+        }
         if let authority = server.tls?.authority {
             FileHandle.standardOutput.write(Data("""
                 HTTPS by Folio's local authority in \(authority.folder), SHA-256 fingerprint \(authority.fingerprint)

@@ -1,0 +1,226 @@
+import FolioLibrary
+import FolioPDF
+@testable import FolioServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+/// A library with members, as an ensemble uses it over HTTP: logging in (and nothing without
+/// it), each role's rights on the routes that change things, marks that are their author's
+/// own (checked by pikepdf, the file byte-identical after each refusal), invitations that
+/// work once, logging out, and guesses against one member from many addresses throttled.
+final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
+    private let passwords = ["Zoë Král": "knihovnice 2026", "李雷": "指揮者のパスワード", "Anna Nováková": "housle a smyčec",
+                             "Борис": "альт и смычок"]
+
+    private func membersServer(configure: (inout LibraryServer.Options) -> Void = { _ in }) throws -> LibraryServer {
+        let server = try fixture.server(access: .members, configure: configure)
+        let catalog = server.service.catalog
+        for (name, role, instrument) in [("Zoë Král", MemberRole.librarian, nil), ("李雷", .conductor, nil),
+                                         ("Anna Nováková", .player, "Violin II"), ("Борис", .player, "Viola")] {
+            _ = try catalog.addMember(MemberSetting(name: name, role: role, instrument: instrument))
+            try catalog.setMemberPassword(name, password: passwords[name] ?? "")
+        }
+        return server
+    }
+
+    private func expect<T: Equatable>(_ value: @autoclosure () async throws -> T, _ expected: T, _ message: String = "",
+                                      file: StaticString = #filePath, line: UInt = #line) async throws {
+        let actual = try await value()
+        XCTAssertEqual(actual, expected, message, file: file, line: line)
+    }
+
+    private func expect<T: Equatable>(not value: @autoclosure () async throws -> T, _ unexpected: T,
+                                      file: StaticString = #filePath, line: UInt = #line) async throws {
+        let actual = try await value()
+        XCTAssertNotEqual(actual, unexpected, file: file, line: line)
+    }
+
+    private func expectTrue(_ value: @autoclosure () async throws -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let actual = try await value()
+        XCTAssertTrue(actual, file: file, line: line)
+    }
+
+    /// The CSRF token from the login page, with its cookie.
+    private func csrf(_ client: some TestClientProtocol) async throws -> HTTPFields {
+        let page = try await client.execute(uri: "/login", method: .get)
+        XCTAssertEqual(page.status, .ok)
+        let html = String(buffer: page.body)
+        let range = try XCTUnwrap(html.range(of: #"name="folio-csrf" content="([0-9a-f]+)""#, options: .regularExpression))
+        let token = String(html[range].split(separator: "\"")[3])
+        return [HTTPField.Name("X-Folio-CSRF")!: token, .cookie: "folio_csrf=\(token)", .contentType: "application/json"]
+    }
+
+    /// Headers of `name` logged in: the CSRF token and both cookies.
+    private func logIn(_ client: some TestClientProtocol, _ name: String) async throws -> HTTPFields {
+        var headers = try await csrf(client)
+        let password = passwords.first { $0.key.lowercased() == name.lowercased() }?.value ?? ""
+        let body = try JSONSerialization.data(withJSONObject: ["name": name, "password": password])
+        let answer = try await client.execute(uri: "/api/session", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+        XCTAssertEqual(answer.status, .ok, String(buffer: answer.body))
+        let cookie = try XCTUnwrap(answer.headers[.setCookie])
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        let session = try XCTUnwrap(cookie.split(separator: ";").first)
+        headers[.cookie] = (headers[.cookie] ?? "") + "; " + session
+        return headers
+    }
+
+    private func tag(_ client: some TestClientProtocol, _ id: Int64, _ headers: HTTPFields) async throws -> String {
+        let listed = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .get, headers: headers)
+        return try XCTUnwrap(listed.headers[.eTag])
+    }
+
+    private func mark(_ client: some TestClientProtocol, _ id: Int64, _ headers: HTTPFields, text: String) async throws -> String {
+        var headers = headers
+        headers[.ifMatch] = try await tag(client, id, headers)
+        let body = #"{"type":"freetext","page":1,"rect":[40,40,200,24],"text":"\#(text)"}"#
+        let added = try await client.execute(uri: "/api/scores/\(id)/annotations", method: .post, headers: headers, body: ByteBuffer(string: body))
+        XCTAssertEqual(added.status, .created, String(buffer: added.body))
+        return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: added.body)) as? [String: Any])?["id"] as? String)
+    }
+
+    private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, versionOf id: Int64? = nil,
+                      _ body: String? = nil) async throws -> TestResponse {
+        var headers = headers
+        if let id { headers[.ifMatch] = try await tag(client, id, headers) }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    func testEachRoleMayWhatItsRightsSayAndMarksAreTheirAuthorsOwn() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            // Nothing without logging in, but the login page and what it loads.
+            try await self.expect(try await client.execute(uri: "/api/scores", method: .get).status, .unauthorized)
+            let home = try await client.execute(uri: "/scores/1?str%C3%A1nka=2", method: .get)
+            XCTAssertEqual(home.status, .seeOther)
+            XCTAssertEqual(home.headers[.location], "/login?next=/scores/1%3Fstr%25C3%25A1nka%3D2")
+            try await self.expect(try await client.execute(uri: "/assets/login.js", method: .get).status, .ok)
+            try await self.expect(try await client.execute(uri: "/assets/library.js", method: .get).status, .seeOther)
+            let wrong = try await client.execute(uri: "/api/session", method: .post, headers: try await self.csrf(client),
+                                                 body: ByteBuffer(string: #"{"name":"Anna Nováková","password":"not hers at all"}"#))
+            XCTAssertEqual(wrong.status, .unauthorized)
+
+            let anna = try await self.logIn(client, "anna nováková"), boris = try await self.logIn(client, "Борис")
+            let li = try await self.logIn(client, "李雷"), zoe = try await self.logIn(client, "Zoë Král")
+            let who = try await client.execute(uri: "/api/session", method: .get, headers: anna)
+            let session = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: who.body)) as? [String: Any])
+            XCTAssertEqual(session["rights"] as? [String], ["mark-own"])
+            XCTAssertEqual((session["member"] as? [String: Any])?["name"] as? String, "Anna Nováková")
+            let scores = try await client.execute(uri: "/api/scores?q=cuna", method: .get, headers: anna)
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+
+            // Anna's mark is hers: /T is her name whatever the server's author is.
+            let hers = try await self.mark(client, score, anna, text: "smyčcem dolů")
+            let authors = try ServerFixture.python("""
+                import pikepdf, sys
+                pdf = pikepdf.open(sys.argv[1])
+                print("|".join(str(a.get("/T", "")) for a in pdf.pages[0].get("/Annots", [])))
+                """, path)
+            XCTAssertTrue(authors.contains("Anna Nováková"), authors)
+            // Boris may neither move nor remove it, nor may the conductor: 403, the file byte-identical.
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for (headers, method, body) in [(boris, HTTPRequest.Method.delete, nil as String?), (boris, .patch, #"{"text":"mine now"}"#),
+                                            (li, .delete, nil)] {
+                let refused = try await self.send(client, method, "/api/scores/\(score)/annotations/\(hers)", headers, versionOf: score, body)
+                XCTAssertEqual(refused.status, .forbidden, String(buffer: refused.body))
+                XCTAssertTrue(String(buffer: refused.body).contains("Anna Nováková’s"), String(buffer: refused.body))
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+            // Boris's own mark he may change; Anna may edit hers.
+            let his = try await self.mark(client, score, boris, text: "альт: тише")
+            try await self.expect(try await self.send(client, .patch, "/api/scores/\(score)/annotations/\(his)", boris, versionOf: score,
+                                               #"{"text":"альт: ещё тише"}"#).status, .noContent)
+            // Undo: only one's own last change.
+            let undoneByAnna = try await self.send(client, .post, "/api/scores/\(score)/undo", anna, versionOf: score)
+            XCTAssertEqual(undoneByAnna.status, .forbidden, "the last change is Boris's")
+            try await self.expect(try await self.send(client, .post, "/api/scores/\(score)/undo", boris, versionOf: score).status, .ok)
+
+            // The library's changes: refused to players and the conductor alike, the file untouched.
+            let untouched = try Data(contentsOf: URL(fileURLWithPath: path))
+            for headers in [anna, li] {
+                let metadata = try await self.send(client, .put, "/api/scores/\(score)/metadata", headers, versionOf: score, #"{"title":"Moje"}"#)
+                XCTAssertEqual(metadata.status, .forbidden)
+                XCTAssertTrue(String(buffer: metadata.body).contains("only the librarian may"), String(buffer: metadata.body))
+                try await self.expect(try await self.send(client, .post, "/api/setlists", headers, #"{"name":"Moje"}"#).status, .forbidden)
+                try await self.expect(try await self.send(client, .post, "/api/uploads?name=x.pdf", headers, "%PDF-1.4").status, .forbidden)
+                try await self.expect(try await self.send(client, .post, "/api/members", headers, #"{"name":"Eve"}"#).status, .forbidden)
+                try await self.expect(try await client.execute(uri: "/api/members", method: .get, headers: headers).status, .forbidden)
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), untouched)
+            // Leading a rehearsal: the conductor may, a player may not.
+            try await self.expect(try await self.send(client, .post, "/api/rehearsals", anna, "{}").status, .forbidden)
+            try await self.expect(not: try await self.send(client, .post, "/api/rehearsals", li, "{}").status, .forbidden)
+            // The librarian may remove anyone's mark and change the library.
+            try await self.expect(try await self.send(client, .delete, "/api/scores/\(score)/annotations/\(hers)", zoe, versionOf: score).status, .noContent)
+            try await self.expect(try await self.send(client, .post, "/api/setlists", zoe, #"{"name":"Koncert – 音楽会"}"#).status, .created)
+            let changes = try server.service.catalog.changes(score: "Brahms-Cancion_de_Cuna.pdf").map { $0.author ?? "" }
+            XCTAssertEqual(changes.first, "Zoë Král", "the history names who made each change")
+            XCTAssertTrue(changes.contains("Anna Nováková"), "\(changes)")
+
+            // Logging out ends the session.
+            try await self.expect(try await self.send(client, .delete, "/api/session", anna).status, .noContent)
+            try await self.expect(try await client.execute(uri: "/api/scores", method: .get, headers: anna).status, .unauthorized)
+        }
+    }
+
+    func testTheLibrarianInvitesAndAnInvitationWorksOnce() async throws {
+        let server = try membersServer()
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            let zoe = try await self.logIn(client, "Zoë Král")
+            let added = try await self.send(client, .post, "/api/members", zoe, #"{"name":"Ιωάννης","role":"section-leader","instrument":"Horn in F 2"}"#)
+            XCTAssertEqual(added.status, .created, String(buffer: added.body))
+            let invited = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: added.body)) as? [String: Any])
+            let token = try XCTUnwrap(invited["token"] as? String)
+            XCTAssertTrue((invited["link"] as? String)?.hasSuffix("/invite/\(token)") == true)
+            XCTAssertTrue((invited["qr"] as? String)?.hasPrefix("<svg") == true)
+            try await self.expect(try await self.send(client, .post, "/api/members", zoe, #"{"name":"x","role":"drummer"}"#).status, .badRequest)
+            // The invitation page, the password set once, a session opened.
+            let page = try await client.execute(uri: "/invite/\(token)", method: .get)
+            XCTAssertTrue(String(buffer: page.body).contains("Welcome, Ιωάννης"))
+            let headers = try await self.csrf(client)
+            let first = try await client.execute(uri: "/api/invitations/\(token)", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"password":"κέρας στο φα"}"#))
+            XCTAssertEqual(first.status, .ok, String(buffer: first.body))
+            XCTAssertTrue(first.headers[.setCookie]?.hasPrefix("folio_session=") == true)
+            let second = try await client.execute(uri: "/api/invitations/\(token)", method: .post, headers: headers,
+                                                  body: ByteBuffer(string: #"{"password":"someone else's"}"#))
+            XCTAssertEqual(second.status, .forbidden)
+            XCTAssertTrue(String(buffer: second.body).contains("used already"))
+            try await self.expectTrue(String(buffer: try await client.execute(uri: "/invite/\(token)", method: .get).body).contains("used already"))
+            try await self.expect(try await client.execute(uri: "/invite/nonsense", method: .get).status, .ok)
+            // The member exists with the role asked, the password set.
+            let listed = try await client.execute(uri: "/api/members", method: .get, headers: zoe)
+            XCTAssertTrue(String(buffer: listed.body).contains(#""role":"section-leader""#))
+        }
+    }
+
+    func testGuessesAgainstOneMemberFromManyAddressesAreThrottled() async throws {
+        let server = try membersServer { options in
+            options.trustedProxies = ["127.0.0.1"]
+            options.loginPolicy.firstDelay = .milliseconds(1)
+            options.loginPolicy.maxDelay = .milliseconds(2)
+            options.loginPolicy.banAfter = 8
+            options.loginPolicy.globalBurst = 1_000
+        }
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            var headers = try await self.csrf(client)
+            func guess(_ from: String, _ password: String) async throws -> HTTPResponse.Status {
+                headers[HTTPField.Name("X-Forwarded-For")!] = from
+                let body = try JSONSerialization.data(withJSONObject: ["name": "Anna Nováková", "password": password])
+                return try await client.execute(uri: "/api/session", method: .post, headers: headers, body: ByteBuffer(bytes: body)).status
+            }
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<12 { statuses.append(try await guess("203.0.113.\(index + 1)", "guess \(index)")) }
+            XCTAssertEqual(Array(statuses.prefix(8)), [HTTPResponse.Status](repeating: .unauthorized, count: 8))
+            XCTAssertEqual(statuses.dropFirst(8).filter { $0 == .tooManyRequests }.count, 4, "\(statuses)")
+            // Her right password from a new address waits too; another member is not held up.
+            try await self.expect(try await guess("192.0.2.9", self.passwords["Anna Nováková"] ?? ""), .tooManyRequests)
+            headers[HTTPField.Name("X-Forwarded-For")!] = "192.0.2.10"
+            let body = try JSONSerialization.data(withJSONObject: ["name": "Борис", "password": self.passwords["Борис"] ?? ""])
+            try await self.expect(try await client.execute(uri: "/api/session", method: .post, headers: headers, body: ByteBuffer(bytes: body)).status, .ok)
+        }
+    }
+}
