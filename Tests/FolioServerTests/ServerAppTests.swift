@@ -1,3 +1,4 @@
+import FolioLibrary
 import FolioServer
 import Foundation
 import HTTPTypes
@@ -72,8 +73,11 @@ final class ServerAppTests: ServerTestCase, @unchecked Sendable {
             let session = try await client.execute(uri: "/api/session", method: .get)
             XCTAssertEqual(session.status, .ok)
             XCTAssertEqual(session.headers[.cacheControl], "no-store")
-            let answer = try JSONSerialization.jsonObject(with: Data(buffer: session.body)) as? [String: String]
-            XCTAssertEqual(answer?["csrf"], token)
+            let answer = try JSONSerialization.jsonObject(with: Data(buffer: session.body)) as? [String: Any]
+            XCTAssertEqual(answer?["csrf"] as? String, token)
+            // A musician alone: no members, every right.
+            XCTAssertEqual(answer?["members"] as? Bool, false)
+            XCTAssertEqual((answer?["rights"] as? [String])?.count, MemberRight.allCases.count)
             XCTAssertTrue(session.headers[.setCookie]?.contains("folio_csrf=\(token)") == true)
             XCTAssertTrue(session.headers[.setCookie]?.contains("SameSite=Strict") == true)
             XCTAssertTrue(session.headers[.setCookie]?.contains("HttpOnly") == true)

@@ -159,6 +159,30 @@ final class ServerLimitsTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// A head NIO's parser refuses (a raw non-ASCII byte in the path, a header line without a
+    /// colon, a request line of garbage) is answered 400 and closed at once — before, the
+    /// error reached no handler and the connection stayed open past every timeout.
+    func testAMalformedHeadIsAnswered400AndClosedAtOnce() async throws {
+        var options = try fixture.server().options
+        options.port = 0
+        let server = try LibraryServer(catalog: try LibraryCatalog(folder: fixture.folder.path), options: options)
+        try await server.application(logger: Logger(label: "test")).test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let heads: [[UInt8]] = [Array("GET /scores/1?x=".utf8) + [0xC3, 0xA9] + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8),
+                                    Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n".utf8),
+                                    Array("\u{1}\u{2} nonsense\r\n\r\n".utf8)]
+            for head in heads {
+                let socket = try Socket(port: port, from: "127.0.0.6")
+                socket.send(head)
+                XCTAssertTrue(socket.closedByServer(within: 2), "\(head): left open")
+                XCTAssertTrue(socket.received.hasPrefix("HTTP/1.1 400"), socket.received)
+            }
+            // Their slots come back (released as each channel goes inactive, just after the close).
+            for _ in 0..<50 where server.connections.openConnections(from: "127.0.0.6") > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            XCTAssertEqual(server.connections.openConnections(from: "127.0.0.6"), 0)
+        }
+    }
+
     func testIdleAndSlowSocketsAreClosedAndCappedWhileOthersAreServed() async throws {
         var options = try fixture.server().options
         options.port = 0

@@ -29,6 +29,7 @@ import { blipProof } from './reconnect.js';
 import { pendingChanges } from './pending.js';
 import { drawAhead } from './ahead.js';
 import { keepRecent, keepToggle } from './offline.js';
+import { showWho } from './who.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -297,3 +298,5 @@ setUpStand();
     say(`Cannot show this score: ${error.message}`);
   }
 })();
+
+showWho();

@@ -13,11 +13,12 @@ export async function whoAmI() {
 
 export async function showWho(place = document.getElementById('who')) {
   const who = await whoAmI();
-  if (!who?.members || !who.member || !place) return who;
+  if (!who?.members || !who.member) return who;
   const rights = new Set(who.rights);
   for (const control of document.querySelectorAll('[data-right]')) {
     if (!rights.has(control.dataset.right)) control.hidden = true;
   }
+  if (!place) return who;
   const name = document.createElement('span');
   name.className = 'member-name';
   name.textContent = `${who.member.name} · ${who.member.role.replace('-', ' ')}`;

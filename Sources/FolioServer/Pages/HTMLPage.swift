@@ -180,7 +180,7 @@ enum HTMLPage {
             <button data-tool="ink" title="Pen: draw (P)">Pen</button>
             <button data-tool="stamp" title="Stamp: choose a mark, click to place it (S)">Stamp</button>
             <button data-tool="move" title="Move: drag a mark to where it belongs (M)">Move</button>
-            <button data-tool="link" title="Link: drag over a D.S., coda or repeat sign, then give the page it jumps to (L)">Link</button>
+            <button data-tool="link" data-right="library" title="Link: drag over a D.S., coda or repeat sign, then give the page it jumps to (L)">Link</button>
             <details id="mark-settings" class="menu"><summary title="Colour, line width, text size and font, opacity of new marks">Style <span class="swatch" aria-hidden="true"></span></summary>
               <div>
                 <fieldset><legend>Colour</legend><div class="palette"></div>
@@ -229,11 +229,11 @@ enum HTMLPage {
               <ul id="others" class="annotations" hidden></ul>
               <h2>Page tools</h2>
               <div class="pagetools">
-                <button data-page-tool="rotate-left" title="Turn this page a quarter to the left">↺ Rotate</button>
-                <button data-page-tool="rotate-right" title="Turn this page a quarter to the right">↻ Rotate</button>
-                <button data-page-tool="crop" title="Crop this page to the music, 10 points around it">Crop</button>
-                <button data-page-tool="insert" title="Add a blank page after this one">Add blank</button>
-                <button data-page-tool="delete" title="Delete this page (Undo brings it back)">Delete page</button>
+                <button data-page-tool="rotate-left" data-right="library" title="Turn this page a quarter to the left">↺ Rotate</button>
+                <button data-page-tool="rotate-right" data-right="library" title="Turn this page a quarter to the right">↻ Rotate</button>
+                <button data-page-tool="crop" data-right="library" title="Crop this page to the music, 10 points around it">Crop</button>
+                <button data-page-tool="insert" data-right="library" title="Add a blank page after this one">Add blank</button>
+                <button data-page-tool="delete" data-right="library" title="Delete this page (Undo brings it back)">Delete page</button>
               </div>
               <h2>On this device</h2>
               <p class="keep"><button id="keep-offline" aria-pressed="false" title="Store this score, its marks and details on this device, to play it with the server out of reach">Keep offline</button>
@@ -249,14 +249,14 @@ enum HTMLPage {
               <label class="order">Order <select id="bookmark-order"><option value="custom">Custom (drag to move)</option>
                 <option value="page">By page</option></select></label>
               <ul id="bookmarks" class="annotations"></ul>
-              <form id="add-bookmark" class="add-bookmark" autocomplete="off">
+              <form id="add-bookmark" data-right="library" class="add-bookmark" autocomplete="off">
                 <label>Name <input name="name" required maxlength="1000" placeholder="Bookmark name"></label>
                 <span class="range"><label>From <input name="start" type="number" min="1" required></label>
                   <label>to <input name="end" type="number" min="1" placeholder="—"></label></span>
                 <button type="submit">Add bookmark</button>
               </form>
-              <button id="from-toc" disabled>Bookmarks from TOC</button>
-              <button id="split" disabled title="One new score per bookmark (else per TOC entry), beside this one; this score stays">Split into pieces</button>
+              <button id="from-toc" data-right="library" disabled>Bookmarks from TOC</button>
+              <button id="split" data-right="library" disabled title="One new score per bookmark (else per TOC entry), beside this one; this score stays">Split into pieces</button>
             </section>
             <section id="panel-details" role="tabpanel" aria-labelledby="tab-details" hidden>
         \(detailsForm())
@@ -355,7 +355,7 @@ enum HTMLPage {
         return """
               <form id="details" class="details" autocomplete="off">
                 \(controls.joined(separator: "\n        "))
-                <button type="submit">Save details</button>
+                <button type="submit" data-right="library">Save details</button>
               </form>
         """
     }

@@ -7,6 +7,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 
 /// Open connections counted per client address and in all, so idle or slow sockets cannot
@@ -235,6 +236,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
             try channel.pipeline.syncOperations.addHandler(ConnectionGuardHandler(limits: limits))
         }.flatMap { _ in
             inner.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(MalformedRequestAnswer())
+            return value
         }
     }
 
@@ -242,6 +246,27 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         var quieter = logger
         quieter.handler = ClosedBeforeRequestLog(inner: logger.handler)
         await inner.handle(value: value, logger: quieter)
+    }
+}
+
+/// Answers a request head NIO's HTTP parser refuses (a raw non-ASCII byte in the path, a broken
+/// header line) with 400 and closes the connection. Without it, a malformed first request on
+/// a connection that may still become a WebSocket was never answered: its error reached no
+/// handler, and the connection stayed open past every timeout.
+final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError else { return context.fireErrorCaught(error) }
+        let body = ByteBuffer(string: #"{"error":{"message":"malformed request: the request line or a header is not HTTP/1.1"}}"#)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 }
 

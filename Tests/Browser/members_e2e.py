@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""An ensemble sharing one Folio (issue 56), in Debian's Chromium through Playwright, one
+browser context per person:
+
+- The librarian (made with `folio members add`) is sent to the login page, logs in, and on the
+  members page adds two players: each gets an invitation link and its QR code.
+- Each player opens their link, sets a password, lands in the library under their own name,
+  without the librarian's controls ("Add scores").
+- Player A adds a text mark: in the PDF (pikepdf) with A's name as its author (/T).
+- Player B tries to delete it: refused, the refusal shown in the marks list, the file
+  byte-identical. The librarian deletes it.
+- An invitation used once does not work again; logging out leads back to the login page.
+
+Usage: python3 Tests/Browser/members_e2e.py FOLIO [ARTIFACTS_DIR]
+Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/members).
+Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import pikepdf
+from playwright.sync_api import sync_playwright, expect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, free_port, poll  # noqa: E402
+from offline_e2e import rendered  # noqa: E402
+
+LIBRARIAN, LIBRARIAN_PASSWORD = "Zoë Král", "knihovnice 2026"
+ANNA, BORIS = "Anna Nováková", "Борис Иванов"
+
+
+def authors(path):
+    with pikepdf.open(path) as pdf:
+        return [str(annotation.get("/T", "")) for page in pdf.pages for annotation in page.get("/Annots", [])
+                if annotation.get("/Subtype") == "/FreeText"]
+
+
+def digest(path):
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def log_in(page, base, name, password):
+    page.goto(base + "/")
+    assert "/login" in page.url, page.url
+    page.fill("#login [name=name]", name)
+    page.fill("#login [name=password]", password)
+    page.click("#login button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def main(folio, artifacts):
+    os.makedirs(artifacts, exist_ok=True)
+    library = tempfile.mkdtemp(prefix="folio-members-")
+    for name in (DEBUSSY, BRAHMS):
+        shutil.copy(os.path.join(ROOT, "Samples", name), library)
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)
+    secret = library + ".pw"
+    with open(secret, "w", encoding="utf-8") as file:
+        file.write(LIBRARIAN_PASSWORD + "\n")
+    subprocess.run([folio, "members", "add", LIBRARIAN, "--role", "librarian", "--password-file", secret, "--library", library],
+                   check=True, capture_output=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([folio, "serve", library, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    score = os.path.join(library, DEBUSSY)
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/login", timeout=1)
+                break
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.05)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            errors = []
+
+            def person():
+                context = browser.new_context(viewport={"width": 1100, "height": 900})
+                page = context.new_page()
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                return context, page
+
+            # The librarian logs in and invites two players.
+            _, librarian = person()
+            log_in(librarian, base, LIBRARIAN, LIBRARIAN_PASSWORD)
+            expect(librarian.locator("#who")).to_contain_text(f"{LIBRARIAN} · librarian")
+            librarian.click("#who a[href='/members']")
+            links = {}
+            for name, instrument in ((ANNA, "Violin II"), (BORIS, "Viola")):
+                librarian.fill("#add-member [name=name]", name)
+                librarian.fill("#add-member [name=instrument]", instrument)
+                librarian.click("#add-member button[type=submit]")
+                expect(librarian.locator("#invitation-link")).to_contain_text(f"Invitation for {name}")
+                links[name] = librarian.locator("#invitation-link a").get_attribute("href")
+                assert "/invite/" in links[name], links
+                poll(librarian, "() => document.querySelector('#invitation-link img.qr')?.naturalWidth ?? 0",
+                     lambda width: width > 100, what="the QR code drawn")
+            expect(librarian.locator("#member-list tbody tr")).to_have_count(3)
+            librarian.screenshot(path=f"{artifacts}/01-members.png", full_page=True)
+
+            # Each player sets a password through their link and lands in the library as themselves.
+            players = {}
+            for name, password in ((ANNA, "housle a smyčec"), (BORIS, "альт и смычок")):
+                _, page = person()
+                page.goto(links[name])
+                expect(page.locator("h2")).to_have_text(f"Welcome, {name}")
+                page.fill("#invitation [name=password]", password)
+                page.fill("#invitation [name=again]", password)
+                page.click("#invitation button[type=submit]")
+                page.wait_for_url(base + "/")
+                expect(page.locator("#who")).to_contain_text(f"{name} · player")
+                expect(page.locator("label.button", has_text="Add scores")).to_be_hidden()
+                players[name] = page
+            players[ANNA].screenshot(path=f"{artifacts}/02-player-library.png")
+
+            # Anna marks the Debussy: the mark is hers in the file.
+            anna = players[ANNA]
+            debussy = anna.locator("#scores li", has_text="Clair de Lune").get_attribute("data-id")
+            anna.goto(f"{base}/scores/{debussy}")
+            rendered(anna, 1)
+            box = anna.locator("#overlay").bounding_box()
+            anna.click("[data-tool=freetext]")
+            anna.mouse.click(box["x"] + 120, box["y"] + 200)
+            anna.keyboard.insert_text("smyčcem dolů – 弓")
+            anna.keyboard.press("Enter")
+            expect(anna.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(1)
+            poll(anna, "() => 1", lambda _: ANNA in authors(score), what="Anna's mark in the file", seconds=10)
+
+            # Boris may not delete it: refused, said, the file untouched.
+            boris = players[BORIS]
+            boris.goto(f"{base}/scores/{debussy}")
+            rendered(boris, 1)
+            before = digest(score)
+            mark = boris.locator("#annotations li:not(.pending)", has_text="smyčcem dolů – 弓")
+            mark.get_by_role("button", name="Delete").click()
+            expect(boris.locator("#status")).to_contain_text("Not saved: only the librarian may change or remove another’s mark")
+            assert digest(score) == before, "a refused delete changed the file"
+            boris.screenshot(path=f"{artifacts}/03-refused.png")
+
+            # The librarian may.
+            librarian.goto(f"{base}/scores/{debussy}")
+            rendered(librarian, 1)
+            librarian.locator("#annotations li", has_text="smyčcem dolů – 弓").get_by_role("button", name="Delete").click()
+            expect(librarian.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(0)
+            poll(librarian, "() => 1", lambda _: ANNA not in authors(score), what="the mark gone from the file", seconds=10)
+
+            # An invitation works once; logging out ends the session.
+            _, stranger = person()
+            stranger.goto(links[ANNA])
+            expect(stranger.locator("main")).to_contain_text("used already")
+            anna.goto(base + "/")
+            anna.click("#log-out")
+            anna.wait_for_url(base + "/login")
+            anna.goto(base + "/")
+            assert "/login" in anna.url, anna.url
+            assert errors == [], errors
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(library, ignore_errors=True)
+        os.remove(secret)
+    print("members: a librarian, two players in three contexts; a player's mark refused to another, taken by the librarian")
+
+
+if __name__ == "__main__":
+    folio_binary = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
+    artifacts_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build/e2e-artifacts/members")
+    try:
+        main(folio_binary, artifacts_dir)
+    except Exception as failure:  # noqa: BLE001 (the test's one verdict)
+        print(f"FAIL: {failure!r}")
+        print("0 passed, 1 failed")
+        sys.exit(1)
+    print("1 passed, 0 failed")
