@@ -6,15 +6,19 @@ browser context per person:
   members page adds two players: each gets an invitation link and its QR code.
 - Each player opens their link, sets a password, lands in the library under their own name,
   without the librarian's controls ("Add scores").
-- Player A adds a text mark: in the PDF (pikepdf) with A's name as its author (/T).
-- Player B tries to delete it: refused, the refusal shown in the marks list, the file
-  byte-identical. The librarian deletes it.
+- Player A adds a text mark: in the PDF (pikepdf) with A's name as its author (/T), in A's
+  layer (an optional content group named "Anna Nováková — Violin II"). Player B is not shown it:
+  not in B's marks list, its layer unchecked in B's layer menu (pdf.js does not draw it); the
+  librarian is shown it.
+- The conductor's mark is everyone's to see: B sees it, tries to delete it, is refused (the
+  refusal said on the page), the file byte-identical. The librarian deletes A's mark.
 - An invitation used once does not work again; logging out leads back to the login page.
 
 Usage: python3 Tests/Browser/members_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/members).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
 import hashlib
+import io
 import os
 import shutil
 import subprocess
@@ -25,6 +29,7 @@ import urllib.error
 import urllib.request
 
 import pikepdf
+from PIL import Image
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,6 +37,7 @@ from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, free_port, poll  # noqa: 
 from offline_e2e import rendered  # noqa: E402
 
 LIBRARIAN, LIBRARIAN_PASSWORD = "Zoë Král", "knihovnice 2026"
+CONDUCTOR, CONDUCTOR_PASSWORD = "李雷", "指揮者のパスワード"
 ANNA, BORIS = "Anna Nováková", "Борис Иванов"
 
 
@@ -41,9 +47,21 @@ def authors(path):
                 if annotation.get("/Subtype") == "/FreeText"]
 
 
+def layers(path):
+    with pikepdf.open(path) as pdf:
+        return {str(annotation.Contents): str(annotation.OC.Name) for page in pdf.pages for annotation in page.get("/Annots", [])
+                if annotation.get("/Subtype") == "/FreeText" and "/OC" in annotation}
+
+
 def digest(path):
     with open(path, "rb") as file:
         return hashlib.sha256(file.read()).hexdigest()
+
+
+def red(page, area):
+    """Pixels of the page's screenshot in `area` (x, y, width, height) that are a mark's red."""
+    picture = Image.open(io.BytesIO(page.screenshot(clip=dict(zip(("x", "y", "width", "height"), area))))).convert("RGB")
+    return sum(1 for r, g, b in picture.getdata() if r > 150 and g < 110 and b < 110)
 
 
 def log_in(page, base, name, password):
@@ -65,6 +83,10 @@ def main(folio, artifacts):
     with open(secret, "w", encoding="utf-8") as file:
         file.write(LIBRARIAN_PASSWORD + "\n")
     subprocess.run([folio, "members", "add", LIBRARIAN, "--role", "librarian", "--password-file", secret, "--library", library],
+                   check=True, capture_output=True)
+    with open(secret, "w", encoding="utf-8") as file:
+        file.write(CONDUCTOR_PASSWORD + "\n")
+    subprocess.run([folio, "members", "add", CONDUCTOR, "--role", "conductor", "--password-file", secret, "--library", library],
                    check=True, capture_output=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -102,7 +124,7 @@ def main(folio, artifacts):
                 assert "/invite/" in links[name], links
                 poll(librarian, "() => document.querySelector('#invitation-link img.qr')?.naturalWidth ?? 0",
                      lambda width: width > 100, what="the QR code drawn")
-            expect(librarian.locator("#member-list tbody tr")).to_have_count(3)
+            expect(librarian.locator("#member-list tbody tr")).to_have_count(4)
             librarian.screenshot(path=f"{artifacts}/01-members.png", full_page=True)
 
             # Each player sets a password through their link and lands in the library as themselves.
@@ -131,18 +153,46 @@ def main(folio, artifacts):
             anna.keyboard.insert_text("smyčcem dolů – 弓")
             anna.keyboard.press("Enter")
             expect(anna.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(1)
+            # Where her text is drawn (the text box starts at the click).
+            where = (box["x"] + 110, box["y"] + 185, 160, 40)
+            poll(anna, "() => 1", lambda _: red(anna, where) > 30, what="Anna's mark drawn for her")
             poll(anna, "() => 1", lambda _: ANNA in authors(score), what="Anna's mark in the file", seconds=10)
 
-            # Boris may not delete it: refused, said, the file untouched.
+            assert layers(score)["smyčcem dolů – 弓"] == f"{ANNA} — Violin II", layers(score)
+
+            # The conductor marks page 1 too: everyone sees that.
+            _, conductor = person()
+            log_in(conductor, base, CONDUCTOR, CONDUCTOR_PASSWORD)
+            conductor.goto(f"{base}/scores/{debussy}")
+            rendered(conductor, 1)
+            conductor.click("[data-tool=freetext]")
+            area = conductor.locator("#overlay").bounding_box()
+            conductor.mouse.click(area["x"] + 300, area["y"] + 420)
+            conductor.keyboard.insert_text("attacca – 指揮")
+            conductor.keyboard.press("Enter")
+            expect(conductor.locator("#annotations li", has_text="attacca – 指揮")).to_have_count(1)
+            expect(conductor.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(0)
+            poll(conductor, "() => 1", lambda _: layers(score).get("attacca – 指揮") == f"{CONDUCTOR} — conductor",
+                 what="the conductor's mark in their layer", seconds=10)
+
+            # Boris is not shown Anna's mark (nor does pdf.js draw its layer), sees the conductor's,
+            # and may not delete it: refused, said, the file untouched.
             boris = players[BORIS]
             boris.goto(f"{base}/scores/{debussy}")
             rendered(boris, 1)
+            expect(boris.locator("#annotations li", has_text="attacca – 指揮")).to_have_count(1)
+            expect(boris.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(0)
+            expect(boris.locator("#layers")).to_be_visible()
+            boris.click("#layers summary")
+            expect(boris.locator("#layers label", has_text=f"{ANNA} — Violin II").locator("input")).not_to_be_checked()
+            expect(boris.locator("#layers label", has_text=f"{CONDUCTOR} — conductor").locator("input")).to_be_checked()
+            assert red(boris, where) < 5, f"Anna's mark drawn on Boris's page ({red(boris, where)} red pixels)"
+            boris.screenshot(path=f"{artifacts}/03-layers.png")
             before = digest(score)
-            mark = boris.locator("#annotations li:not(.pending)", has_text="smyčcem dolů – 弓")
-            mark.get_by_role("button", name="Delete").click()
+            boris.locator("#annotations li", has_text="attacca – 指揮").get_by_role("button", name="Delete").click()
             expect(boris.locator("#status")).to_contain_text("Not saved: only the librarian may change or remove another’s mark")
             assert digest(score) == before, "a refused delete changed the file"
-            boris.screenshot(path=f"{artifacts}/03-refused.png")
+            boris.screenshot(path=f"{artifacts}/04-refused.png")
 
             # The librarian may.
             librarian.goto(f"{base}/scores/{debussy}")
@@ -167,7 +217,8 @@ def main(folio, artifacts):
         server.wait(timeout=10)
         shutil.rmtree(library, ignore_errors=True)
         os.remove(secret)
-    print("members: a librarian, two players in three contexts; a player's mark refused to another, taken by the librarian")
+    print("members: a librarian, a conductor and two players in four contexts; a player's mark in their layer, "
+          "hidden from the other; the conductor's shown to all, refused to a player, the player's taken by the librarian")
 
 
 if __name__ == "__main__":

@@ -13,13 +13,14 @@ import XCTest
 /// work once, logging out, and guesses against one member from many addresses throttled.
 final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
     private let passwords = ["Zoë Král": "knihovnice 2026", "李雷": "指揮者のパスワード", "Anna Nováková": "housle a smyčec",
-                             "Борис": "альт и смычок"]
+                             "Борис": "альт и смычок", "Jiří": "první housle", "Hans": "Trompete in B"]
 
     private func membersServer(configure: (inout LibraryServer.Options) -> Void = { _ in }) throws -> LibraryServer {
         let server = try fixture.server(access: .members, configure: configure)
         let catalog = server.service.catalog
         for (name, role, instrument) in [("Zoë Král", MemberRole.librarian, nil), ("李雷", .conductor, nil),
-                                         ("Anna Nováková", .player, "Violin II"), ("Борис", .player, "Viola")] {
+                                         ("Anna Nováková", .player, "Violin II"), ("Борис", .player, "Viola"),
+                                         ("Jiří", .sectionLeader, "Violin I"), ("Hans", .player, "Trumpet in Bb")] {
             _ = try catalog.addMember(MemberSetting(name: name, role: role, instrument: instrument))
             try catalog.setMemberPassword(name, password: passwords[name] ?? "")
         }
@@ -163,6 +164,77 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
             // Logging out ends the session.
             try await self.expect(try await self.send(client, .delete, "/api/session", anna).status, .noContent)
             try await self.expect(try await client.execute(uri: "/api/scores", method: .get, headers: anna).status, .unauthorized)
+        }
+    }
+
+    /// Each member's marks go into their layer (pikepdf reads the /OC), each member is listed
+    /// the marks the layers' rules let them see, MuPDF hides a mark when its layer is off, and
+    /// "my part" and "clean part" are copies without others' own marks, or without any.
+    func testMarksGoIntoLayersSeenAsTheRolesSayAndHandedOutAsParts() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            var who: [String: HTTPFields] = [:]
+            for name in ["Anna Nováková", "Борис", "李雷", "Jiří", "Hans", "Zoë Král"] { who[name] = try await self.logIn(client, name) }
+            let scores = try await client.execute(uri: "/api/scores?q=cuna", method: .get, headers: who["Hans"] ?? [:])
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+            for (name, text) in [("Anna Nováková", "A – smyčcem"), ("Борис", "B – альт"), ("李雷", "C – 指揮"), ("Jiří", "S – sekce")] {
+                _ = try await self.mark(client, score, who[name] ?? [:], text: text)
+            }
+            // In the file: each mark in its layer.
+            let layers = try ServerFixture.python("""
+                import pikepdf, sys
+                pdf = pikepdf.open(sys.argv[1])
+                print("|".join(sorted(f"{a.Contents}={a.OC.Name}" for a in pdf.pages[0].Annots if a.get("/Subtype") == "/FreeText")))
+                """, path)
+            XCTAssertEqual(layers, "A – smyčcem=Anna Nováková — Violin II|B – альт=Борис — Viola|C – 指揮=李雷 — conductor|S – sekce=Strings — section")
+            // Listed as the rules say.
+            func seen(_ name: String) async throws -> [String] {
+                let listed = try await client.execute(uri: "/api/scores/\(score)/annotations?page=1", method: .get, headers: who[name] ?? [:])
+                let marks = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any])?["annotations"] as? [[String: Any]])
+                return marks.compactMap { $0["contents"] as? String }.map { String($0.prefix(1)) }.sorted()
+            }
+            try await self.expect(try await seen("Anna Nováková"), ["A", "C", "S"])
+            try await self.expect(try await seen("Борис"), ["B", "C", "S"])
+            try await self.expect(try await seen("Jiří"), ["C", "S"])
+            try await self.expect(try await seen("Hans"), ["C"])
+            try await self.expect(try await seen("李雷"), ["C", "S"])
+            try await self.expect(try await seen("Zoë Král"), ["A", "B", "C", "S"])
+            let session = try await client.execute(uri: "/api/session", method: .get, headers: who["Hans"] ?? [:])
+            let hidden = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: session.body)) as? [String: Any])?["hiddenLayers"] as? [String])
+            XCTAssertTrue(hidden.contains("Anna Nováková — Violin II") && hidden.contains("Strings — section") && !hidden.contains("李雷 — conductor"), "\(hidden)")
+            // MuPDF (PyMuPDF) draws Anna's mark with her layer on, and not once it is off in the
+            // file's default configuration (as a viewer's layer panel turns it off; pikepdf writes it).
+            let mupdf = try ServerFixture.python("""
+                import pikepdf, pymupdf, sys
+                on = pymupdf.open(sys.argv[1])[0].get_pixmap(dpi=50).samples
+                pdf = pikepdf.open(sys.argv[1])
+                anna = [g for g in pdf.Root.OCProperties.OCGs if str(g.Name) == "Anna Nováková — Violin II"]
+                pdf.Root.OCProperties.D.OFF = pikepdf.Array(anna)
+                pdf.save(sys.argv[1] + ".off.pdf")
+                off = pymupdf.open(sys.argv[1] + ".off.pdf")[0].get_pixmap(dpi=50).samples
+                print(len(anna), on != off)
+                """, path)
+            XCTAssertEqual(mupdf, "1 True")
+            // Anna's part and a clean part: copies; the file untouched.
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for (marks, expected) in [("mine", "A|C|S"), ("none", "")] {
+                let copy = try await client.execute(uri: "/api/scores/\(score)/handout?marks=\(marks)", method: .get, headers: who["Anna Nováková"] ?? [:])
+                XCTAssertEqual(copy.status, .ok)
+                XCTAssertTrue(copy.headers[.contentDisposition]?.contains(marks == "none" ? "clean" : "Anna") == true, "\(copy.headers)")
+                let file = self.fixture.path("handout-\(marks).pdf")
+                try Data(buffer: copy.body).write(to: URL(fileURLWithPath: file))
+                let texts = try ServerFixture.python("""
+                    import pikepdf, subprocess, sys
+                    assert subprocess.run(["qpdf", "--check", sys.argv[1]], capture_output=True).returncode == 0
+                    pdf = pikepdf.open(sys.argv[1])
+                    print("|".join(sorted(str(a.Contents)[0] for p in pdf.pages for a in p.get("/Annots", []) if a.get("/Subtype") == "/FreeText")))
+                    """, file)
+                XCTAssertEqual(texts, expected, marks)
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+            try await self.expect(try await client.execute(uri: "/api/scores/\(score)/handout?marks=all", method: .get, headers: who["Hans"] ?? [:]).status,
+                                  .badRequest)
         }
     }
 

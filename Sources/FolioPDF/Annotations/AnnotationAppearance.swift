@@ -34,6 +34,10 @@ enum AnnotationAppearance {
         let stroke = annotation.color ?? .black
         let lineWidth = annotation.borderWidth ?? 1
         let opacity = annotation.opacity
+        // An annotation in a layer draws inside that layer's marked content too: viewers that
+        // ignore an annotation's own /OC (pdf.js 2.x) hide it with the layer all the same.
+        let layer = annotation.dictionary["OC"]?.referenceValue
+        if let layer { drawing.beginLayer(layer) }
         drawing.save()
         switch kind {
         case .square, .circle:
@@ -128,6 +132,7 @@ enum AnnotationAppearance {
             drawing.append(art.drawing)
         }
         drawing.restore()
+        if layer != nil { drawing.endLayer() }
         let matrix = frame.toUser
         var dictionary: PDFDictionary = [
             "Type": .name("XObject"), "Subtype": .name("Form"), "FormType": .integer(1),

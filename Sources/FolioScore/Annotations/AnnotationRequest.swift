@@ -64,6 +64,9 @@ public struct AnnotationRequest: Sendable, Equatable {
     public var font: TextFont?
     /// The annotation's name (/NM); a new UUID when nil.
     public var name: String?
+    /// The layer (optional content group, `/OC`) the mark goes into, made when the document
+    /// has none of that name: every standard viewer lets the reader show or hide it.
+    public var layer: String?
 
     /// The longest text taken.
     public static let maxText = 10_000
@@ -169,6 +172,7 @@ public struct AnnotationRequest: Sendable, Equatable {
             let prepared = try ImageStamp.prepared(image)
             draft.stampArt = ImageStamp.art(for: prepared, reference: document.addImage(prepared))
         }
+        if let layer { draft.optionalContent = try document.optionalContentGroup(named: layer) }
         return try document.addAnnotation(draft, toPage: page - 1).id
     }
 

@@ -1,6 +1,11 @@
 // The file's layers (such as forScore's "Fingerings"), each shown or hidden by a checkbox;
-// the menu stays hidden when there are none. A choice lasts while the score is open.
+// the menu stays hidden when there are none. A choice lasts while the score is open. In a
+// library with members, the layers of others' own marks start hidden (the server says which:
+// /api/session's hiddenLayers); the member may show them.
 import { showLayers } from './pages.js';
+import { whoAmI } from './who.js';
+
+const others = whoAmI().then((who) => new Set(who?.hiddenLayers ?? []));
 
 // `menu` holds the checkboxes; `render` draws the page again after a change.
 export function layerMenu(menu, render) {
@@ -8,11 +13,13 @@ export function layerMenu(menu, render) {
   async function listLayers(loaded) {
     const config = await loaded.getOptionalContentConfig();
     const groups = Object.entries(config.getGroups() ?? {});
+    const hidden = await others;
     const list = menu.querySelector('div');
     list.replaceChildren();
     for (const [id, group] of groups) {
       const key = group.name ?? id;
       if (chosenLayers.has(key)) config.setVisibility(id, chosenLayers.get(key));
+      else if (hidden.has(key)) config.setVisibility(id, false);
       const label = document.createElement('label');
       const box = document.createElement('input');
       box.type = 'checkbox';

@@ -91,6 +91,18 @@ struct ScoreController {
             response.headers[.contentDisposition] = LibraryServer.attachment(name, disposition: "attachment")
             return response
         }
+        // A copy to hand out: the asking member's part (their marks and the shared ones), or clean.
+        router.get("/api/scores/:id/handout") { request, context -> Response in
+            let id = try LibraryServer.scoreID(context)
+            let asked = request.uri.queryParameters.get("marks") ?? "mine"
+            guard let marks = ScoreService.HandoutMarks(rawValue: asked) else {
+                throw HTTPError(.badRequest, message: "marks is mine or none")
+            }
+            let (name, bytes) = try await service.work.run { try service.handout(score: id, marks: marks) }
+            var response = LibraryServer.bytes(Data(bytes), type: "application/pdf", cache: "no-store")
+            response.headers[.contentDisposition] = LibraryServer.attachment(name, disposition: "attachment")
+            return response
+        }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }

@@ -55,6 +55,10 @@ struct SessionController {
         let member: Member?
         /// The rights of whoever asks: every right for a musician alone.
         let rights: [String]
+        /// The layer a member's marks go into, and the layers of others' marks Folio hides
+        /// from them (`MemberLayers`).
+        let layer: String?
+        let hiddenLayers: [String]
     }
 
     func addRoutes(to router: Router<FolioRequestContext>) {
@@ -64,7 +68,9 @@ struct SessionController {
         router.get("/api/session") { _, context -> Response in
             let member = context.identity?.member
             let rights = (member?.role.rights ?? Set(MemberRight.allCases)).map(\.rawValue).sorted()
-            return Self.withCSRF(try LibraryServer.json(Who(csrf: csrf, members: members, member: member, rights: rights)), csrf)
+            let hidden = try member.map { MemberLayers.hidden(for: $0, among: try catalog.members()).sorted() } ?? []
+            return Self.withCSRF(try LibraryServer.json(Who(csrf: csrf, members: members, member: member, rights: rights,
+                                                            layer: member.flatMap(MemberLayers.layer(for:)), hiddenLayers: hidden)), csrf)
         }
         router.get("/login") { request, _ -> Response in
             LibraryServer.html(HTMLPage.login(next: Self.next(request.uri.queryParameters.get("next")), members: members, csrf: csrf), csrf: csrf)

@@ -240,7 +240,9 @@ enum HTMLPage {
                 <span id="offline-status" class="muted" role="status"></span></p>
               <h2>Download</h2>
               <p class="downloads"><a href="/api/scores/\(score.id)/pdf" download>PDF</a>
-                <a href="/api/scores/\(score.id)/4sc" download>forScore (.4sc)</a></p>
+                <a href="/api/scores/\(score.id)/4sc" download>forScore (.4sc)</a>
+                <a href="/api/scores/\(score.id)/handout?marks=mine" download title="A PDF with your marks and the shared ones, not others' own">My part</a>
+                <a href="/api/scores/\(score.id)/handout?marks=none" download title="A PDF without any marks, to hand out">Clean part</a></p>
             </section>
             <section id="panel-contents" role="tabpanel" aria-labelledby="tab-contents" hidden>
               <h2>Table of contents</h2>

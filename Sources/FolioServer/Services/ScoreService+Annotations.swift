@@ -27,6 +27,8 @@ extension ScoreService {
         public var pointAndClick: Bool?
         /// A stamp's musical mark (`MusicalSymbol`: fermata, mf, cresc…), when it is one of Folio's.
         public var symbol: String?
+        /// The layer (optional content group) it is in: a member's, a section's, forScore's.
+        public var layer: String?
     }
 
     /// A new annotation: `type` is freetext, square, highlight, ink or stamp; `rect` x, y,
@@ -65,16 +67,23 @@ extension ScoreService {
     /// The longest ``NewAnnotation/name``.
     public static let maxMarkName = 64
 
-    /// The annotations of one page (1-based), or of every page, with the file's version.
+    /// The annotations of one page (1-based), or of every page, with the file's version. A
+    /// member (`MemberContext`) is not shown the marks in layers that are others' own
+    /// (`MemberLayers.hidden(for:among:)`).
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
+        let hidden = try MemberContext.current.map { MemberLayers.hidden(for: $0, among: try catalog.members()) } ?? []
         let read = try read(score: id) { document -> [Annotation] in
             let listed = try AnnotationListing.list(document, page: page, popups: false)
             let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return listed.map { shown in
+            let layers = AnnotationListing.layers(of: listed, in: document)
+            return listed.compactMap { shown -> Annotation? in
                 let annotation = shown.details
+                let layer = layers[annotation.id]
+                if let layer, hidden.contains(layer) { return nil }
                 var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
                                         rect: annotation.display.map(Self.rounded), contents: annotation.contents,
                                         author: annotation.author, color: annotation.color)
+                listed.layer = layer
                 if annotation.subtype == "Stamp" { listed.symbol = annotation.icon.flatMap(MusicalSymbol.init(stampName:))?.rawValue }
                 if let link = links[annotation.id] {
                     switch link.target {
@@ -95,6 +104,8 @@ extension ScoreService {
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
         var request = try Self.request(input, author: MemberContext.current?.name ?? author)
+        // A member's mark goes into their layer (a player's own, their section's, the conductor's).
+        request.layer = MemberContext.current.flatMap(MemberLayers.layer(for:))
         if let name = input.image { request.image = try stamps.bytes(of: name) }
         request.font = try input.font.map { name in
             guard let family = TextFont.Family(rawValue: name) else {

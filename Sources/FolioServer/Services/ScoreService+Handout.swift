@@ -1,0 +1,27 @@
+import FolioLibrary
+import FolioScore
+import Foundation
+
+/// Copies of a score to hand out: the member's part with their marks and the shared ones, or a
+/// clean part without marks.
+extension ScoreService {
+    /// Which marks a handout keeps: `mine` (the asking member's layers and the shared ones —
+    /// every mark for a musician alone) or `none` (a clean part).
+    public enum HandoutMarks: String, Sendable, CaseIterable {
+        case mine, none
+    }
+
+    /// The score with the marks `marks` keeps, written whole as a new PDF (the file is not
+    /// touched), and a name for it: "Clair de Lune – Anna Nováková.pdf", "Clair de Lune – clean.pdf".
+    public func handout(score id: Int64, marks: HandoutMarks) throws -> (name: String, bytes: [UInt8]) {
+        let member = MemberContext.current
+        let hidden = try member.map { MemberLayers.hidden(for: $0, among: try catalog.members()) } ?? []
+        let (_, path) = try score(id)
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let read = try read(score: id) { document in
+            try ScoreHandout.bytes(of: document, keeping: marks == .none ? .none : .exceptLayers(hidden))
+        }
+        let whose = marks == .none ? "clean" : member?.name ?? "marked"
+        return ("\(stem) – \(whose).pdf", read.value)
+    }
+}
