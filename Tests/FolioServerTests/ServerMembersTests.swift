@@ -161,6 +161,13 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(changes.first, "Zoë Král", "the history names who made each change")
             XCTAssertTrue(changes.contains("Anna Nováková"), "\(changes)")
 
+            // The history by member: the librarian's to read.
+            let history = try await client.execute(uri: "/api/scores/\(score)/changes?member=anna%20nov%C3%A1kov%C3%A1", method: .get, headers: zoe)
+            let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: history.body)) as? [String: Any])?["changes"] as? [[String: Any]])
+            XCTAssertFalse(listed.isEmpty)
+            XCTAssertEqual(Set(listed.compactMap { $0["author"] as? String }), ["Anna Nováková"])
+            try await self.expect(try await client.execute(uri: "/api/scores/\(score)/changes", method: .get, headers: anna).status, .forbidden)
+
             // Logging out ends the session.
             try await self.expect(try await self.send(client, .delete, "/api/session", anna).status, .noContent)
             try await self.expect(try await client.execute(uri: "/api/scores", method: .get, headers: anna).status, .unauthorized)
@@ -235,6 +242,31 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
             try await self.expect(try await client.execute(uri: "/api/scores/\(score)/handout?marks=all", method: .get, headers: who["Hans"] ?? [:]).status,
                                   .badRequest)
+        }
+    }
+
+    /// "My parts": each member's instrument picks their part of every piece, in any script.
+    func testMyPartsFollowTheMembersInstrument() async throws {
+        for name in ["Wiegenlied - Violin II.pdf", "Wiegenlied - Альт.pdf", "Wiegenlied (Partitur).pdf"] {
+            try FileManager.default.copyItem(atPath: fixture.path("Brahms-Cancion_de_Cuna.pdf"), toPath: fixture.path(name))
+        }
+        let server = try membersServer()
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            func mine(_ name: String, _ query: String = "") async throws -> [String] {
+                let answer = try await client.execute(uri: "/api/parts/mine\(query)", method: .get, headers: try await self.logIn(client, name))
+                let parts = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any])?["parts"] as? [[String: Any]])
+                return parts.compactMap { mine in
+                    let choice = mine["choice"] as? [String: Any]
+                    return ((choice?["part"] as? [String: Any])?["path"] as? String).map { "\($0)=\(choice?["fit"] as? String ?? "")" }
+                }
+            }
+            try await self.expect(try await mine("Anna Nováková"), ["Wiegenlied - Violin II.pdf=part"])
+            try await self.expect(try await mine("Борис"), ["Wiegenlied - Альт.pdf=part"])
+            try await self.expect(try await mine("Hans"), ["Wiegenlied (Partitur).pdf=full"])
+            try await self.expect(try await mine("Hans", "?instrument=Viola"), ["Wiegenlied - Альт.pdf=part"])
+            let page = try await client.execute(uri: "/parts/mine", method: .get, headers: try await self.logIn(client, "Jiří"))
+            XCTAssertTrue(String(buffer: page.body).contains("My parts — Violin I"), String(buffer: page.body))
+            XCTAssertTrue(String(buffer: page.body).contains("Partitur · the full score"), "a first violin is not served the seconds' part")
         }
     }
 

@@ -54,7 +54,7 @@ public enum LibraryIntake {
         /// Office documents' converter (one conversion at a time per converter).
         public var converter = OfficeConverter()
         /// Who a change to an existing score (an index's bookmarks, a dictionary's details)
-        /// is recorded as made by (see ``LibraryCatalog/edit(score:expected:change:author:options:password:save:_:)``).
+        /// is recorded as made by (see ``LibraryCatalog/edit(score:expected:change:author:right:marks:options:password:save:_:)``).
         public var author: String?
 
         public init() {}

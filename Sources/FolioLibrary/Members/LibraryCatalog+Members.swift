@@ -173,7 +173,9 @@ extension LibraryCatalog {
     /// password set, a wrong one): a caller counts that as a failed guess. The password is
     /// checked outside the catalog's lock (scrypt takes a tenth of a second).
     public func logIn(name: String, password: String, now: Date = Date()) throws -> Session? {
-        guard let found = try? read({ db in try Self.member(named: name, in: db) }),
+        var found: Member?
+        do { found = try member(named: name) } catch let error as LibraryError where error.code == .notFound { found = nil }
+        guard let found,
               let stored = try read({ db in try String.fetchOne(db, sql: "SELECT password FROM member WHERE id = ?", arguments: [found.id]) })
         else {
             // As long as a right guess takes: a wrong name is not told from a wrong password by time.

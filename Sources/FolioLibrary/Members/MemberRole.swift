@@ -150,7 +150,7 @@ public struct Member: Sendable, Hashable, Codable {
     public var layerName: String { instrument.map { "\(name) — \($0)" } ?? name }
 }
 
-/// What ``LibraryCatalog/addMember(_:)`` and ``LibraryCatalog/setMember(_:_:)`` take.
+/// What ``LibraryCatalog/addMember(_:now:)`` and ``LibraryCatalog/setMember(_:_:dryRun:)`` take.
 ///
 /// ```swift
 /// var setting = MemberSetting(name: "Jiří", role: .sectionLeader)
@@ -162,7 +162,7 @@ public struct MemberSetting: Sendable, Equatable {
     /// A part label; "" clears it.
     public var instrument: String?
     /// A section name (strings, woodwinds, brass, percussion, keyboards, voices, rhythm, in
-    /// any language ``Instrument/section(named:)`` knows); "" clears it (back to the
+    /// any language `Instrument.section(named:)` knows); "" clears it (back to the
     /// instrument's).
     public var section: String?
 

@@ -53,6 +53,19 @@ extension LibraryCatalog {
         return choice
     }
 
+    /// A player's part of every piece that has parts: their own, else another desk of their
+    /// instrument, else their section's, else the full score (`player` nil: the full score of
+    /// each, for a conductor). Pieces with nothing for them are left out.
+    ///
+    /// ```swift
+    /// for mine in try catalog.parts(for: PartLabel("Violin II")) { print(mine.song, mine.choice.part.path) }
+    /// ```
+    public func parts(for player: PartLabel?) throws -> [PlayerPart] {
+        try pieces().compactMap { piece in
+            piece.part(for: player).map { PlayerPart(song: piece.song, choice: $0) }
+        }
+    }
+
     /// The part labels the library's files carry, one per instrument, desk and key, sorted
     /// by section then name (what a player picks from).
     public func instruments() throws -> [PartLabel] {

@@ -69,6 +69,12 @@ public struct PartChoice: Sendable, Equatable, Codable {
     public var fit: PartFit
 }
 
+/// A piece and the part a player is shown of it (``LibraryCatalog/parts(for:)``).
+public struct PlayerPart: Sendable, Equatable, Codable {
+    public var song: String
+    public var choice: PartChoice
+}
+
 /// A part label to set on a file (`folio parts set`, `PUT /api/scores/ID/part`): a label
 /// (any instrument, section or `Score`; up to `PartLabel/maxLength` characters), the piece
 /// it belongs to when its name does not say, or both cleared back to what the name says.

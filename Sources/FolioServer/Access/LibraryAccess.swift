@@ -196,7 +196,7 @@ struct AccessGate: RouterMiddleware {
         guard let access = context.identity else {
             if TrustController.isPublic(request.uri.path) { return try await next(request, context) }
             if case .members = secret {
-                if SessionController.isPublic(request.uri.path, method: request.method) { return try await next(request, context) }
+                if SessionController.isPublic(request.uri.path) { return try await next(request, context) }
                 if request.uri.path.hasPrefix("/api/") || request.method != .get {
                     throw HTTPError(.unauthorized, message: "log in first: this library's members each have their own name and password (/login)")
                 }
@@ -230,10 +230,11 @@ struct AccessGate: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Where a login sends the browser back to: the path and query asked for, percent-encoded
-    /// as one query value.
+    /// What a query value may hold unencoded (ASCII only: a header carries it).
     private static let plain = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
+    /// Where a login sends the browser back to: the path and query asked for, percent-encoded
+    /// as one query value.
     static func nextParameter(path: String, query: String?) -> String {
         let target = onSite(path) + (query.map { "?" + $0 } ?? "")
         return target.addingPercentEncoding(withAllowedCharacters: Self.plain) ?? "/"

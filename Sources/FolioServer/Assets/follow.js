@@ -10,6 +10,7 @@ import { pageTurn, turnOnTapOrSwipe } from './dom.js';
 import { openDocument, sheet, drawHalves, turned } from './pages.js';
 import { connect, memberID } from './rehearsal.js';
 import { whenReachable } from './reconnect.js';
+import { whoAmI } from './who.js';
 
 const form = document.getElementById('join');
 const stage = document.getElementById('stage');
@@ -164,6 +165,15 @@ form.addEventListener('submit', (event) => {
   form.elements.instrument.value = localStorage.getItem('folio-instrument') ?? '';
   const again = JSON.parse(sessionStorage.getItem(`folio-join:${code}`) ?? 'null');
   if (again) join(again.name, again.instrument);
+  // A member logged in joins with one tap: the server knows their name and instrument.
+  const who = await whoAmI();
+  if (who?.member && !again) {
+    form.elements.name.value = who.member.name;
+    form.elements.instrument.value = who.member.instrument ?? '';
+    for (const field of form.querySelectorAll('label')) field.hidden = true;
+    form.querySelector('button[type=submit]').textContent =
+      `Follow as ${who.member.name}${who.member.instrument ? ` — ${who.member.instrument}` : ''}`;
+  }
   try {
     const { data } = await getJSON('/api/instruments');
     const list = document.getElementById('instruments');

@@ -23,6 +23,11 @@ export async function showWho(place = document.getElementById('who')) {
   name.className = 'member-name';
   name.textContent = `${who.member.name} · ${who.member.role.replace('-', ' ')}`;
   const parts = [name];
+  const mine = document.createElement('a');
+  mine.className = 'button';
+  mine.href = '/parts/mine';
+  mine.textContent = 'My parts';
+  parts.push(mine);
   if (rights.has('members')) {
     const link = document.createElement('a');
     link.className = 'button';

@@ -6,7 +6,7 @@ import Hummingbird
 /// answer for every page) and the web app manifest (`/manifest.webmanifest`). The worker's
 /// caches are named after the build's version: a hash of the UI's files, so a new build
 /// replaces what devices keep of the old one. (The session a page renews after the server
-/// restarted is ``SessionController``'s.)
+/// restarted is `SessionController`'s.)
 ///
 /// ```swift
 /// AppController().addRoutes(to: router)

@@ -4,16 +4,32 @@ import Foundation
 import Hummingbird
 
 /// Parts: `/api/scores/{id}/parts` (the piece a score belongs to, with all its files),
-/// `/api/scores/{id}/part` (a label set by hand) and `/api/instruments` (what a player picks).
+/// `/api/scores/{id}/part` (a label set by hand), `/api/instruments` (what a player picks), and
+/// "my parts" (`/parts/mine`, `/api/parts/mine`: a player's part of every piece).
 ///
 /// ```swift
-/// PartController(parts: server.parts, maxBody: 1 << 20).addRoutes(to: router)
+/// PartController(parts: server.parts, csrf: csrf, maxBody: 1 << 20).addRoutes(to: router)
 /// ```
 struct PartController {
     let parts: PartService
+    let csrf: String
     let maxBody: Int
 
+    /// What `/api/parts/mine` answers.
+    struct Mine: Encodable {
+        let instrument: String?
+        let parts: [PlayerPart]
+    }
+
     func addRoutes(to router: Router<FolioRequestContext>) {
+        router.get("/api/parts/mine") { request, _ -> Response in
+            let mine = try parts.mine(instrument: request.uri.queryParameters.get("instrument"))
+            return try LibraryServer.json(Mine(instrument: mine.instrument, parts: mine.parts))
+        }
+        router.get("/parts/mine") { request, _ -> Response in
+            let mine = try parts.mine(instrument: request.uri.queryParameters.get("instrument"))
+            return LibraryServer.html(HTMLPage.myParts(instrument: mine.instrument, parts: mine.parts, csrf: csrf), csrf: csrf)
+        }
         router.get("/api/instruments") { _, _ -> Response in
             try LibraryServer.json(try parts.instruments())
         }

@@ -103,6 +103,10 @@ struct ScoreController {
             response.headers[.contentDisposition] = LibraryServer.attachment(name, disposition: "attachment")
             return response
         }
+        router.get("/api/scores/:id/changes") { request, context -> Response in
+            let member = request.uri.queryParameters.get("member")
+            return try LibraryServer.json(["changes": try service.changes(score: try LibraryServer.scoreID(context), member: member)])
+        }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }

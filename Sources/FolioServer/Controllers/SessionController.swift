@@ -14,7 +14,7 @@ import Logging
 /// then refused too.
 ///
 /// ```swift
-/// SessionController(catalog: catalog, csrf: csrf, members: true, throttle: throttle, accounts: accounts, maxBody: 1 << 20).addRoutes(to: router)
+/// SessionController(catalog: catalog, csrf: csrf, members: true, throttle: throttle, accounts: accounts).addRoutes(to: router)
 /// ```
 struct SessionController {
     let catalog: LibraryCatalog
@@ -24,11 +24,10 @@ struct SessionController {
     let throttle: LoginThrottle
     /// Wrong passwords per member.
     let accounts: LoginThrottle
-    let maxBody: Int
 
     /// What a request without a session may reach in a library with members: the login and
     /// invitation pages and their API, and the files those pages load.
-    static func isPublic(_ path: String, method: HTTPRequest.Method) -> Bool {
+    static func isPublic(_ path: String) -> Bool {
         if ["/login", "/assets/login.js", "/assets/folio.css", "/assets/icon-192.png", "/manifest.webmanifest", "/api/session"].contains(path) {
             return true
         }
@@ -62,7 +61,7 @@ struct SessionController {
     }
 
     func addRoutes(to router: Router<FolioRequestContext>) {
-        let catalog = catalog, csrf = csrf, members = members, throttle = throttle, accounts = accounts, maxBody = maxBody
+        let catalog = catalog, csrf = csrf, members = members, throttle = throttle, accounts = accounts
         // Only Folio's own pages can read it: no CORS is granted, and the API refuses requests
         // a browser marks cross-site.
         router.get("/api/session") { _, context -> Response in
@@ -123,7 +122,6 @@ struct SessionController {
             context.logger.notice("\(session.member.name) set their password through an invitation")
             return Self.opening(session, try LibraryServer.json(["member": session.member]))
         }
-        _ = maxBody
     }
 
     /// `response` with the session's cookie (HttpOnly, SameSite=Strict, until the session ends).

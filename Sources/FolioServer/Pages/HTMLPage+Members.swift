@@ -1,4 +1,5 @@
 import FolioLibrary
+import FolioScore
 import Foundation
 
 extension HTMLPage {
@@ -56,6 +57,28 @@ extension HTMLPage {
         return shell(title: "Invitation — Folio", csrf: csrf,
                      body: "<header class=\"bar\"><a class=\"home\" href=\"/\">Folio</a></header><main class=\"login\">\(body)</main>",
                      scripts: member == nil ? [] : ["/assets/login.js"])
+    }
+
+    /// `/parts/mine`: a player's part of every piece that has parts, each a link to the score.
+    static func myParts(instrument: String?, parts: [PlayerPart], csrf: String) -> String {
+        let fits: [PartFit: String] = [.part: "your part", .instrument: "your instrument's", .section: "your section's", .full: "the full score"]
+        let items = parts.map { mine in
+            "<li><a href=\"/scores/\(mine.choice.part.id)\">\(escape(mine.song))</a> "
+                + "<span class=\"muted\">\(escape(mine.choice.part.label?.written ?? "score")) · \(fits[mine.choice.fit] ?? "")</span></li>"
+        }.joined()
+        let heading = instrument.map { "My parts — \(escape($0))" } ?? "Full scores"
+        let body = """
+            <header class="bar"><a class="home" href="/">Folio</a><h1>\(heading)</h1><span id="who" class="who"></span></header>
+            <main class="members">
+            <form class="member-form" method="get" action="/parts/mine">
+            <label><span>Instrument</span><input name="instrument" maxlength="100" value="\(escape(instrument ?? ""))"
+              placeholder="Violin II, Horn in F 2…"></label>
+            <button type="submit">Show</button>
+            </form>
+            <ul id="my-parts" class="my-parts">\(items.isEmpty ? "<li class=\"muted empty\">No pieces with parts yet.</li>" : items)</ul>
+            </main>
+            """
+        return shell(title: "My parts — Folio", csrf: csrf, body: body, scripts: ["/assets/myparts.js"])
     }
 
     /// `/members`: the librarian's page — every member, adding one with an invitation link

@@ -81,7 +81,7 @@ public struct LibraryServer: Sendable {
     let csrf: String
     /// Wrong passwords and tokens per client (see `AccessGate`).
     public let throttle: LoginThrottle
-    /// Wrong passwords per member (see ``SessionController``).
+    /// Wrong passwords per member (see `SessionController`).
     public let accounts: LoginThrottle
     /// Open connections per client address and in all (see ``ConnectionLimits``).
     public let connections: ConnectionLimits
@@ -143,7 +143,7 @@ public struct LibraryServer: Sendable {
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
         AppController().addRoutes(to: router)
         SessionController(catalog: service.catalog, csrf: csrf, members: options.access == .members, throttle: throttle,
-                          accounts: accounts, maxBody: options.maxBody).addRoutes(to: router)
+                          accounts: accounts).addRoutes(to: router)
         MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
         TrustController(tls: tls).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
@@ -153,7 +153,7 @@ public struct LibraryServer: Sendable {
         UploadController(service: service, spool: spool, drops: drops, maxUpload: options.maxUpload).addRoutes(to: router)
         SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
         TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router)
-        PartController(parts: parts, maxBody: options.maxBody).addRoutes(to: router)
+        PartController(parts: parts, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
         rehearsalController.addRoutes(to: router)
         return router
     }

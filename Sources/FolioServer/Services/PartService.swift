@@ -40,6 +40,21 @@ public struct PartService: Sendable {
         try catalog.parts(ofScore: id)
     }
 
+    /// "My parts": the part of every piece that has parts for a player of `instrument` (a part
+    /// label), else for the member acting (`MemberContext`: their instrument), else the full
+    /// scores.
+    public func mine(instrument: String?) throws -> (instrument: String?, parts: [PlayerPart]) {
+        let given = instrument?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let played = given.flatMap { $0.isEmpty ? nil : $0 } ?? MemberContext.current?.instrument
+        let label = try played.map { text -> PartLabel in
+            guard let label = PartLabel(text) else {
+                throw LibraryError(.invalidArgument, "\(text.prefix(100)) is no part label (1 to \(PartLabel.maxLength) characters)")
+            }
+            return label
+        }
+        return (played, try catalog.parts(for: label))
+    }
+
     public func instruments() throws -> Instruments {
         Instruments(library: try catalog.instruments(), known: Instrument.all)
     }

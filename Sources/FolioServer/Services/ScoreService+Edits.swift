@@ -19,6 +19,28 @@ extension ScoreService {
         return (saved.value, saved.version)
     }
 
+    /// A change as the history lists it.
+    public struct Change: Codable, Sendable, Equatable {
+        public let change: String
+        public let author: String?
+        public let madeAt: String
+        /// Whether it is the last change and the file is still as it left it (Undo takes it back).
+        public let undoable: Bool
+    }
+
+    /// The changes saved to a score through the edit path, the last first; with `member`, only
+    /// theirs (by name, as members are told apart). The librarian's: a member whose role
+    /// lacks `MemberRight.library` is refused.
+    public func changes(score id: Int64, member: String?) throws -> [Change] {
+        try MemberContext.current?.require(.library, to: "read a score's history")
+        let (score, _) = try score(id)
+        let last = try catalog.lastChange(score: score.path)
+        let key = member.map(LibraryCatalog.nameKey)
+        return try catalog.changes(score: score.path)
+            .filter { key == nil || $0.author.map(LibraryCatalog.nameKey) == key }
+            .map { Change(change: $0.change, author: $0.author, madeAt: $0.madeAt.formatted(.iso8601), undoable: $0 == last) }
+    }
+
     /// What the last change saved to a score did, when it can still be undone (nothing
     /// changed the file since); the record is the catalog's, so it outlives a restart.
     public func lastChange(score id: Int64) throws -> String? {
