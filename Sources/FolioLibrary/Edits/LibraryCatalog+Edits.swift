@@ -134,8 +134,7 @@ extension LibraryCatalog {
     public func undo(score relative: String, expected: String?) throws -> (change: String, version: String) {
         guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
         guard let step = try changes(score: relative).first else { throw Self.nothingToUndo(relative) }
-        if let member = MemberContext.current, !member.may(.anyMark),
-           step.author.map(Self.nameKey) != Self.nameKey(member.name) {
+        if let member = MemberContext.current, !member.may(.anyMark), !member.isAuthor(step.author) {
             throw LibraryError(.forbidden, "only the librarian may undo another’s change (“\(step.change)” is \(step.author ?? "the library")’s); "
                 + "\(member.name) is a \(member.role.title)")
         }

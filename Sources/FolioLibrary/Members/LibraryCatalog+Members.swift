@@ -50,7 +50,7 @@ extension LibraryCatalog {
 
     /// Whether the library has members (and so the server asks each to log in).
     public func hasMembers() throws -> Bool {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member") ?? 0 } > 0
+        try read { db in try Self.count(in: db) } > 0
     }
 
     /// The member named `name` (case and accents of the name's form as the catalog compares
@@ -68,12 +68,10 @@ extension LibraryCatalog {
         let checkedName = try Self.checkedName(name)
         let (instrument, section) = try Self.checkedPart(instrument: setting.instrument, section: setting.section, keeping: (nil, nil))
         return try write { db in
-            guard (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member") ?? 0) < Self.maxMembers else {
+            guard try Self.count(in: db) < Self.maxMembers else {
                 throw LibraryError(.tooLarge, "a library has at most \(Self.maxMembers) members")
             }
-            if let taken = try String.fetchOne(db, sql: "SELECT name FROM member WHERE nameKey = ?", arguments: [Self.nameKey(checkedName)]) {
-                throw LibraryError(.taken, "a member is already called \(taken)")
-            }
+            try Self.refuseTaken(checkedName, in: db)
             try db.execute(sql: """
                 INSERT INTO member (name, nameKey, role, instrument, section, createdAt) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
@@ -94,12 +92,9 @@ extension LibraryCatalog {
         return try write(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
             if let role = setting.role, member.role == .librarian, role != .librarian, try Self.librarians(in: db) == 1 {
-                throw LibraryError(.conflict, "\(member.name) is the library's only librarian; make someone else librarian first")
+                throw Self.onlyLibrarian(member)
             }
-            if let newName, Self.nameKey(newName) != Self.nameKey(member.name),
-               let taken = try String.fetchOne(db, sql: "SELECT name FROM member WHERE nameKey = ?", arguments: [Self.nameKey(newName)]) {
-                throw LibraryError(.taken, "a member is already called \(taken)")
-            }
+            if let newName, Self.nameKey(newName) != Self.nameKey(member.name) { try Self.refuseTaken(newName, in: db) }
             let stored = try String.fetchOne(db, sql: "SELECT section FROM member WHERE id = ?", arguments: [member.id])
             let (instrument, section) = try Self.checkedPart(instrument: setting.instrument, section: setting.section,
                                                              keeping: (member.instrument, stored.flatMap(Instrument.Section.init(rawValue:))))
@@ -118,7 +113,7 @@ extension LibraryCatalog {
         return try write(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
             if member.role == .librarian, try Self.librarians(in: db) == 1, try Self.count(in: db) > 1 {
-                throw LibraryError(.conflict, "\(member.name) is the library's only librarian; make someone else librarian first")
+                throw Self.onlyLibrarian(member)
             }
             try db.execute(sql: "DELETE FROM member_session WHERE member = ?", arguments: [member.id])
             try db.execute(sql: "DELETE FROM member_invitation WHERE member = ?", arguments: [member.id])
@@ -173,17 +168,14 @@ extension LibraryCatalog {
     /// password set, a wrong one): a caller counts that as a failed guess. The password is
     /// checked outside the catalog's lock (scrypt takes a tenth of a second).
     public func logIn(name: String, password: String, now: Date = Date()) throws -> Session? {
-        var found: Member?
-        do { found = try member(named: name) } catch let error as LibraryError where error.code == .notFound { found = nil }
-        guard let found,
-              let stored = try read({ db in try String.fetchOne(db, sql: "SELECT password FROM member WHERE id = ?", arguments: [found.id]) })
-        else {
+        let found = try read { db in try Row.fetchOne(db, sql: "SELECT id, password FROM member WHERE nameKey = ?", arguments: [Self.nameKey(name)]) }
+        guard let found, let stored: String = found["password"], let id: Int64 = found["id"] else {
             // As long as a right guess takes: a wrong name is not told from a wrong password by time.
             _ = PasswordHash.verify(password, stored: Self.decoy)
             return nil
         }
         guard PasswordHash.verify(password, stored: stored) else { return nil }
-        return try write { db in try Self.openSession(for: try Self.member(id: found.id, in: db), in: db, now: now) }
+        return try write { db in try Self.openSession(for: try Self.member(id: id, in: db), in: db, now: now) }
     }
 
     /// The member a session token belongs to, while it lasts; nil for anything else.
@@ -238,6 +230,18 @@ extension LibraryCatalog {
 
     private static func count(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member") ?? 0
+    }
+
+    /// `.taken` when another member is called `name` (as names are told apart).
+    private static func refuseTaken(_ name: String, in db: Database) throws {
+        if let taken = try String.fetchOne(db, sql: "SELECT name FROM member WHERE nameKey = ?", arguments: [nameKey(name)]) {
+            throw LibraryError(.taken, "a member is already called \(taken)")
+        }
+    }
+
+    /// Why the library's only librarian can be neither demoted nor removed.
+    private static func onlyLibrarian(_ member: Member) -> LibraryError {
+        LibraryError(.conflict, "\(member.name) is the library's only librarian; make someone else librarian first")
     }
 
     private static func invite(member id: Int64, in db: Database, now: Date) throws -> Invitation {

@@ -20,7 +20,7 @@ public enum MemberContext {
     public static func requireOwnMark(_ id: String, in document: PDFDocument) throws {
         guard let member = current, !member.may(.anyMark),
               let (_, mark) = try? document.locateAnnotation(id: id) else { return }
-        guard mark.author.map(LibraryCatalog.nameKey) != LibraryCatalog.nameKey(member.name) else { return }
+        guard !member.isAuthor(mark.author) else { return }
         let owner = mark.author.map { "\($0)’s" } ?? "a mark without an author; it is the library’s"
         throw LibraryError(.forbidden, "only the librarian may change or remove another’s mark (this one is \(owner)); \(member.name) is a \(member.role.title)")
     }

@@ -97,6 +97,12 @@ public struct Member: Sendable, Hashable, Codable {
     /// Whether the member's role carries `right`.
     public func may(_ right: MemberRight) -> Bool { role.may(right) }
 
+    /// Whether `author` (a mark's `/T`, a change's recorded author) names this member, as
+    /// names are told apart (``LibraryCatalog/nameKey(_:)``).
+    public func isAuthor(_ author: String?) -> Bool {
+        author.map(LibraryCatalog.nameKey) == LibraryCatalog.nameKey(name)
+    }
+
     /// Throws ``LibraryError`` `.forbidden` naming who may, when the member's role lacks
     /// `right`; `action` says what was refused ("delete a score").
     public func require(_ right: MemberRight, to action: String) throws {

@@ -184,14 +184,12 @@ struct AccessGate: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let client = context.client.address
         if let wait = throttle.banned(client) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
-                            message: "too many wrong passwords or tokens from \(client); try again in \(wait) s")
+            throw Self.tooMany(wait, "too many wrong passwords or tokens from \(client)")
         }
         // While guessing is paused, credentials from an address that has not proven access are
         // refused whether right or wrong: a guess then tells nothing.
         if Self.presentsCredentials(request, secret: secret), let wait = throttle.guessingPaused(client) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
-                            message: "too many wrong passwords or tokens from many addresses; try again in \(wait) s")
+            throw Self.tooMany(wait, "too many wrong passwords or tokens from many addresses")
         }
         guard let access = context.identity else {
             if TrustController.isPublic(request.uri.path) { return try await next(request, context) }
@@ -228,6 +226,11 @@ struct AccessGate: RouterMiddleware {
             return response
         }
         return try await next(request, context)
+    }
+
+    /// 429 with `Retry-After`: "`why`; try again in `wait` s" (a ban, or guessing paused).
+    static func tooMany(_ wait: Int, _ why: String) -> HTTPError {
+        HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)], message: "\(why); try again in \(wait) s")
     }
 
     /// What a query value may hold unencoded (ASCII only: a header carries it).

@@ -80,13 +80,11 @@ struct SessionController {
             let client = context.client.address, account = "account:" + LibraryCatalog.nameKey(login.name)
             for (key, whose) in [(client, "from \(client)"), (account, "for this member")] {
                 if let wait = (key == client ? throttle : accounts).banned(key) {
-                    throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
-                                    message: "too many wrong passwords \(whose); try again in \(wait) s")
+                    throw AccessGate.tooMany(wait, "too many wrong passwords \(whose)")
                 }
             }
             if let wait = throttle.guessingPaused(client) {
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
-                                message: "too many wrong passwords from many addresses; try again in \(wait) s")
+                throw AccessGate.tooMany(wait, "too many wrong passwords from many addresses")
             }
             guard let session = try catalog.logIn(name: login.name, password: login.password) else {
                 let verdicts = [throttle.failed(client), accounts.failed(account)]

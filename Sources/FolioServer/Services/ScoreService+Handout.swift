@@ -16,12 +16,11 @@ extension ScoreService {
     public func handout(score id: Int64, marks: HandoutMarks) throws -> (name: String, bytes: [UInt8]) {
         let member = MemberContext.current
         let hidden = try member.map { MemberLayers.hidden(for: $0, among: try catalog.members()) } ?? []
-        let (_, path) = try score(id)
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let read = try read(score: id) { document in
-            try ScoreHandout.bytes(of: document, keeping: marks == .none ? .none : .exceptLayers(hidden))
+        let read = try read(score: id) { document, path in
+            (((path as NSString).lastPathComponent as NSString).deletingPathExtension,
+             try ScoreHandout.bytes(of: document, keeping: marks == .none ? .none : .exceptLayers(hidden)))
         }
         let whose = marks == .none ? "clean" : member?.name ?? "marked"
-        return ("\(stem) – \(whose).pdf", read.value)
+        return ("\(read.value.0) – \(whose).pdf", read.value.1)
     }
 }
