@@ -11,7 +11,14 @@ browser context per person:
   not in B's marks list, its layer unchecked in B's layer menu (pdf.js does not draw it); the
   librarian is shown it.
 - The conductor's mark is everyone's to see: B sees it, tries to delete it, is refused (the
-  refusal said on the page), the file byte-identical. The librarian deletes A's mark.
+  refusal said on the page), the file byte-identical. The librarian takes A's mark back from the
+  score's history (filtered to A), keeping the conductor's mark made after it; a player is not
+  shown the history.
+- The conductor leads a rehearsal; B joins with one tap ("Follow as Борис Иванов — Viola").
+- A shared device: with the server stopped, B marks the score (the change waits on the device
+  in B's name) and logs out, told that one change waits. The server back, A logs in on that
+  device: B's change is neither shown to A nor sent in A's name; once B logs in there again it
+  is saved, as B's, in B's layer.
 - An invitation used once does not work again; logging out leads back to the login page.
 
 Usage: python3 Tests/Browser/members_e2e.py FOLIO [ARTIFACTS_DIR]
@@ -90,15 +97,20 @@ def main(folio, artifacts):
                    check=True, capture_output=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([folio, "serve", library, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    score = os.path.join(library, DEBUSSY)
-    try:
+
+    def start():
+        started = subprocess.Popen([folio, "serve", library, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(200):
             try:
                 urllib.request.urlopen(base + "/login", timeout=1)
                 break
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
+        return started
+
+    server = start()
+    score = os.path.join(library, DEBUSSY)
+    try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             errors = []
@@ -109,11 +121,20 @@ def main(folio, artifacts):
                 page.on("pageerror", lambda error: errors.append(str(error)))
                 return context, page
 
+            def mark(page, text, at):
+                area = page.locator("#overlay").bounding_box()
+                page.click("[data-tool=freetext]")
+                page.mouse.click(area["x"] + at[0], area["y"] + at[1])
+                page.keyboard.insert_text(text)
+                page.keyboard.press("Enter")
+
             # The librarian logs in and invites two players.
             _, librarian = person()
             log_in(librarian, base, LIBRARIAN, LIBRARIAN_PASSWORD)
             expect(librarian.locator("#who")).to_contain_text(f"{LIBRARIAN} · librarian")
             librarian.click("#who a[href='/members']")
+            librarian.wait_for_url(base + "/members")
+            librarian.wait_for_load_state("load")
             links = {}
             for name, instrument in ((ANNA, "Violin II"), (BORIS, "Viola")):
                 librarian.fill("#add-member [name=name]", name)
@@ -194,12 +215,97 @@ def main(folio, artifacts):
             assert digest(score) == before, "a refused delete changed the file"
             boris.screenshot(path=f"{artifacts}/04-refused.png")
 
-            # The librarian may.
+            expect(boris.locator("#history")).to_be_hidden()
+
+            # The librarian takes Anna's mark back from the score's history; the conductor's,
+            # made after it, stays.
             librarian.goto(f"{base}/scores/{debussy}")
             rendered(librarian, 1)
-            librarian.locator("#annotations li", has_text="smyčcem dolů – 弓").get_by_role("button", name="Delete").click()
+            librarian.click("#tab-details")
+            librarian.click("#history summary")
+            expect(librarian.locator("#history-member option", has_text=ANNA)).to_have_count(1)
+            librarian.select_option("#history-member", ANNA)
+            expect(librarian.locator("#history-list li")).to_have_count(1)
+            expect(librarian.locator("#history-list li")).to_contain_text("Added a text")
+            librarian.screenshot(path=f"{artifacts}/05-history.png")
+            librarian.locator("#history-list li").get_by_role("button", name="Take back").click()
+            expect(librarian.locator("#status")).to_contain_text("Taken back: Added a text")
+            poll(librarian, "() => 1", lambda _: ANNA not in authors(score), what="Anna's mark gone from the file", seconds=10)
+            assert layers(score) == {"attacca – 指揮": f"{CONDUCTOR} — conductor"}, layers(score)
+            librarian.click("#tab-page")
             expect(librarian.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(0)
-            poll(librarian, "() => 1", lambda _: ANNA not in authors(score), what="the mark gone from the file", seconds=10)
+            expect(librarian.locator("#annotations li", has_text="attacca – 指揮")).to_have_count(1)
+
+            # The conductor leads a rehearsal; Boris, logged in, joins with one tap as himself.
+            conductor.click("#rehearse")
+            poll(conductor, "document.querySelector('#rehearsal .code')?.textContent ?? ''", lambda value: len(value) == 6, what="a code")
+            join = conductor.locator("#rehearsal .join").get_attribute("href")
+            boris.goto(join)
+            follow = boris.locator("#join button[type=submit]")
+            expect(follow).to_have_text(f"Follow as {BORIS} — Viola")
+            expect(boris.locator("#join input[name=name]")).to_be_hidden()
+            follow.click()
+            poll(conductor, "document.getElementById('rehearsal').dataset.following", lambda value: value == "1", what="Boris following")
+            expect(conductor.locator("#rehearsal")).to_contain_text(f"{BORIS} (Viola)")
+            boris.screenshot(path=f"{artifacts}/06-one-tap.png")
+
+            # A shared device: the server stopped, Boris marks the score; the change waits in his
+            # name; he logs out and is told it waits.
+            boris.goto(f"{base}/scores/{debussy}")
+            rendered(boris, 1)
+            poll(boris, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)", lambda value: value,
+                 what="the service worker in charge")
+            boris.goto(base + "/")   # the library, now kept by the service worker
+            expect(boris.locator("#who")).to_contain_text(f"{BORIS} · player")
+            boris.goto(f"{base}/scores/{debussy}")
+            rendered(boris, 1)
+            server.terminate()
+            server.wait(timeout=10)
+            mark(boris, "Bratsche – альт", (200, 300))
+            poll(boris, "document.getElementById('stage').dataset.pending ?? ''", lambda value: value == "1", what="Boris's change waiting")
+            told = []
+
+            def answer(dialog):
+                told.append(dialog.message)
+                dialog.accept()
+
+            boris.once("dialog", answer)
+            boris.goto(base + "/")   # the library as the device kept it
+            expect(boris.locator("#who")).to_contain_text(f"{BORIS} · offline")
+            boris.click("#log-out")
+            poll(boris, "() => 1", lambda _: bool(told), what="the logout warning")
+            assert "1 change you made offline is not saved yet" in told[0], told
+            boris.wait_for_url(base + "/login")
+            boris.wait_for_load_state("load")
+            server = start()
+            # Anna logs in on Boris's device: his change is not hers to see or to send.
+            boris.goto(base + "/login")
+            poll(boris, "localStorage.getItem('folio-logout')", lambda value: value is None, what="the session left offline ended")
+            boris.fill("#login [name=name]", ANNA)
+            boris.fill("#login [name=password]", "housle a smyčec")
+            boris.click("#login button[type=submit]")
+            boris.wait_for_url(base + "/")
+            expect(boris.locator("#who")).to_contain_text(f"{ANNA} · player")
+            boris.goto(f"{base}/scores/{debussy}")
+            rendered(boris, 1)
+            expect(boris.locator(".pending-note")).to_contain_text("1 change by another member waits for them to log in here")
+            assert boris.evaluate("document.getElementById('stage').dataset.pending") == "0"
+            time.sleep(1.5)
+            assert "Bratsche – альт" not in layers(score), layers(score)
+            boris.screenshot(path=f"{artifacts}/07-shared-device.png")
+            boris.goto(base + "/")
+            boris.click("#log-out")
+            boris.wait_for_url(base + "/login")
+            # Boris again: his change is saved, as his, in his layer.
+            boris.fill("#login [name=name]", BORIS)
+            boris.fill("#login [name=password]", "альт и смычок")
+            boris.click("#login button[type=submit]")
+            boris.wait_for_url(base + "/")
+            boris.goto(f"{base}/scores/{debussy}")
+            rendered(boris, 1)
+            poll(boris, "() => 1", lambda _: layers(score).get("Bratsche – альт") == f"{BORIS} — Viola",
+                 what="Boris's offline mark saved in his layer", seconds=15)
+            assert BORIS in authors(score), authors(score)
 
             # An invitation works once; logging out ends the session.
             _, stranger = person()
@@ -218,7 +324,8 @@ def main(folio, artifacts):
         shutil.rmtree(library, ignore_errors=True)
         os.remove(secret)
     print("members: a librarian, a conductor and two players in four contexts; a player's mark in their layer, "
-          "hidden from the other; the conductor's shown to all, refused to a player, the player's taken by the librarian")
+          "hidden from the other; the conductor's shown to all, refused to a player; the player's taken back from the history "
+          "by the librarian; one-tap rehearsal join; a shared device's offline change saved only as its maker's")
 
 
 if __name__ == "__main__":

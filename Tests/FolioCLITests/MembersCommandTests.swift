@@ -19,12 +19,16 @@ final class MembersCommandTests: CommandTestCase, @unchecked Sendable {
     func testAddListSetInviteRemove() throws {
         let first = try invoke(["members", "add", "Anna Nováková", "--library", library], status: 64)
         XCTAssertTrue(first.err.contains("the first member must be a librarian"), first.err)
-        let zoe = try invoke(["members", "add", "Zoë Král", "--role", "librarian", "--library", library]).out
+        let added0 = try invoke(["members", "add", "Zoë Král", "--role", "librarian", "--library", library])
+        let zoe = added0.out
         XCTAssertTrue(zoe.hasPrefix("added Zoë Král\tlibrarian\t-\t-\tinvited\n"), zoe)
+        XCTAssertTrue(added0.err.contains("start `folio serve` again"), "the first member: a running server is told to restart: \(added0.err)")
         let token = try XCTUnwrap(zoe.components(separatedBy: "/invite/").last?.split(separator: " ").first.map(String.init))
         XCTAssertEqual(token.count, 43)
 
-        let anna = try invoke(["members", "add", "Anna Nováková", "--instrument", "Violin II", "--json", "--library", library]).out
+        let annaAdded = try invoke(["members", "add", "Anna Nováková", "--instrument", "Violin II", "--json", "--library", library])
+        XCTAssertFalse(annaAdded.err.contains("folio serve"), "said once, for the first member")
+        let anna = annaAdded.out
         let added = try XCTUnwrap(try TestEnvironment.jsonLines(anna).first)
         let member = try XCTUnwrap(added["member"] as? [String: Any])
         XCTAssertEqual(member["role"] as? String, "player")

@@ -51,6 +51,24 @@ final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: score)), original)
         let nothing = try invoke(["undo", score], status: 1)
         XCTAssertTrue(nothing.err.contains("nothing to undo"), nothing.err)
+        // An earlier change taken back by its number; the changes after it stay.
+        try invoke(["annot", "add", score, "--type", "square", "--page", "1", "--rect", "20,20,80,40", "--text", "první – первый"])
+        try invoke(["pages", "rotate", score, "--pages", "1", "--by", "90"])
+        let recorded = try TestEnvironment.jsonLines(try invoke(["undo", "--list", "--json", score]).out)
+        let added = try XCTUnwrap(recorded.dropFirst().first?["id"] as? Int, "\(recorded)")
+        XCTAssertEqual(recorded.dropFirst().first?["change"] as? String, "folio annot add")
+        XCTAssertEqual(try invoke(["undo", score, "--change", "\(added)", "--list"], status: 64).status, 64)
+        let taken = try invoke(["undo", score, "--change", "\(added)"])
+        XCTAssertTrue(taken.out.contains("took back folio annot add"), taken.out)
+        let state = try TestEnvironment.python("""
+            import pikepdf, sys
+            pdf = pikepdf.open(sys.argv[1])
+            print(len([a for a in pdf.pages[0].get("/Annots", []) if a.get("/Subtype") == "/Square"]), int(pdf.pages[0].get("/Rotate", 0)))
+            """, score)
+        XCTAssertEqual(state, "0 90", "the square gone, the turn kept")
+        let again = try invoke(["undo", score, "--change", "\(added)"], status: 1)
+        XCTAssertTrue(again.err.contains("taken back already"), again.err)
+        XCTAssertEqual(try invoke(["undo", score, "--change", "123456789"], status: 1).status, 1)
         // A file in no library is edited in place, and has nothing to undo.
         let loose = FileManager.default.temporaryDirectory.appendingPathComponent("folio-loose-\(UUID().uuidString).pdf").path
         defer { try? FileManager.default.removeItem(atPath: loose) }

@@ -1,6 +1,7 @@
 @testable import FolioLibrary
 import FolioPDF
 import FolioScore
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -111,6 +112,90 @@ final class LibraryEditTests: XCTestCase {
             _ = try catalog.edit(score: relative, expected: nil, change: "Rating \(rating % 6)", setRating(rating % 6))
         }
         XCTAssertEqual(try catalog.changes(score: relative).count, LibraryCatalog.undoDepth)
+    }
+
+    private func addMark(_ text: String) -> (PDFDocument) throws -> Void {
+        { document in
+            var draft = PDFAnnotationDraft(kind: .square)
+            draft.rect = PDFRect(x1: 60, y1: 60, x2: 140, y2: 90)
+            draft.contents = text
+            try document.addAnnotation(draft, toPage: 0)
+        }
+    }
+
+    private func marks(_ path: String) throws -> [String] {
+        try PDFDocument(path: path).annotations(onPage: 0).compactMap(\.contents).sorted()
+    }
+
+    /// Issue 56: the librarian takes back one member's earlier change; the changes after it stay.
+    func testAnEarlierChangeIsTakenBackKeepingTheLaterOnesAndOnlyByWhoMay() throws {
+        let relative = "Opera/\(score)"
+        let path = folder.appendingPathComponent(relative).path
+        let catalog = try LibraryCatalog(folder: folder.path)
+        _ = try LibraryScanner(catalog: catalog).scan()
+        let boris = try catalog.addMember(MemberSetting(name: "Борис", role: .player, instrument: "Viola")).member
+        let anna = try catalog.addMember(MemberSetting(name: "Anna Nováková", role: .player, instrument: "Violin II")).member
+        _ = try catalog.edit(score: relative, expected: nil, change: "Added a rectangle", author: "Anna Nováková", addMark("A – smyčec"))
+        _ = try catalog.edit(score: relative, expected: nil, change: "Rating 4", author: "Jana", setRating(4))
+        _ = try catalog.edit(score: relative, expected: nil, change: "Added a rectangle", author: "Борис", addMark("B – альт"))
+        let annas = try XCTUnwrap(try catalog.changes(score: relative).last)
+        XCTAssertEqual(annas.author, "Anna Nováková")
+
+        // Another player may not; the file is untouched.
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try MemberContext.$current.withValue(boris) { try catalog.takeBack(score: relative, change: annas.id, expected: nil) }) {
+            XCTAssertEqual(($0 as? LibraryError)?.code, .forbidden)
+        }
+        XCTAssertThrowsError(try catalog.takeBack(score: relative, change: annas.id, expected: "\"1-2\"")) {
+            XCTAssertEqual(($0 as? LibraryError)?.code, .conflict, "a stale version")
+        }
+        XCTAssertThrowsError(try catalog.takeBack(score: relative, change: 987_654_321, expected: nil)) {
+            XCTAssertEqual(($0 as? LibraryError)?.code, .notFound)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+
+        // Anna herself may: her mark goes, Boris's mark and Jana's rating stay.
+        let taken = try MemberContext.$current.withValue(anna) { try catalog.takeBack(score: relative, change: annas.id, expected: nil) }
+        XCTAssertEqual(taken.change, "Added a rectangle")
+        XCTAssertEqual(taken.version, FileVersion.tag(of: path))
+        XCTAssertEqual(try marks(path), ["B – альт"])
+        XCTAssertEqual(try rated(catalog, 4), [relative])
+        XCTAssertEqual(try catalog.changes(score: relative).first?.change, "Took back “Added a rectangle” (Anna Nováková)")
+        XCTAssertEqual(try catalog.changes(score: relative).first?.author, "Anna Nováková")
+        // Twice: refused, nothing written.
+        let once = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try catalog.takeBack(score: relative, change: annas.id, expected: nil)) {
+            XCTAssertEqual(($0 as? LibraryError)?.code, .conflict)
+            XCTAssertTrue("\($0)".contains("already"), "\($0)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), once)
+        // Jana's rating, two changes back, goes too; Boris's mark stays.
+        let janas = try XCTUnwrap(try catalog.changes(score: relative).first { $0.author == "Jana" })
+        _ = try catalog.takeBack(score: relative, change: janas.id, expected: nil)
+        XCTAssertEqual(try rated(catalog, 4), [])
+        XCTAssertEqual(try marks(path), ["B – альт"])
+        // The taking back is a change like any other: Undo gives the rating back.
+        XCTAssertEqual(try catalog.undo(score: relative, expected: nil).change, "Took back “Rating 4” (Jana)")
+        XCTAssertEqual(try rated(catalog, 4), [relative])
+        let check = try TestEnvironment.runTool("qpdf", ["--check", path])
+        XCTAssertEqual(check.status, 0, String(decoding: check.stdout, as: UTF8.self))
+    }
+
+    func testAChangeALaterOneBuiltOnIsNotTakenBack() throws {
+        let relative = "Opera/\(score)"
+        let path = folder.appendingPathComponent(relative).path
+        let catalog = try LibraryCatalog(folder: folder.path)
+        _ = try LibraryScanner(catalog: catalog).scan()
+        _ = try catalog.edit(score: relative, expected: nil, change: "Rating 3", author: "Jana", setRating(3))
+        _ = try catalog.edit(score: relative, expected: nil, change: "Rating 5", author: "Петр", setRating(5))
+        let first = try XCTUnwrap(try catalog.changes(score: relative).last)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try catalog.takeBack(score: relative, change: first.id, expected: nil)) { error in
+            XCTAssertEqual((error as? LibraryError)?.code, .conflict)
+            XCTAssertTrue("\(error)".contains("later change"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertEqual(try rated(catalog, 5), [relative])
     }
 
     func testTheLocatorFindsTheLibraryAboveAFileAndOnlyCataloguedFiles() throws {

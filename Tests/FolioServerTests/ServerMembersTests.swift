@@ -270,6 +270,52 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// The librarian lists a score's changes by member and takes back one player's earlier
+    /// mark; the marks after it stay; another player may not, and the file is untouched then.
+    func testTheLibrarianTakesBackOneMembersEarlierMarkAndKeepsTheRest() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            var who: [String: HTTPFields] = [:]
+            for name in ["Anna Nováková", "Борис", "李雷", "Zoë Král"] { who[name] = try await self.logIn(client, name) }
+            let scores = try await client.execute(uri: "/api/scores?q=cuna", method: .get, headers: who["Zoë Král"] ?? [:])
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+            for (name, text) in [("Anna Nováková", "A – smyčcem"), ("Борис", "B – альт"), ("Anna Nováková", "A2 – 弓"), ("李雷", "C – 指揮")] {
+                _ = try await self.mark(client, score, who[name] ?? [:], text: text)
+            }
+            func history(_ member: String) async throws -> [[String: Any]] {
+                let answer = try await client.execute(uri: "/api/scores/\(score)/changes?member=\(member)", method: .get, headers: who["Zoë Král"] ?? [:])
+                XCTAssertEqual(answer.status, .ok, String(buffer: answer.body))
+                return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any])?["changes"] as? [[String: Any]])
+            }
+            let annas = try await history("anna%20nova%CC%81kova%CC%81")
+            XCTAssertEqual(annas.count, 2, "\(annas)")
+            let first = try XCTUnwrap(annas.last?["id"] as? Int)
+            let takeBack = "/api/scores/\(score)/changes/\(first)/undo"
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            try await self.expect(try await self.send(client, .post, takeBack, who["Борис"] ?? [:], versionOf: score).status, .forbidden)
+            try await self.expect(try await self.send(client, .post, takeBack, who["Zoë Král"] ?? [:]).status, .preconditionRequired)
+            try await self.expect(try await self.send(client, .post, "/api/scores/\(score)/changes/99999999999/undo", who["Zoë Král"] ?? [:],
+                                                      versionOf: score).status, .notFound)
+            try await self.expect(try await self.send(client, .post, "/api/scores/\(score)/changes/x/undo", who["Zoë Král"] ?? [:],
+                                                      versionOf: score).status, .notFound)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+            let taken = try await self.send(client, .post, takeBack, who["Zoë Král"] ?? [:], versionOf: score)
+            XCTAssertEqual(taken.status, .ok, String(buffer: taken.body))
+            XCTAssertEqual(taken.headers[.eTag], FileVersion.tag(of: path))
+            let left = try ServerFixture.python("""
+                import pikepdf, subprocess, sys
+                assert subprocess.run(["qpdf", "--check", sys.argv[1]], capture_output=True).returncode == 0
+                pdf = pikepdf.open(sys.argv[1])
+                print("|".join(sorted(f"{a.Contents}={a.OC.Name}" for a in pdf.pages[0].Annots if a.get("/Subtype") == "/FreeText")))
+                """, path)
+            XCTAssertEqual(left, "A2 – 弓=Anna Nováková — Violin II|B – альт=Борис — Viola|C – 指揮=李雷 — conductor")
+            try await self.expect(try await self.send(client, .post, takeBack, who["Zoë Král"] ?? [:], versionOf: score).status, .conflict)
+            let latest = try await history("Zo%C3%AB%20Kr%C3%A1l")
+            XCTAssertEqual(latest.first?["change"] as? String, "Took back “Added a text” (Anna Nováková)", "\(latest)")
+        }
+    }
+
     func testTheLibrarianInvitesAndAnInvitationWorksOnce() async throws {
         let server = try membersServer()
         try await server.application(logger: .init(label: "test")).test(.live) { client in

@@ -267,6 +267,12 @@ enum CatalogSchema {
                 CREATE INDEX member_session_member ON member_session (member, createdAt);
                 """)
         }
+        migrator.registerMigration("v15") { db in
+            // What taking back an earlier change needs: where its update ends and a digest of
+            // its bytes (to know the file was not rewritten since).
+            try db.execute(sql: "ALTER TABLE undo_step ADD COLUMN lengthAfter INTEGER")
+            try db.execute(sql: "ALTER TABLE undo_step ADD COLUMN updateDigest TEXT")
+        }
         return migrator
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import FolioPDF
 import FolioScore
 import Foundation
@@ -37,7 +38,12 @@ extension LibraryCatalog {
         public let versionAfter: String
         /// The file's length before: what an undo cuts it back to.
         public let lengthBefore: Int
-        let id: Int64
+        /// Its number in the catalog: what ``takeBack(score:change:expected:)`` names.
+        public let id: Int64
+        /// The file's length right after, and the SHA-256 of the bytes the save appended (nil
+        /// for changes recorded before Folio kept them): what taking it back later needs.
+        var lengthAfter: Int? = nil
+        var updateDigest: String? = nil
     }
 
     /// Changes kept per score; older ones are forgotten (the file keeps every revision anyway).
@@ -75,8 +81,11 @@ extension LibraryCatalog {
             throw LibraryError(.notFound, "\(relative) disappeared while it was saved")
         }
         if version != versionBefore {
+            let lengthAfter = report.written.map { Int($0.size) }
             try record(ChangeRecord(change: change, author: author, madeAt: Date(), versionBefore: versionBefore,
-                                    versionAfter: version, lengthBefore: lengthBefore, id: 0), for: relative)
+                                    versionAfter: version, lengthBefore: lengthBefore, id: 0, lengthAfter: lengthAfter,
+                                    updateDigest: lengthAfter.flatMap { Self.updateDigest(path: path, from: lengthBefore, to: $0, version: version) }),
+                       for: relative)
             // Every save: titles, bookmarks, page and annotation counts show at once. When this
             // fails the next scan catches up; the save itself stands.
             _ = try? LibraryScanner(catalog: self).update(path: CatalogPath.key(relative))
@@ -88,12 +97,13 @@ extension LibraryCatalog {
     public func changes(score relative: String) throws -> [ChangeRecord] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore FROM undo_step
+                SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore, lengthAfter, updateDigest FROM undo_step
                 WHERE path = ? ORDER BY id DESC
                 """, arguments: [CatalogPath.key(relative)]).map { row in
                 ChangeRecord(change: row["change"], author: row["author"], madeAt: Date(timeIntervalSince1970: row["madeAt"]),
                              versionBefore: row["versionBefore"], versionAfter: row["versionAfter"],
-                             lengthBefore: row["lengthBefore"], id: row["id"])
+                             lengthBefore: row["lengthBefore"], id: row["id"], lengthAfter: row["lengthAfter"],
+                             updateDigest: row["updateDigest"])
             }
         }
     }
@@ -134,10 +144,7 @@ extension LibraryCatalog {
     public func undo(score relative: String, expected: String?) throws -> (change: String, version: String) {
         guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
         guard let step = try changes(score: relative).first else { throw Self.nothingToUndo(relative) }
-        if let member = MemberContext.current, !member.may(.anyMark), !member.isAuthor(step.author) {
-            throw LibraryError(.forbidden, "only the librarian may undo another’s change (“\(step.change)” is \(step.author ?? "the library")’s); "
-                + "\(member.name) is a \(member.role.title)")
-        }
+        try Self.refuseAnother(step, "undo")
         let reverted = try PDFSaver.revert(path: path, toLength: step.lengthBefore, check: {
             let current = FileVersion.tag(of: path)
             if let expected, current != expected {
@@ -164,6 +171,74 @@ extension LibraryCatalog {
         return (step.change, version)
     }
 
+    /// Refuses a member acting (``MemberContext/current``) who would `verb` another's change
+    /// without ``MemberRight/anyMark``.
+    private static func refuseAnother(_ step: ChangeRecord, _ verb: String) throws {
+        if let member = MemberContext.current, !member.may(.anyMark), !member.isAuthor(step.author) {
+            throw LibraryError(.forbidden, "only the librarian may \(verb) another’s change (“\(step.change)” is \(step.author ?? "the library")’s); "
+                + "\(member.name) is a \(member.role.title)")
+        }
+    }
+
+    /// Takes back one recorded change of the score at `relative` (its ``ChangeRecord/id``),
+    /// keeping every change made after it: the objects that change wrote are put back as they
+    /// were, merged with later changes to the same objects where they merge (another mark on
+    /// the same page stays), as a new change of its own (“Took back …”) that Undo can take
+    /// back in turn. The last change, while the file is as it left it, is simply undone
+    /// (``undo(score:expected:)``). `.conflict` when a later change touched the same thing in
+    /// a way that does not merge (take that one back first), when the change is taken back
+    /// already, or the file was rewritten since; nothing is written then. A member may take
+    /// back only a change of their own, unless their role carries ``MemberRight/anyMark``.
+    ///
+    /// ```swift
+    /// let history = try catalog.changes(score: "Rusalka.pdf")
+    /// if let annas = history.first(where: { $0.author == "Anna" }) {
+    ///     _ = try catalog.takeBack(score: "Rusalka.pdf", change: annas.id, expected: nil)
+    /// }
+    /// ```
+    public func takeBack(score relative: String, change id: Int64, expected: String?) throws -> (change: String, version: String) {
+        guard let path = files.resolve(relative) else { throw LibraryError(.notFound, "no score \(relative) in the library") }
+        let steps = try changes(score: relative)
+        guard let step = steps.first(where: { $0.id == id }) else {
+            throw LibraryError(.notFound, "no change \(id) is recorded for \(relative)")
+        }
+        if step == steps.first, FileVersion.tag(of: path) == step.versionAfter { return try undo(score: relative, expected: expected) }
+        try Self.refuseAnother(step, "take back")
+        guard let lengthAfter = step.lengthAfter, let digest = step.updateDigest else {
+            throw LibraryError(.conflict, "“\(step.change)” was recorded by an older Folio, which did not keep what taking it back needs")
+        }
+        let change = "Took back “\(step.change)”" + (step.author.map { " (\($0))" } ?? "")
+        let saved = try edit(score: relative, expected: expected, change: change, right: .markOwn) { document in
+            guard step.lengthBefore > 0, step.lengthBefore < lengthAfter, lengthAfter <= document.source.count,
+                  Self.digest(UnsafeRawBufferPointer(rebasing: document.source.bytes[step.lengthBefore..<lengthAfter])) == digest else {
+                throw LibraryError(.conflict, "\(relative) was rewritten since “\(step.change)”; it can no longer be taken back")
+            }
+            let outcome: PDFDocument.TakeBackOutcome
+            do {
+                outcome = try document.takeBack(revisionFrom: step.lengthBefore, to: lengthAfter)
+            } catch let error as PDFError where error.code == .invalidArgument {
+                throw LibraryError(.conflict, "“\(step.change)” cannot be taken back: \(error.message)")
+            }
+            if !outcome.conflicts.isEmpty {
+                throw LibraryError(.conflict, "a later change touched what “\(step.change)” changed; take that one back first")
+            }
+            if outcome.restored.isEmpty { throw LibraryError(.conflict, "“\(step.change)” is taken back already") }
+        }
+        return (step.change, saved.version)
+    }
+
+    /// The SHA-256 (hex) of the bytes a save appended to the file at `path`, when the file is
+    /// still at `version` once they are read.
+    private static func updateDigest(path: String, from start: Int, to end: Int, version: String) -> String? {
+        guard start >= 0, start < end, let source = try? ByteSource(path: path), end <= source.count,
+              FileVersion.tag(of: path) == version else { return nil }
+        return digest(UnsafeRawBufferPointer(rebasing: source.bytes[start..<end]))
+    }
+
+    private static func digest(_ bytes: UnsafeRawBufferPointer) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// A change's description as the object of "may …": "Set the metadata" → "set the metadata".
     static func action(_ change: String) -> String {
         guard let first = change.first else { return "change this score" }
@@ -174,10 +249,10 @@ extension LibraryCatalog {
         let key = CatalogPath.key(relative)
         try write { db in
             try db.execute(sql: """
-                INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt, lengthAfter, updateDigest)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [key, step.lengthBefore, step.versionBefore, step.versionAfter, step.change, step.author,
-                                 step.madeAt.timeIntervalSince1970])
+                                 step.madeAt.timeIntervalSince1970, step.lengthAfter, step.updateDigest])
             try db.execute(sql: """
                 DELETE FROM undo_step WHERE path = ? AND id NOT IN
                     (SELECT id FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT ?)

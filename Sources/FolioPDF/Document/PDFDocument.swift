@@ -47,7 +47,7 @@ public final class PDFDocument {
     private var loading: Set<Int> = []
     private(set) var security: StandardSecurityHandler?
     private(set) var encryptNumber: Int?
-    private let password: String?
+    let password: String?
     var pageCountCache: Int?
     /// Object streams found by a rebuild whose contents are not indexed yet.
     private var pendingObjectStreams: [Int] = []

@@ -22,12 +22,19 @@ extension PDFSaver {
             guard length > 0, length < source.count else {
                 throw PDFError(.invalidArgument, "cannot go back to \(length) bytes: the file has \(source.count)")
             }
-            let marker = Array("%%EOF".utf8)
-            guard Lexer(bytes: source.bytes).findLast(marker, before: length - marker.count, floor: max(0, length - 1024)) != nil else {
+            guard endsRevision(source.bytes, length: length) else {
                 throw PDFError(.invalidArgument, "the first \(length) bytes of \(path) do not end a revision (no %%EOF there)")
             }
             try SafeFile.write(to: path, parts: [UnsafeRawBufferPointer(rebasing: source.bytes[0..<length])])
             return FileStatus(path: path)
         }
+    }
+
+    /// Whether the first `length` bytes end a revision: a `%%EOF` within their last 1,024
+    /// bytes (files often carry a few bytes of padding after it).
+    static func endsRevision(_ bytes: UnsafeRawBufferPointer, length: Int) -> Bool {
+        let marker = Array("%%EOF".utf8)
+        guard length >= marker.count, length <= bytes.count else { return false }
+        return Lexer(bytes: bytes).findLast(marker, before: length - marker.count, floor: max(0, length - 1024)) != nil
     }
 }

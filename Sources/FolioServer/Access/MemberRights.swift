@@ -11,7 +11,7 @@ import Hummingbird
 ///
 /// | request | right |
 /// | --- | --- |
-/// | `POST /api/scores/{id}/annotations`, `PATCH`/`DELETE …/annotations/{mark}`, `POST …/undo` | ``MemberRight/markOwn`` (the edit path checks the mark or change is theirs) |
+/// | `POST /api/scores/{id}/annotations`, `PATCH`/`DELETE …/annotations/{mark}`, `POST …/undo`, `POST …/changes/{change}/undo` | ``MemberRight/markOwn`` (the edit path checks the mark or change is theirs) |
 /// | `POST /api/rehearsals`, `DELETE /api/rehearsals/{code}` | ``MemberRight/lead`` |
 /// | `POST`/`DELETE /api/session`, `POST /api/invitations/{token}` | none (logging in and out) |
 /// | any other `POST`, `PUT`, `PATCH`, `DELETE` | ``MemberRight/library`` |
@@ -41,7 +41,8 @@ struct MemberRights: RouterMiddleware {
         }
         if parts.count >= 4, parts[0] == "api", parts[1] == "scores" {
             switch (method, parts.count, parts[3]) {
-            case (.post, 4, "annotations"), (.patch, 5, "annotations"), (.delete, 5, "annotations"), (.post, 4, "undo"):
+            case (.post, 4, "annotations"), (.patch, 5, "annotations"), (.delete, 5, "annotations"), (.post, 4, "undo"),
+                 (.post, 6, "changes") where parts[5] == "undo":
                 return (.markOwn, "mark a score")
             default:
                 break

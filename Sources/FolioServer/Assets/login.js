@@ -17,11 +17,22 @@ async function send(url, body) {
   return false;
 }
 
+// A logout made while the server was out of reach (who.js): the session it left is ended now.
+async function endLeftSession() {
+  if (localStorage.getItem('folio-logout') !== '1') return;
+  try {
+    const response = await fetch('/api/session', { method: 'DELETE', headers: { 'X-Folio-CSRF': csrf } });
+    if (response.ok && !response.headers.get('X-Folio-Offline')) localStorage.removeItem('folio-logout');
+  } catch { /* still out of reach: the next visit tries again */ }
+}
+const leftSession = endLeftSession();
+
 const login = document.getElementById('login');
 login?.addEventListener('submit', async (event) => {
   event.preventDefault();
   status.textContent = 'Logging in…';
   const form = new FormData(login);
+  await leftSession;
   if (await send('/api/session', { name: form.get('name'), password: form.get('password') })) {
     location.assign(login.dataset.next || '/');
   }

@@ -82,6 +82,33 @@ export async function keptItems() {
   };
 }
 
+// A device several members share (a section's iPad): what one member's session was answered —
+// the marks lists of kept scores (another's own layer is not listed to them), their parts, the
+// last answers and pages — is forgotten when they log out; the kept scores' answers are fetched
+// again for whoever logs in next (refreshKept), the files themselves stay.
+export async function forgetMembersAnswers() {
+  if (!supported) return;
+  await caches.delete(PAGES);
+  await caches.delete('folio-api');
+  const kept = await caches.open(KEPT);
+  for (const request of await kept.keys()) {
+    const path = new URL(request.url).pathname;
+    if (/^\/api\/scores\/\d+\/annotations$/.test(path) || path === '/api/parts/mine') await kept.delete(request);
+  }
+}
+
+// Fetches the kept scores' answers (not their files) again, as the member now logged in is answered.
+export async function refreshKept() {
+  if (!supported) return;
+  const { scores } = await keptItems();
+  for (const id of scores) {
+    const { api, pages } = await scoreFiles(id);
+    await store(KEPT, api.filter((url) => !url.endsWith('/pdf')));
+    await store(PAGES, pages);
+    await store(KEPT, pages);
+  }
+}
+
 // "Keep offline": a toggle (`button`, aria-pressed) and a line that says how it stands.
 export async function keepToggle(button, status, item) {
   if (!supported) {

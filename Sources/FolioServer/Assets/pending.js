@@ -9,8 +9,20 @@
 // new mark carries a name of its own (/NM), so one whose answer was lost on the way is found in
 // the file, not added again; a bookmark already there with the same name and pages is not added
 // twice. Setlist order made offline waits the same way (setlistMoves).
+// On a device members share, each change waits as the member's who made it (who.js keeps who
+// is logged in here): only theirs is shown and sent while they are logged in, so a change is
+// never saved in another's name; the others' wait for them to log in here again.
 import { getJSON, change } from './api.js';
 import { whenReachable } from './reconnect.js';
+
+// The member logged in on this device (who.js keeps it), null for a musician alone.
+export const memberHere = () => { try { return localStorage.getItem('folio-member'); } catch { return null; } };
+const ours = (record) => (record.member ?? null) === memberHere();
+
+// How many changes wait on this device in `member`'s name (not those refused).
+export async function waitingFor(member) {
+  try { return (await all()).filter((record) => (record.member ?? null) === member && !record.conflict).length; } catch { return 0; }
+}
 
 const DATABASE = 'folio-pending';
 const STORE = 'changes';
@@ -92,13 +104,19 @@ export function pendingChanges(view, saved) {
   view.stage.append(banner);
 
   async function refresh() {
-    try { records = (await all()).filter((record) => record.score === scoreID); } catch { records = []; }
+    let others = 0;
+    try {
+      const here = (await all()).filter((record) => record.score === scoreID);
+      records = here.filter(ours);
+      others = here.length - records.length;
+    } catch { records = []; }
     const waiting = records.filter((record) => !record.conflict).length;
     const conflicts = records.length - waiting;
     view.stage.dataset.pending = String(waiting);
     const parts = [];
     if (waiting) parts.push(`${waiting} ${waiting === 1 ? 'change' : 'changes'} not yet saved`);
     if (conflicts) parts.push(`${conflicts} could not be saved: see the marks list`);
+    if (others) parts.push(`${others} ${others === 1 ? 'change' : 'changes'} by another member ${others === 1 ? 'waits' : 'wait'} for them to log in here`);
     banner.textContent = parts.join(' · ');
     banner.hidden = parts.length === 0;
     draw();
@@ -176,7 +194,7 @@ export function pendingChanges(view, saved) {
     let sent = 0, failed = false;
     try {
       const work = async () => {
-        for (const record of (await all()).filter((each) => each.score === scoreID && !each.conflict)) {
+        for (const record of (await all()).filter((each) => each.score === scoreID && !each.conflict && ours(each))) {
           // The file as it is now: its version, and whether the mark or bookmark changed is still there.
           const bookmark = record.what === 'bookmark';
           let data, version;
@@ -232,7 +250,7 @@ export function pendingChanges(view, saved) {
         return await change(request.method, request.url, state.version, request.body);
       } catch (error) {
         if (!unreachable(error)) throw error;
-        await put({ ...request, score: scoreID, version: state.version, made: Date.now() });
+        await put({ ...request, score: scoreID, version: state.version, made: Date.now(), member: memberHere() });
         await refresh();
         later();
         return null;
@@ -259,7 +277,7 @@ export function setlistMoves(name, note, saved) {
   let sending = false;
   let waiting = null;
   const later = () => { waiting ??= whenReachable().then(() => { waiting = null; send(); }); };
-  const mine = async () => { try { return (await all()).filter((record) => record.setlist === name); } catch { return []; } };
+  const mine = async () => { try { return (await all()).filter((record) => record.setlist === name && ours(record)); } catch { return []; } };
   // The same piece: a score by its id (a bookmark of it by its first page too), else by its title.
   const same = (entry, piece) => entry.kind === piece.kind && (piece.score
     ? entry.score === piece.score && (entry.start ?? null) === (piece.start ?? null) : entry.title === piece.title);
@@ -343,7 +361,7 @@ export function setlistMoves(name, note, saved) {
     // Keeps a move ({from, to, piece: {kind, score, start, title}, anchor: {piece, side: 'before' | 'after'},
     // description}) on the device.
     async keep(move) {
-      await put({ ...move, setlist: name, made: Date.now() });
+      await put({ ...move, setlist: name, made: Date.now(), member: memberHere() });
       await say();
       later();
     },

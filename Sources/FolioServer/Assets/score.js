@@ -30,6 +30,7 @@ import { pendingChanges } from './pending.js';
 import { drawAhead } from './ahead.js';
 import { keepRecent, keepToggle } from './offline.js';
 import { showWho } from './who.js';
+import { history } from './history.js';
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('page');
@@ -52,6 +53,8 @@ const state = { document: null, page: placeNumber('page', 1), pages: 0, scale: 1
   links: [], rendering: null, half: false, halfway: false, two: false, splits: {}, fitWidth: false, zoom: 1, back: [] };
 
 const undoButton = document.getElementById('undo');
+// The history in the Details panel (history.js), listed anew after every save.
+let changes = { load: async () => {} };
 
 function say(text) { status.textContent = text; }
 
@@ -100,6 +103,7 @@ const rehearsal = leadRehearsal({ toggle: document.getElementById('rehearse'), p
 pageTools({ scoreID, page: () => state.page, version: () => state.version, run });
 
 async function refreshUndo() {
+  changes.load();
   try {
     const { data } = await getJSON(`/api/scores/${scoreID}/undo`);
     undoButton.disabled = !data.change;
@@ -116,12 +120,18 @@ async function undo() {
   } catch (error) {
     say(`Cannot undo: ${error.message}`);
   }
+  await reloadAll();
+}
+undoButton.addEventListener('click', undo);
+
+// After an undo or a change taken back: the file, the page and every panel anew.
+async function reloadAll() {
   await loadDocument();
   await render();
   await Promise.all([panels.details.load(), panels.contents.load()]);
   refreshUndo();
 }
-undoButton.addEventListener('click', undo);
+changes = history(app, reloadAll);
 
 // Opens the file (again, after a save). One whose fetch failed in a blip is let go without
 // destroy(): pdf.js throws from its broken range stream when it is torn down.

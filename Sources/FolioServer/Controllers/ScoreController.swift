@@ -107,6 +107,11 @@ struct ScoreController {
             let member = request.uri.queryParameters.get("member")
             return try LibraryServer.json(["changes": try service.changes(score: try LibraryServer.scoreID(context), member: member)])
         }
+        router.post("/api/scores/:id/changes/:change/undo") { request, context -> Response in
+            guard let change = context.parameters.get("change", as: Int64.self) else { throw HTTPError(.notFound) }
+            let undone = try service.takeBack(score: try LibraryServer.scoreID(context), change: change, expected: request.headers[.ifMatch])
+            return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
+        }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }

@@ -262,6 +262,10 @@ enum HTMLPage {
             </section>
             <section id="panel-details" role="tabpanel" aria-labelledby="tab-details" hidden>
         \(detailsForm())
+              <details id="history" class="history" data-right="library"><summary>History</summary>
+                <label>By <select id="history-member"><option value="">Everyone</option></select></label>
+                <ol id="history-list" class="history-list" aria-label="Changes saved to this score, the last first"></ol>
+              </details>
             </section>
             <p id="status" class="muted" role="status"></p>
           </aside>

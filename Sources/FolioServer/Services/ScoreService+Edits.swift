@@ -21,6 +21,8 @@ extension ScoreService {
 
     /// A change as the history lists it.
     public struct Change: Codable, Sendable, Equatable {
+        /// Its number: what ``takeBack(score:change:expected:)`` names.
+        public let id: Int64
         public let change: String
         public let author: String?
         public let madeAt: String
@@ -38,7 +40,20 @@ extension ScoreService {
         let key = member.map(LibraryCatalog.nameKey)
         return try catalog.changes(score: score.path)
             .filter { key == nil || $0.author.map(LibraryCatalog.nameKey) == key }
-            .map { Change(change: $0.change, author: $0.author, madeAt: $0.madeAt.formatted(.iso8601), undoable: $0 == last) }
+            .map { Change(id: $0.id, change: $0.change, author: $0.author, madeAt: $0.madeAt.formatted(.iso8601), undoable: $0 == last) }
+    }
+
+    /// Takes back one earlier change of a score, keeping those after it (see
+    /// `LibraryCatalog.takeBack`): 409 when the file is not at `expected`, when a later change
+    /// touched the same thing or it is taken back already; 404 for a change not recorded.
+    /// Returns what was taken back and the new version.
+    public func takeBack(score id: Int64, change: Int64, expected: String?) throws -> (change: String, tag: String) {
+        let (score, _) = try score(id)
+        guard let expected else {
+            throw LibraryError(.versionRequired, "send the version you change in If-Match (the ETag of GET)")
+        }
+        let undone = try catalog.takeBack(score: score.path, change: change, expected: expected)
+        return (undone.change, undone.version)
     }
 
     /// What the last change saved to a score did, when it can still be undone (nothing

@@ -4,7 +4,8 @@ import Foundation
 
 /// `folio undo FILE`: takes back the last change saved to a catalogued score through the
 /// library's edit path (by `folio` or by the server), as the server's Undo does; `--list`
-/// shows the changes that are recorded, the last first, with who made them.
+/// shows the changes that are recorded, the last first, with who made them and their number;
+/// `--change N` takes back change N, keeping the changes made after it.
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
@@ -14,21 +15,30 @@ struct UndoCommand: ParsableCommand {
             Every change Folio saves is an incremental update: undo cuts the file back to its revision
             before the last recorded change, when nothing changed the file since. The record lives in
             the catalog, so it outlives a restart of the server.
+            --change N takes back an earlier change (its number from --list) and keeps every change made
+            after it: what it changed is put back, merged with later changes to the same things (another
+            mark on the same page stays), saved as a change of its own. Refused when a later change touched
+            the same thing in a way that does not merge: take that one back first.
             Example: folio meta set Rusalka.pdf --rating 5; folio undo Rusalka.pdf
-            --json prints one object a line: each change with --list ("change", "author", "madeAt", "undoable"),
+            Example: folio undo Rusalka.pdf --list; folio undo Rusalka.pdf --change 12
+            --json prints one object a line: each change with --list ("id", "change", "author", "madeAt", "undoable"),
             else what was (or with --dry-run would be) undone.
-            Exit codes: 0 undone (or listed); 1 nothing to undo, the file changed since, or no library; 64 usage error.
+            Exit codes: 0 undone (or listed); 1 nothing to undo, the file changed since, a later change in the way, \
+            or no library; 64 usage error.
             """
     )
 
     @Flag(help: "List the recorded changes instead of undoing the last.") var list = false
     @Flag(help: "Say what would be undone; change nothing.") var dryRun = false
+    @Option(help: ArgumentHelp("Take back this change (its number from --list), keeping those after it.", valueName: "number"))
+    var change: Int64?
     @Flag(help: "Print JSON, one object a line.") var json = false
     @Argument(help: "The score.") var file: String
 
     /// One change as `--json` prints it.
     struct Item: Encodable {
         let score: String
+        let id: Int64
         let change: String
         let author: String?
         let madeAt: String
@@ -38,6 +48,7 @@ struct UndoCommand: ParsableCommand {
 
         init(score: String, _ record: LibraryCatalog.ChangeRecord, undoable: Bool, undone: Bool) {
             self.score = score
+            id = record.id
             change = record.change
             author = record.author
             madeAt = ISO8601DateFormatter().string(from: record.madeAt)
@@ -48,6 +59,7 @@ struct UndoCommand: ParsableCommand {
 
     func validate() throws {
         if list && dryRun { throw ValidationError("--list changes nothing; --dry-run goes with an undo") }
+        if change != nil && (list || dryRun) { throw ValidationError("--change takes a change back; it goes without --list and --dry-run") }
     }
 
     func run() throws {
@@ -64,8 +76,15 @@ struct UndoCommand: ParsableCommand {
                 if json { return try printJSONLines(items) }
                 if changes.isEmpty { print("\(relative): no recorded changes") }
                 for item in items {
-                    print("\(item.madeAt)  \(item.author ?? "-")  \(item.change)\(item.undoable ? " (undoable)" : "")")
+                    print("\(item.id)  \(item.madeAt)  \(item.author ?? "-")  \(item.change)\(item.undoable ? " (undoable)" : "")")
                 }
+            } else if let change {
+                guard let step = try catalog.changes(score: relative).first(where: { $0.id == change }) else {
+                    throw LibraryError(.notFound, "no change \(change) is recorded for \(relative) (see --list)")
+                }
+                let undone = try catalog.takeBack(score: relative, change: change, expected: nil)
+                if json { return try printJSONLine(Item(score: relative, step, undoable: true, undone: true)) }
+                print("\(relative): took back \(undone.change)")
             } else if dryRun {
                 let step = try catalog.undoable(score: relative)
                 if json { return try printJSONLine(Item(score: relative, step, undoable: true, undone: false)) }

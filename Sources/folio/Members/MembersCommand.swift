@@ -73,12 +73,19 @@ struct MembersAddCommand: ParsableCommand {
     func run() throws {
         try MembersCommand.run("add") {
             let catalog = try location.catalog(create: false)
-            if role != .librarian, try !catalog.hasMembers() {
+            let first = try !catalog.hasMembers()
+            if role != .librarian, first {
                 throw LibraryError(.invalidArgument, "the first member must be a librarian (--role librarian): someone must manage the others")
             }
             let password = try passwordFile.map(MembersCommand.password)
             if let password { _ = try PasswordHash.checked(password) }
             let added = try catalog.addMember(MemberSetting(name: name, role: role, instrument: instrument, section: section))
+            if first {
+                // `folio serve` chooses how people get in when it starts: a server already running
+                // keeps its token or password (or none, on loopback) until it is started again.
+                FileHandle.standardError.write(Data(("the library has members now: start `folio serve` again (if it runs) "
+                    + "for them to log in with their own passwords\n").utf8))
+            }
             if let password {
                 try catalog.setMemberPassword(added.member.name, password: password)
                 let member = try catalog.member(named: added.member.name)
