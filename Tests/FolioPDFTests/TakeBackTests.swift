@@ -24,17 +24,22 @@ final class TakeBackTests: XCTestCase {
 
     private func length(_ path: String) throws -> Int { try ByteSource(path: path).count }
 
-    /// Adds a FreeText mark saying `text` to page 1 in the layer `layer`; returns the file's length after.
-    @discardableResult
-    private func mark(_ path: String, _ text: String, layer: String, name: String) throws -> Int {
-        try PDFSaver.update(path: path) { document in
-            var draft = PDFAnnotationDraft(kind: .freeText)
+    /// An edit adding a `kind` mark saying `text` (named `name`) to page 1, in the layer `layer`.
+    private func marking(_ kind: PDFAnnotationKind, _ text: String, layer: String, name: String) -> (PDFDocument) throws -> Void {
+        { document in
+            var draft = PDFAnnotationDraft(kind: kind)
             draft.rect = PDFRect(x1: 40, y1: 40, x2: 240, y2: 64)
             draft.contents = text
             draft.name = name
             draft.optionalContent = try document.optionalContentGroup(named: layer)
             try document.addAnnotation(draft, toPage: 0)
         }
+    }
+
+    /// Adds a FreeText mark saying `text` to page 1 in the layer `layer`; returns the file's length after.
+    @discardableResult
+    private func mark(_ path: String, _ text: String, layer: String, name: String) throws -> Int {
+        try PDFSaver.update(path: path, edit: marking(.freeText, text, layer: layer, name: name))
         return try length(path)
     }
 
@@ -103,22 +108,12 @@ final class TakeBackTests: XCTestCase {
             let original = try TestEnvironment.corpusFile(relative)
             let path = root.appendingPathComponent("c\(index).pdf").path
             try FileManager.default.copyItem(atPath: original, toPath: path)
-            let draft = { (text: String, layer: String, name: String) -> (PDFDocument) throws -> Void in
-                { document in
-                    var draft = PDFAnnotationDraft(kind: .square)
-                    draft.rect = PDFRect(x1: 10, y1: 10, x2: 60, y2: 40)
-                    draft.contents = text
-                    draft.name = name
-                    draft.optionalContent = try document.optionalContentGroup(named: layer)
-                    try document.addAnnotation(draft, toPage: 0)
-                }
-            }
             let start: Int, end: Int
             do {
                 start = try length(path)
-                try PDFSaver.update(path: path, password: expected.password, edit: draft("Ä – první", "Anna", "folio-take-1"))
+                try PDFSaver.update(path: path, password: expected.password, edit: marking(.square, "Ä – první", layer: "Anna", name: "folio-take-1"))
                 end = try length(path)
-                try PDFSaver.update(path: path, password: expected.password, edit: draft("Б – второй", "Борис", "folio-take-2"))
+                try PDFSaver.update(path: path, password: expected.password, edit: marking(.square, "Б – второй", layer: "Борис", name: "folio-take-2"))
             } catch {
                 refused += 1   // a file Folio does not mark (no page, no permission, damaged)
                 continue
