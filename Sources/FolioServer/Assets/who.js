@@ -5,8 +5,11 @@
 // On a device members share, the member logged in is kept on it (pending.js sends only their
 // waiting changes); logging out says what still waits in their name and forgets what their
 // session was answered; whoever logs in next has the kept scores' answers fetched again.
+// offline.js is loaded only when needed: importing it registers the service worker, which pages
+// that only ask who is here (a rehearsal's follower) go without.
 import { memberHere, waitingFor } from './pending.js';
-import { forgetMembersAnswers, refreshKept } from './offline.js';
+
+const offline = () => import('./offline.js');
 
 export async function whoAmI() {
   return (await ask()).who;
@@ -35,7 +38,7 @@ export async function showWho(place = document.getElementById('who')) {
   if (!who.members || !who.member) return who;
   if (memberHere() !== who.member.name) {
     remember(who.member.name);
-    refreshKept().catch(() => {});   // the kept scores as this member is answered
+    offline().then((kept) => kept.refreshKept()).catch(() => {});   // the kept scores as this member is answered
   }
   const rights = new Set(who.rights);
   for (const control of document.querySelectorAll('[data-right]')) {
@@ -82,7 +85,7 @@ async function logOut(member) {
   // Out of reach: the session is ended by the login page once the server answers (login.js).
   if (!ended) try { localStorage.setItem('folio-logout', '1'); } catch { /* nothing to keep it in */ }
   remember(null);
-  await forgetMembersAnswers().catch(() => {});
+  await offline().then((kept) => kept.forgetMembersAnswers()).catch(() => {});
   location.assign('/login');
 }
 
