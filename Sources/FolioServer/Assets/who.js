@@ -35,7 +35,7 @@ export async function showWho(place = document.getElementById('who')) {
     if (name && place) place.replaceChildren(...bar({ name, role: null }, new Set()));
     return who;
   }
-  if (!who.members || !who.member) return who;
+  if (!who?.members || !who.member) return who;
   if (memberHere() !== who.member.name) {
     remember(who.member.name);
     offline().then((kept) => kept.refreshKept()).catch(() => {});   // the kept scores as this member is answered
