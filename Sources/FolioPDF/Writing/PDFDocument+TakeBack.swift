@@ -37,13 +37,13 @@ extension PDFDocument {
         guard !hasChanges else { throw PDFError(.invalidArgument, "take back a revision before any other edit") }
         let notRevision = PDFError(.invalidArgument, "bytes \(start)–\(end) are not a revision of this file (\(source.count) bytes)")
         guard start > 0, start < end, end <= source.count,
-              PDFSaver.endsRevision(source.bytes, length: start), PDFSaver.endsRevision(source.bytes, length: end) else { throw notRevision }
+              let eof = PDFSaver.lastEndOfFile(source.bytes, within: start),
+              PDFSaver.lastEndOfFile(source.bytes, within: end) != nil else { throw notRevision }
         let before = try PDFDocument(source: ByteSource(data: source.bytes[0..<start]), password: password, options: options)
         let after = try PDFDocument(source: ByteSource(data: source.bytes[0..<end]), password: password, options: options)
         // The revision's own cross-reference section lies between the two lengths, and none of
         // its objects before `start` (between the `%%EOF` that ends the revision before and it).
         guard let section = after.originalStartXRef, section + after.headerOffset >= start,
-              let eof = Lexer(bytes: source.bytes).findLast(Array("%%EOF".utf8), before: start - 5, floor: max(0, start - 1024)),
               !after.xref.entries.values.contains(where: {
                   if case .uncompressed(let offset, _) = $0 { (eof..<start).contains(offset) } else { false }
               }) else { throw notRevision }
@@ -62,11 +62,9 @@ extension PDFDocument {
                 outcome.kept.append(number)
                 continue
             }
-            let base = before.defines(number) ? before.object(PDFReference(number: number)) : nil
-            let theirs = after.defines(number) ? after.object(PDFReference(number: number)) : nil
-            let now = defines(number) ? object(PDFReference(number: number)) : nil
+            let now = stored(number)
             do {
-                let target = try merge.merge(base, theirs, now, depth: 0)
+                let target = try merge.merge(before.stored(number), after.stored(number), now, depth: 0)
                 if target != now { replacements.append((number, target)) }
             } catch is TakeBackMerge.Conflict {
                 outcome.conflicts.append(number)
@@ -101,6 +99,11 @@ extension PDFDocument {
         case .none, .free?: false
         default: true
         }
+    }
+
+    /// Object `number` as the cross-reference data defines it; nil when it is free or absent.
+    private func stored(_ number: Int) -> PDFObject? {
+        defines(number) ? object(PDFReference(number: number)) : nil
     }
 
     private func generation(of number: Int) -> Int {
@@ -142,7 +145,7 @@ extension PDFDocument {
             }
         }
         for number in objectsWritten(since: end, before: after) where !created.contains(number) {
-            newReferences(object(PDFReference(number: number)), after.defines(number) ? after.object(PDFReference(number: number)) : nil)
+            newReferences(object(PDFReference(number: number)), after.stored(number))
         }
         newReferences(.dictionary(xref.trailer), .dictionary(after.xref.trailer))
         while let number = pending.popLast() {

@@ -22,7 +22,7 @@ extension PDFSaver {
             guard length > 0, length < source.count else {
                 throw PDFError(.invalidArgument, "cannot go back to \(length) bytes: the file has \(source.count)")
             }
-            guard endsRevision(source.bytes, length: length) else {
+            guard lastEndOfFile(source.bytes, within: length) != nil else {
                 throw PDFError(.invalidArgument, "the first \(length) bytes of \(path) do not end a revision (no %%EOF there)")
             }
             try SafeFile.write(to: path, parts: [UnsafeRawBufferPointer(rebasing: source.bytes[0..<length])])
@@ -30,11 +30,12 @@ extension PDFSaver {
         }
     }
 
-    /// Whether the first `length` bytes end a revision: a `%%EOF` within their last 1,024
-    /// bytes (files often carry a few bytes of padding after it).
-    static func endsRevision(_ bytes: UnsafeRawBufferPointer, length: Int) -> Bool {
+    /// Where the `%%EOF` that ends the revision made of the first `length` bytes starts: the
+    /// last one within their last 1,024 bytes (files often carry a few bytes of padding after
+    /// it); nil when there is none, and the first `length` bytes end no revision.
+    static func lastEndOfFile(_ bytes: UnsafeRawBufferPointer, within length: Int) -> Int? {
         let marker = Array("%%EOF".utf8)
-        guard length >= marker.count, length <= bytes.count else { return false }
-        return Lexer(bytes: bytes).findLast(marker, before: length - marker.count, floor: max(0, length - 1024)) != nil
+        guard length >= marker.count, length <= bytes.count else { return nil }
+        return Lexer(bytes: bytes).findLast(marker, before: length - marker.count, floor: max(0, length - 1024))
     }
 }

@@ -103,10 +103,16 @@ export async function refreshKept() {
   const { scores } = await keptItems();
   for (const id of scores) {
     const { api, pages } = await scoreFiles(id);
-    await store(KEPT, api.filter((url) => !url.endsWith('/pdf')));
-    await store(PAGES, pages);
-    await store(KEPT, pages);
+    await keepFiles(api.filter((url) => !url.endsWith('/pdf')), pages);
   }
+}
+
+// Stores what an item needs offline: its API answers, and its pages (kept, and among the last
+// pages, which the service worker shows when the network fails).
+async function keepFiles(api, pages) {
+  await store(KEPT, api);
+  await store(PAGES, pages);
+  await store(KEPT, pages);
 }
 
 // "Keep offline": a toggle (`button`, aria-pressed) and a line that says how it stands.
@@ -143,10 +149,8 @@ export async function keepToggle(button, status, item) {
       if (keep) {
         status.textContent = 'Keeping…';
         await navigator.storage?.persist?.().catch(() => false);
-        await store(KEPT, api);
-        await store(PAGES, pages);
         // The page's own answers are kept too: the item opens from the kept pages.
-        await store(KEPT, pages);
+        await keepFiles(api, pages);
       } else {
         await forget([...api, ...pages]);
       }
