@@ -188,6 +188,18 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.fireChannelRead(data)
     }
 
+    /// A stop (SIGINT, SIGTERM) asks every connection to quiesce. One whose first request head
+    /// has not come holds no request, and nothing behind this handler can hear the ask yet
+    /// (HTTP's handlers are added once the head shows it is no WebSocket): it is closed here,
+    /// or it would hold the stop until its deadline (a browser keeps such spare connections).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, !headSeen {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         finish()
         context.fireChannelInactive()
