@@ -40,16 +40,33 @@ extension PDFDocument {
         return counts
     }
 
-    /// The dictionaries of page `pageIndex`'s `/Annots`, with their references and places in
-    /// the array; entries that are not dictionaries are skipped with a warning, and those past
-    /// ``maxAnnotationsPerPage`` with one warning.
-    private func entries(of page: PDFPage, pageIndex: Int) -> [(dictionary: PDFDictionary, reference: PDFReference?, index: Int)] {
+    /// How many entries page `page`'s `/Annots` has that are read (at most
+    /// ``maxAnnotationsPerPage``), without reading the annotations: what splits a page of
+    /// thousands of links into parts read side by side.
+    ///
+    /// ```swift
+    /// let page = doc.pages()[0]
+    /// let count = doc.annotationEntryCount(of: page)
+    /// let firstHalf = doc.annotations(of: page, pageIndex: 0, positions: 0..<count / 2)
+    /// ```
+    public func annotationEntryCount(of page: PDFPage) -> Int {
+        min(resolve(page.dictionary["Annots"]).arrayValue?.count ?? 0, PDFDocument.maxAnnotationsPerPage)
+    }
+
+    /// The dictionaries of page `pageIndex`'s `/Annots` at `positions` (all when nil), with
+    /// their references and places in the array; entries that are not dictionaries are
+    /// skipped with a warning, and those past ``maxAnnotationsPerPage`` with one warning.
+    private func entries(of page: PDFPage, pageIndex: Int, positions: Range<Int>? = nil)
+        -> [(dictionary: PDFDictionary, reference: PDFReference?, index: Int)] {
         let entries = resolve(page.dictionary["Annots"]).arrayValue ?? []
-        if entries.count > PDFDocument.maxAnnotationsPerPage {
+        if entries.count > PDFDocument.maxAnnotationsPerPage, (positions?.lowerBound ?? 0) == 0 {
             log.add("page \(pageIndex + 1) has \(entries.count) annotations; only the first \(PDFDocument.maxAnnotationsPerPage) are read",
                     object: page.reference)
         }
-        return entries.prefix(PDFDocument.maxAnnotationsPerPage).enumerated().compactMap { index, entry in
+        let read = 0..<min(entries.count, PDFDocument.maxAnnotationsPerPage)
+        let wanted = positions.map { $0.clamped(to: read) } ?? read
+        return wanted.compactMap { index in
+            let entry = entries[index]
             let resolved = resolve(entry)
             guard let dictionary = resolved.dictionaryValue else {
                 if !resolved.isNull {
@@ -63,18 +80,31 @@ extension PDFDocument {
 
     /// The annotations of `page`, which is page `pageIndex` of this document.
     public func annotations(of page: PDFPage, pageIndex: Int) -> [PDFAnnotation] {
-        var result = entries(of: page, pageIndex: pageIndex).map { entry in
+        var result = annotations(of: page, pageIndex: pageIndex, positions: nil)
+        PDFDocument.identifyByName(&result)
+        return result
+    }
+
+    /// The annotations at `positions` of page `pageIndex`'s `/Annots` (all when nil), each
+    /// with its derived identifier: ``identifyByName(_:)`` over the whole page's
+    /// annotations, joined in order, makes them what ``annotations(of:pageIndex:)`` answers.
+    public func annotations(of page: PDFPage, pageIndex: Int, positions: Range<Int>?) -> [PDFAnnotation] {
+        entries(of: page, pageIndex: pageIndex, positions: positions).map { entry in
             annotation(entry.dictionary, reference: entry.reference, pageIndex: pageIndex, index: entry.index)
         }
-        // /NM names the annotation only where it is unique on the page.
+    }
+
+    /// Gives each of one page's annotations its /NM as identifier where that name is unique
+    /// on the page and cannot be mistaken for a derived identifier.
+    public static func identifyByName(_ annotations: inout [PDFAnnotation]) {
         var nameCounts: [String: Int] = [:]
-        for item in result { if let name = item.name, !name.isEmpty { nameCounts[name, default: 0] += 1 } }
-        for position in result.indices {
-            if let name = result[position].name, nameCounts[name] == 1, PDFDocument.isUsableIdentifier(name) {
-                result[position].id = name
+        for item in annotations { if let name = item.name, !name.isEmpty { nameCounts[name, default: 0] += 1 } }
+        guard !nameCounts.isEmpty else { return }
+        for position in annotations.indices {
+            if let name = annotations[position].name, nameCounts[name] == 1, isUsableIdentifier(name) {
+                annotations[position].id = name
             }
         }
-        return result
     }
 
     /// An /NM can serve as an identifier when it cannot be mistaken for a derived one.

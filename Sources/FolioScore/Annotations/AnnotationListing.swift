@@ -16,7 +16,7 @@ public enum AnnotationListing {
     /// for shown in try AnnotationListing.list(document, page: 1) { print(shown.annotation.subtype, shown.display) }
     /// ```
     public struct Shown: Sendable {
-        public let annotation: PDFAnnotation
+        public internal(set) var annotation: PDFAnnotation
         /// x, y, width, height on the displayed page.
         public let display: [Double]
     }
@@ -49,14 +49,30 @@ public enum AnnotationListing {
 
     /// One page's annotations where they show, read once (see `PDFDocument.readingOnce`).
     static func listing(_ page: PDFPage, _ index: Int, of document: PDFDocument, popups: Bool) -> [Shown] {
+        var shown = listing(page, index, of: document, popups: popups, positions: nil)
+        identifyByName(&shown)
+        return shown
+    }
+
+    /// The annotations at `positions` of a page's `/Annots` (all when nil) where they show,
+    /// read once, before ``identifyByName(_:)`` has seen the whole page.
+    static func listing(_ page: PDFPage, _ index: Int, of document: PDFDocument, popups: Bool, positions: Range<Int>?) -> [Shown] {
         let geometry = PDFPageGeometry(page: page)
         return document.readingOnce {
-            document.annotations(of: page, pageIndex: index).compactMap { annotation -> Shown? in
+            document.annotations(of: page, pageIndex: index, positions: positions).compactMap { annotation -> Shown? in
                 guard popups || annotation.subtype != "Popup" else { return nil }
                 let box = geometry.toDisplay(annotation.rect, noRotate: annotation.staysUpright)
                 return Shown(annotation: annotation, display: [box.x, box.y, box.width, box.height])
             }
         }
+    }
+
+    /// `PDFDocument.identifyByName` over one whole page's listing.
+    static func identifyByName(_ shown: inout [Shown]) {
+        guard shown.contains(where: { $0.annotation.name?.isEmpty == false }) else { return }
+        var annotations = shown.map(\.annotation)
+        PDFDocument.identifyByName(&annotations)
+        for position in shown.indices { shown[position].annotation = annotations[position] }
     }
 
     /// A subtype from a name as `folio annot add` and the API take it ("ink", "strikeout")

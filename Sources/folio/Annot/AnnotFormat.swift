@@ -38,30 +38,54 @@ enum AnnotFormat {
     /// A page's annotations as JSON objects separated by commas.
     static func objects(_ shown: [AnnotationListing.Shown]) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(shown.count * 512)
         for (index, item) in shown.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            object(item).write(to: &out)
+            write(item.details, to: &out)
         }
         return out
     }
 
-    static func object(_ shown: AnnotationListing.Shown) -> JSONValue {
-        let item = shown.details
-        return .object([
-            ("id", .string(item.id)), ("object", .optional(item.object)), ("page", .int(item.page)), ("subtype", .string(item.subtype)),
-            ("rect", .numbers(item.rect)), ("display", .numbers(item.display)),
-            ("contents", .optional(item.contents)), ("author", .optional(item.author)), ("name", .optional(item.name)),
-            ("modified", .optional(item.modified)), ("color", .optional(item.color)),
-            ("fill", .optional(item.fill)), ("opacity", .number(item.opacity)),
-            ("width", item.width.map(JSONValue.number) ?? .null), ("flags", .strings(item.flags)),
-            ("quadPoints", .numbers(item.quadPoints)), ("inkList", .array(item.inkList.map(JSONValue.numbers))),
-            ("line", .numbers(item.line)), ("lineEndings", .strings(item.lineEndings)), ("vertices", .numbers(item.vertices)),
-            ("icon", .optional(item.icon)), ("font", .optional(item.font)),
-            ("fontSize", item.fontSize.map(JSONValue.number) ?? .null),
-            ("textColor", .optional(item.textColor)), ("alignment", .optional(item.alignment)),
-            ("popup", .optional(item.popup)), ("inReplyTo", .optional(item.inReplyTo)),
-            ("hasAppearance", .bool(item.hasAppearance)),
-        ])
+    /// One annotation's JSON object, keys in a fixed order, written straight into `out`: a
+    /// page of thousands of links (LilyPond's point-and-click) spent more time building a
+    /// `JSONValue` tree per annotation than reading the annotations.
+    static func write(_ item: AnnotationDetails, to out: inout [UInt8]) {
+        var object = JSONFields(opening: &out)
+        object.string("id", item.id, to: &out)
+        object.int("object", item.object, to: &out)
+        object.int("page", item.page, to: &out)
+        object.string("subtype", item.subtype, to: &out)
+        object.numbers("rect", item.rect, to: &out)
+        object.numbers("display", item.display, to: &out)
+        object.string("contents", item.contents, to: &out)
+        object.string("author", item.author, to: &out)
+        object.string("name", item.name, to: &out)
+        object.string("modified", item.modified, to: &out)
+        object.string("color", item.color, to: &out)
+        object.string("fill", item.fill, to: &out)
+        object.number("opacity", item.opacity, to: &out)
+        object.number("width", item.width, to: &out)
+        object.strings("flags", item.flags, to: &out)
+        object.numbers("quadPoints", item.quadPoints, to: &out)
+        object.key("inkList", to: &out)
+        out.append(UInt8(ascii: "["))
+        for (index, stroke) in item.inkList.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONFields.list(stroke, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        object.numbers("line", item.line, to: &out)
+        object.strings("lineEndings", item.lineEndings, to: &out)
+        object.numbers("vertices", item.vertices, to: &out)
+        object.string("icon", item.icon, to: &out)
+        object.string("font", item.font, to: &out)
+        object.number("fontSize", item.fontSize, to: &out)
+        object.string("textColor", item.textColor, to: &out)
+        object.int("alignment", item.alignment, to: &out)
+        object.string("popup", item.popup, to: &out)
+        object.string("inReplyTo", item.inReplyTo, to: &out)
+        object.bool("hasAppearance", item.hasAppearance, to: &out)
+        JSONFields.close(&out)
     }
 
     static func text(path: String, _ listed: [AnnotationListing.Shown], separator: Bool) -> String {

@@ -132,3 +132,80 @@ enum JSONValue {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// An object's members written straight into a buffer, as ``JSONValue/write(to:)`` writes
+/// them (numbers with at most four decimals, nil as null), for records written by the
+/// thousand. Keys are identifiers the caller spells out, so they are written unescaped.
+///
+/// ```swift
+/// var bytes: [UInt8] = []
+/// var object = JSONFields(opening: &bytes)
+/// object.string("title", "Ноктюрн", to: &bytes)
+/// JSONFields.close(&bytes)   // {"title":"Ноктюрн"}
+/// ```
+struct JSONFields {
+    private var first = true
+
+    /// Opens an object in `out`.
+    init(opening out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object.
+    static func close(_ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "}"))
+    }
+
+    mutating func key(_ name: StaticString, to out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: "\":".utf8)
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?, to out: inout [UInt8]) {
+        key(name, to: &out)
+        if let value { JSONText.quote(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    mutating func int(_ name: StaticString, _ value: Int?, to out: inout [UInt8]) {
+        key(name, to: &out)
+        out.append(contentsOf: (value.map { String($0) } ?? "null").utf8)
+    }
+
+    mutating func bool(_ name: StaticString, _ value: Bool, to out: inout [UInt8]) {
+        key(name, to: &out)
+        out.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func number(_ name: StaticString, _ value: Double?, to out: inout [UInt8]) {
+        key(name, to: &out)
+        if let value { JSONValue.format(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    mutating func numbers(_ name: StaticString, _ values: [Double], to out: inout [UInt8]) {
+        key(name, to: &out)
+        JSONFields.list(values, to: &out)
+    }
+
+    mutating func strings(_ name: StaticString, _ values: [String], to out: inout [UInt8]) {
+        key(name, to: &out)
+        out.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.quote(value, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// Numbers as a JSON array, each as ``JSONValue/format(_:to:)`` writes it.
+    static func list(_ values: [Double], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.format(value, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+}
