@@ -10,7 +10,8 @@
    appended and ratios.
 2. List every annotation of every corpus file that opens, of 500 engraved-score-like files
    (pikepdf writes them: 112 annotations each, LilyPond's point-and-click links and
-   highlights) and of one file of 32,768 annotations: Folio (`folio annot list --json`, one
+   highlights), of one file of 32,768 annotations and of one page of 32,768 links whose
+   objects all sit in object streams: Folio (`folio annot list --json`, one
    process for all files, on all cores and on one), PyMuPDF (annots, links, widgets with
    their rect, type, info and colours) and pikepdf (the raw /Annots entries), alternating
    round by round; medians, µs per annotation and ratios.
@@ -142,14 +143,15 @@ import os, random, sys, pikepdf
 # Engraved-score-like files: 4 pages, each with LilyPond's point-and-click links (indirect,
 # /Border [0 0 0], textedit: URIs) and every tenth a highlight with Czech and Greek text.
 out, count, per_file = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+pages, streams = (int(sys.argv[4]), sys.argv[5]) if len(sys.argv) > 5 else (4, "alternate")
 random.seed(1)
 for i in range(count):
     pdf = pikepdf.new()
-    for _ in range(4):
+    for _ in range(pages):
         pdf.add_blank_page(page_size=(595, 842))
     for p, page in enumerate(pdf.pages):
         annots = pikepdf.Array()
-        for k in range(per_file // 4):
+        for k in range(per_file // pages):
             x, y = random.uniform(20, 560), random.uniform(20, 800)
             if k % 10 == 0:
                 a = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Highlight, Rect=[x, y, x + 40, y + 12],
@@ -162,15 +164,18 @@ for i in range(count):
                     URI=pikepdf.String(f"textedit:///home/hudba/violin.ly:{k}:{p}:{k + 3}")))
             annots.append(pdf.make_indirect(a))
         page.Annots = pdf.make_indirect(annots)
-    mode = pikepdf.ObjectStreamMode.generate if i % 2 else pikepdf.ObjectStreamMode.disable
+    generate = streams == "all" or (streams == "alternate" and i % 2)
+    mode = pikepdf.ObjectStreamMode.generate if generate else pikepdf.ObjectStreamMode.disable
     pdf.save(os.path.join(out, f"engraved-{per_file}-{i:03d}.pdf"), object_stream_mode=mode)
 """
 
 
-def engraved(directory, count, per_file):
-    """`count` engraved-score-like files of `per_file` annotations each, written by pikepdf."""
+def engraved(directory, count, per_file, pages=4, streams="alternate"):
+    """`count` engraved-score-like files of `per_file` annotations each on `pages` pages,
+    written by pikepdf with object streams in every other file (`streams` "alternate"), in
+    all ("all") or in none ("none")."""
     os.makedirs(directory, exist_ok=True)
-    subprocess.run([sys.executable, "-c", ENGRAVED, directory, str(count), str(per_file)], check=True)
+    subprocess.run([sys.executable, "-c", ENGRAVED, directory, str(count), str(per_file), str(pages), streams], check=True)
     return sorted(os.path.join(directory, name) for name in os.listdir(directory))
 
 
@@ -243,6 +248,10 @@ def listings(folio, repeat):
         list_all("engraved scores (LilyPond-like point-and-click links)", engraved(os.path.join(work, "many"), 500, 112),
                  folio, repeat)
         list_all("one file of 32,768 annotations", engraved(os.path.join(work, "one"), 1, 32768), folio, repeat)
+        # The hardest case: one page of 32,768 links, every object in an object stream behind
+        # an xref stream (as pdf.js's test suite has one).
+        list_all("one page of 32,768 annotations, all in object streams",
+                 engraved(os.path.join(work, "objstm"), 1, 32768, pages=1, streams="all"), folio, repeat)
     finally:
         shutil.rmtree(work)
 

@@ -15,7 +15,13 @@ every path is a file of its own), then measures:
 Folio's scans and both loops alternate, REPEAT times each. Wall time (median of REPEAT),
 files/s and peak resident memory (ru_maxrss of the child; the larger of the loop's two).
 
-Usage: library_bench.py FOLIO_BINARY CORPUS_DIR [COUNT] [REPEAT]
+With MIX=1 the library is mixed as a musician's is (issue 57): four in ten files are
+engraved scores — the corpus's Mutopia scores and 200 engraved-score-like files pikepdf
+writes (4 to 24 pages, 50 to 3,000 LilyPond point-and-click links and highlights, every
+other file in object streams) — and the rest every other corpus file: scans, office
+exports, object streams, damaged and encrypted files.
+
+Usage: library_bench.py FOLIO_BINARY CORPUS_DIR [COUNT] [REPEAT]   (MIX=1: the mixed library)
 """
 import json
 import os
@@ -132,6 +138,21 @@ def pdfs(corpus):
     return sorted(found)
 
 
+def mixed(corpus, work):
+    """The mixed library's distinct files, repeated so that engraved scores are four in ten."""
+    from annot_bench import engraved
+    everything = pdfs(corpus)
+    scores = [path for path in everything if os.sep + "scores" + os.sep in path]
+    rest = [path for path in everything if path not in scores]
+    made = []
+    for number, (files, links) in enumerate(((60, 50), (60, 120), (40, 600), (30, 1200), (10, 3000))):
+        made += engraved(os.path.join(work, f"engraved-{number}"), files, links, pages=4 + 5 * number)
+    engraved_files = scores + made
+    # rest : engraved = 6 : 4, each list cycled to its share.
+    share = max(1, round(len(rest) * 4 / 6))
+    return rest + [engraved_files[index % len(engraved_files)] for index in range(share)]
+
+
 def build(folder, sources, count):
     paths = []
     for index in range(count):
@@ -159,8 +180,10 @@ def main():
     work = tempfile.mkdtemp(prefix="folio-library-bench-")
     try:
         folder = os.path.join(work, "Library")
-        paths = build(folder, pdfs(corpus), count)
-        print(f"{count} PDFs ({len(pdfs(corpus))} distinct corpus files, hard-linked) in {folder}; 2 cores")
+        sources = mixed(corpus, work) if os.environ.get("MIX") else pdfs(corpus)
+        paths = build(folder, sources, count)
+        kind = "a mixed library: 4 in 10 engraved scores" if os.environ.get("MIX") else "corpus files"
+        print(f"{count} PDFs ({len(set(sources))} distinct files, {kind}, hard-linked) in {folder}; 2 cores")
         results = {}
 
         # The pikepdf loops' paths go in files: 100,000 of them do not fit a command line.

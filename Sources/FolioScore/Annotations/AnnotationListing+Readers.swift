@@ -17,8 +17,8 @@ extension AnnotationListing {
     /// links per page (LilyPond's point-and-click) is listed in about half the time on two
     /// cores. A page of more than ``partSize`` annotations is read in parts by all readers;
     /// once the page is whole its annotations are named (``PDFDocument/identifyByName(_:)``)
-    /// and handed to `transform` in parts of ``partSize``, side by side, so `body` gets
-    /// such a page in several results, in order. With one reader the pages are read here,
+    /// and each part is handed to `transform`, side by side, so `body` gets such a page in
+    /// several results, in order. With one reader the pages are read here,
     /// as ``forEachPage(_:page:popups:_:)`` reads them. The first error (the file cannot be
     /// opened, a page cannot be listed, `transform` or `body` throws) stops the readers and
     /// is thrown.
@@ -55,34 +55,31 @@ extension AnnotationListing {
             }
             thread.start()
         }
-        var parts: [Shown] = []
+        var parts: [[Shown]] = []
         try handOver.consume(readers: readers) { unit, listed in
             switch listed {
             case .page(let result):
                 try body(unit.page, result)
             case .part(let shown):
-                parts += shown
+                parts.append(shown)
                 guard unit.endsPage else { return }
-                identifyByName(&parts)
+                identifyByName(parts: &parts)
                 for result in try transformInParts(parts, page: unit.page, workers: readers, transform) { try body(unit.page, result) }
                 parts = []
             }
         }
     }
 
-    /// `transform` of `shown` in parts of ``partSize``, on up to `workers` threads at once;
-    /// the results in order.
-    static func transformInParts<T: Sendable>(_ shown: [Shown], page: Int, workers: Int,
+    /// `transform` of each of `parts`, on up to `workers` threads at once; the results in order.
+    static func transformInParts<T: Sendable>(_ parts: [[Shown]], page: Int, workers: Int,
                                               _ transform: @escaping @Sendable (Int, [Shown]) throws -> T) throws -> [T] {
-        let starts = Array(stride(from: 0, to: shown.count, by: partSize))
-        let parts = PartResults<T>(count: starts.count)
-        DispatchQueue.concurrentPerform(iterations: min(max(1, workers), starts.count)) { _ in
-            while let part = parts.take() {
-                let slice = Array(shown[starts[part]..<min(starts[part] + partSize, shown.count)])
-                parts.put(part, Result { try transform(page, slice) })
+        let results = PartResults<T>(count: parts.count)
+        DispatchQueue.concurrentPerform(iterations: min(max(1, workers), parts.count)) { _ in
+            while let part = results.take() {
+                results.put(part, Result { try transform(page, parts[part]) })
             }
         }
-        return try parts.results()
+        return try results.results()
     }
 }
 

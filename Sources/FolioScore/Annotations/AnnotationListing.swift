@@ -69,10 +69,25 @@ public enum AnnotationListing {
 
     /// `PDFDocument.identifyByName` over one whole page's listing.
     static func identifyByName(_ shown: inout [Shown]) {
-        guard shown.contains(where: { $0.annotation.name?.isEmpty == false }) else { return }
-        var annotations = shown.map(\.annotation)
+        var parts = [shown]
+        shown = []
+        identifyByName(parts: &parts)
+        shown = parts[0]
+    }
+
+    /// `PDFDocument.identifyByName` over one whole page's listing read in parts, each part
+    /// changed in place.
+    static func identifyByName(parts: inout [[Shown]]) {
+        guard parts.contains(where: { $0.contains { $0.annotation.name?.isEmpty == false } }) else { return }
+        var annotations = parts.flatMap { $0.map(\.annotation) }
         PDFDocument.identifyByName(&annotations)
-        for position in shown.indices { shown[position].annotation = annotations[position] }
+        var next = 0
+        for part in parts.indices {
+            for position in parts[part].indices {
+                parts[part][position].annotation = annotations[next]
+                next += 1
+            }
+        }
     }
 
     /// A subtype from a name as `folio annot add` and the API take it ("ink", "strikeout")

@@ -12,9 +12,10 @@ final class OrderedOutput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         pending[index] = text
-        while let ready = pending.removeValue(forKey: next) {
-            // A failure (a closed pipe: the reader is gone) is not reported.
-            try? FileHandle.standardOutput.write(contentsOf: Data(ready.utf8))
+        while var ready = pending.removeValue(forKey: next) {
+            // Written from the text's own bytes (a file's listing may be megabytes); a failure
+            // (a closed pipe: the reader is gone) is not reported.
+            ready.withUTF8 { try? FileHandle.standardOutput.write(contentsOf: UnsafeRawBufferPointer($0)) }
             next += 1
         }
     }
