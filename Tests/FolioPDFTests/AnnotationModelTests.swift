@@ -150,6 +150,75 @@ final class AnnotationModelTests: XCTestCase {
         }
     }
 
+    /// Counting by subtype lexes a stored annotation's top-level keys without building it;
+    /// values (a nested dictionary or a string that say /Subtype, a reference, an array, a
+    /// comment) are skipped, and anything the quick reading cannot decide is read in full. The
+    /// counts equal those of the full decoding, here, on every corpus file that opens, and
+    /// pikepdf's on a page of links in object streams.
+    func testCountsBySubtypeLexOnlyTheTopLevelKeysAndAgreeWithTheFullReading() throws {
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R /Annots [10 0 R 11 0 R 12 0 R 13 0 R 14 0 R 15 0 R 16 0 R] >>")
+        builder.add(10, "<< /MK << /Subtype /Fausse [1 2 << /Subtype /Aussi >>] >> /P 3 0 R /T (/Subtype /Nein – Jiří) /Subtype /Widget >>")
+        builder.add(11, "<</Type/Annot/Rect[1 1 9 9]/Subtype/Link>>")
+        builder.add(12, "<< /Subtype (Link) /Rect [0 0 1 1] >>")
+        builder.add(13, "17 0 R")
+        builder.add(14, "<< /Contents <5375627479706520> % /Subtype /Comment\n /Subtype /Text >>")
+        builder.add(15, "<< /Rect [0 0 1 1] >>")
+        builder.add(16, "<< /Rect [0 0 1 1] /Subtype /Square /Subtype /Circle >>")
+        builder.add(17, "<< /Subtype /Ink >>")
+        let bytes = builder.classic(trailer: "/Root 1 0 R")
+        let full = Dictionary(grouping: try PDFDocument(bytes: bytes).annotations().map(\.subtype), by: { $0 }).mapValues(\.count)
+        XCTAssertEqual(full, ["Widget": 1, "Link": 1, "Unknown": 2, "Ink": 1, "Text": 1, "Circle": 1])
+        let counting = try PDFDocument(bytes: bytes)
+        XCTAssertEqual(counting.storedName("Subtype", inObject: 10), .name("Widget"))
+        XCTAssertEqual(counting.storedName("Subtype", inObject: 12), .unknown, "not a name: read in full")
+        XCTAssertEqual(counting.storedName("Subtype", inObject: 13), .unknown, "a reference: followed in full")
+        XCTAssertEqual(counting.storedName("Subtype", inObject: 15), .absent)
+        XCTAssertEqual(counting.storedName("Subtype", inObject: 99), .unknown)
+        // A repeated key: the full reading keeps the last, the count as well.
+        _ = counting.pages()
+        let before = counting.loadedObjectCount
+        XCTAssertEqual(counting.annotationCounts(), full)
+        XCTAssertEqual(counting.loadedObjectCount, before, "no annotation left in memory")
+
+        var compared = 0
+        for relative in try TestEnvironment.corpusPDFs() {
+            guard let bytes = FileManager.default.contents(atPath: try TestEnvironment.corpusFile(relative)),
+                  let document = try? PDFDocument(bytes: [UInt8](bytes)) else { continue }
+            let subtypes = document.annotations().map(\.subtype)
+            let counted = (try? PDFDocument(bytes: [UInt8](bytes)))?.annotationCounts()
+            XCTAssertEqual(counted, Dictionary(grouping: subtypes, by: { $0 }).mapValues(\.count), relative)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 650)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-counts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("Odkazy – リンク.pdf").path
+        let pikepdf = try TestEnvironment.python("""
+            import sys, pikepdf
+            pdf = pikepdf.new()
+            pdf.add_blank_page(page_size=(595, 842))
+            annots = pikepdf.Array()
+            for k in range(3000):
+                kind = pikepdf.Name.Highlight if k % 10 == 0 else pikepdf.Name.Link
+                a = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Rect=[k % 500, 10, k % 500 + 6, 18],
+                                       A=pikepdf.Dictionary(S=pikepdf.Name.URI, URI=pikepdf.String(f"textedit:///skladba.ly:{k}")))
+                a.Subtype = kind
+                annots.append(pdf.make_indirect(a))
+            pdf.pages[0].Annots = pdf.make_indirect(annots)
+            pdf.save(sys.argv[1], object_stream_mode=pikepdf.ObjectStreamMode.generate)
+            with pikepdf.open(sys.argv[1]) as pdf:
+                kinds = [str(a.Subtype)[1:] for a in pdf.pages[0].Annots]
+                print(" ".join(f"{k}={kinds.count(k)}" for k in sorted(set(kinds))))
+            """, path)
+        let document = try PDFDocument(path: path)
+        XCTAssertEqual(document.annotationCounts().sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "), pikepdf)
+    }
+
     /// A pass with readingOnce reads the same annotations and leaves in memory only what was
     /// there before it; counts by subtype read the same subtypes as the full decoding.
     func testReadingOnceForgetsWhatItReadAndCountsAgree() throws {

@@ -3,7 +3,7 @@ import FolioScore
 import FuzzSupport
 
 /// Opens a PDF from the input and calls every read API: info, pages with inherited
-/// attributes, outline and destinations, annotations and links' targets, XMP and score metadata, bookmarks,
+/// attributes, outline and destinations, annotations (counted by subtype, then read) and links' targets, XMP and score metadata, bookmarks,
 /// page labels, content bounds and text lines (with the composer a page heading names), the
 /// structure check.
 func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -22,6 +22,8 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = document.outline()
     _ = TableOfContents.bookmarks(from: document.outline(), pageCount: count)
+    // Counts by subtype first, while no annotation is loaded: each is lexed to its keys.
+    _ = document.annotationCounts()
     for index in 0..<min(pages.count, 64) {
         _ = try? document.annotations(onPage: index)
         // Links and where they lead (destinations, named ones, actions), point-and-click sources.

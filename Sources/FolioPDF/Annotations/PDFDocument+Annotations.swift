@@ -28,11 +28,25 @@ extension PDFDocument {
     public func annotationCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
         var pageIndex = 0
-        // Only each page's own /Annots is read: no inherited boxes or resources.
+        // Only each page's own /Annots is read: no inherited boxes or resources. A stored
+        // annotation is read only as far as its /Subtype (LilyPond writes thousands of links).
         walkPages(collect: false) { page in
             readingOnce {
-                for entry in entries(of: page, pageIndex: pageIndex) {
-                    counts[resolve(entry.dictionary["Subtype"]).nameValue ?? "Unknown", default: 0] += 1
+                for (index, entry) in annotationArray(of: page, pageIndex: pageIndex, positions: nil) {
+                    if case .reference(let reference) = entry {
+                        switch storedName("Subtype", inObject: reference.number) {
+                        case .name(let subtype):
+                            counts[subtype, default: 0] += 1
+                            continue
+                        case .absent:
+                            counts["Unknown", default: 0] += 1
+                            continue
+                        case .unknown:
+                            break
+                        }
+                    }
+                    guard let found = annotationEntry(entry, index: index, pageIndex: pageIndex) else { continue }
+                    counts[resolve(found.dictionary["Subtype"]).nameValue ?? "Unknown", default: 0] += 1
                 }
             }
             pageIndex += 1
@@ -58,24 +72,35 @@ extension PDFDocument {
     /// skipped with a warning, and those past ``maxAnnotationsPerPage`` with one warning.
     private func entries(of page: PDFPage, pageIndex: Int, positions: Range<Int>? = nil)
         -> [(dictionary: PDFDictionary, reference: PDFReference?, index: Int)] {
+        annotationArray(of: page, pageIndex: pageIndex, positions: positions).compactMap { index, entry in
+            annotationEntry(entry, index: index, pageIndex: pageIndex)
+        }
+    }
+
+    /// The entries of page `pageIndex`'s `/Annots` at `positions` (all when nil) with their
+    /// places, at most ``maxAnnotationsPerPage`` (past it, one warning).
+    private func annotationArray(of page: PDFPage, pageIndex: Int, positions: Range<Int>?) -> [(index: Int, entry: PDFObject)] {
         let entries = resolve(page.dictionary["Annots"]).arrayValue ?? []
         if entries.count > PDFDocument.maxAnnotationsPerPage, (positions?.lowerBound ?? 0) == 0 {
             log.add("page \(pageIndex + 1) has \(entries.count) annotations; only the first \(PDFDocument.maxAnnotationsPerPage) are read",
                     object: page.reference)
         }
         let read = 0..<min(entries.count, PDFDocument.maxAnnotationsPerPage)
-        let wanted = positions.map { $0.clamped(to: read) } ?? read
-        return wanted.compactMap { index in
-            let entry = entries[index]
-            let resolved = resolve(entry)
-            guard let dictionary = resolved.dictionaryValue else {
-                if !resolved.isNull {
-                    log.add("annotation \(index + 1) of page \(pageIndex + 1) is not a dictionary", object: entry.referenceValue)
-                }
-                return nil
+        return (positions.map { $0.clamped(to: read) } ?? read).map { ($0, entries[$0]) }
+    }
+
+    /// One `/Annots` entry as a dictionary with its reference and place; nil, with a warning,
+    /// when it is not a dictionary.
+    private func annotationEntry(_ entry: PDFObject, index: Int, pageIndex: Int)
+        -> (dictionary: PDFDictionary, reference: PDFReference?, index: Int)? {
+        let resolved = resolve(entry)
+        guard let dictionary = resolved.dictionaryValue else {
+            if !resolved.isNull {
+                log.add("annotation \(index + 1) of page \(pageIndex + 1) is not a dictionary", object: entry.referenceValue)
             }
-            return (dictionary, entry.referenceValue, index)
+            return nil
         }
+        return (dictionary, entry.referenceValue, index)
     }
 
     /// The annotations of `page`, which is page `pageIndex` of this document.

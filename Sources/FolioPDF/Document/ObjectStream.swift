@@ -33,6 +33,14 @@ struct ObjectStream {
         self.offsets = offsets
     }
 
+    /// Where object `number` starts, when `index` is its place as the xref says (nil
+    /// otherwise: ``object(number:index:log:)`` then finds it, or tells what is wrong).
+    func start(of number: Int, index: Int) -> Int? {
+        guard index >= 0, index < numbers.count, numbers[index] == number else { return nil }
+        let (position, overflow) = first.addingReportingOverflow(offsets[index])
+        return !overflow && position >= 0 && position < source.count ? position : nil
+    }
+
     /// Parses the object at `index`, checking it is object `number` (or finding it).
     func object(number: Int, index: Int, log: WarningLog) throws -> PDFObject {
         var slot = index
@@ -44,8 +52,8 @@ struct ObjectStream {
                     object: PDFReference(number: number))
             slot = found
         }
-        let position = first + offsets[slot]
-        guard position >= 0, position < source.count else {
+        let (position, overflow) = first.addingReportingOverflow(offsets[slot])
+        guard !overflow, position >= 0, position < source.count else {
             throw PDFError(.damaged, "object offset outside its object stream", object: PDFReference(number: number))
         }
         var parser = Parser(bytes: source.bytes, position: position, log: log)

@@ -349,6 +349,56 @@ public final class PDFDocument {
         }
     }
 
+    /// The name stored under `key` in object `number`'s top-level dictionary, read by lexing
+    /// the stored object's tokens (no object is built, nothing is cached): what counting a
+    /// page's thousands of annotations by /Subtype needs.
+    /// `.unknown` whenever the quick reading cannot decide (the object is edited or loaded
+    /// already, is no dictionary, the value is no name, the syntax is odd): the caller then
+    /// reads the object as usual. Names are never encrypted, so this holds for encrypted
+    /// files too.
+    enum StoredName: Equatable {
+        case name(String)
+        case absent
+        case unknown
+    }
+
+    func storedName(_ key: String, inObject number: Int) -> StoredName {
+        guard changes.objects[number] == nil, !changes.deleted.contains(number), cache[number] == nil,
+              pendingObjectStreams.isEmpty, (try? log.chargeTime(1)) != nil else { return .unknown }
+        var lexer: Lexer
+        switch xref.entries[number] {
+        case .uncompressed(let offset, _)?:
+            let parser = IndirectObjectParser(bytes: source.bytes, log: log, objectAt: { _ in nil })
+            guard offset >= 0, offset < source.count, let (found, start) = parser.header(at: offset), found.number == number
+            else { return .unknown }
+            lexer = Lexer(bytes: source.bytes, position: start)
+        case .compressed(let streamNumber, let index)?:
+            guard let objectStream = objectStream(streamNumber), let start = objectStream.start(of: number, index: index)
+            else { return .unknown }
+            lexer = Lexer(bytes: objectStream.source.bytes, position: start)
+        default:
+            return .unknown
+        }
+        guard case .dictOpen = lexer.next() else { return .unknown }
+        // Key by key at the top level, other values skipped token by token, to the end: a
+        // key written twice means its last value, as the full reading takes it.
+        var found = StoredName.absent
+        for _ in 0..<4096 {
+            switch lexer.next() {
+            case .dictClose:
+                return found
+            case .name(let name) where name == key:
+                guard case .name(let value) = lexer.next() else { return .unknown }
+                found = .name(value)
+            case .name:
+                guard lexer.skipValue() else { return .unknown }
+            default:
+                return .unknown
+            }
+        }
+        return .unknown
+    }
+
     /// The object whose xref offset is the greatest at or before `offset`.
     private func objectStarting(before offset: Int) -> Int? {
         if offsetIndex == nil {

@@ -128,6 +128,32 @@ struct Lexer {
     }
 
     /// Reads a run of regular characters.
+    /// Skips one object's tokens (an array or dictionary with everything in it, at most 64
+    /// levels deep and 100,000 tokens); false at the end of the bytes, at a token that
+    /// cannot start or close a value there, or past those bounds.
+    mutating func skipValue() -> Bool {
+        var depth = 0
+        for _ in 0..<100_000 {
+            switch next() {
+            case .arrayOpen, .dictOpen:
+                depth += 1
+                guard depth <= 64 else { return false }
+            case .arrayClose, .dictClose:
+                depth -= 1
+                guard depth >= 0 else { return false }
+            case .eof, .braceOpen, .braceClose:
+                return false
+            case .integer:
+                // "12 0 R" is one value: its other two tokens follow.
+                if depth == 0 { _ = readReferenceTail() }
+            default:
+                break
+            }
+            if depth == 0 { return true }
+        }
+        return false
+    }
+
     mutating func readKeyword() -> String {
         let start = position
         while position < bytes.count, ByteClass.isRegular(bytes[position]) {
