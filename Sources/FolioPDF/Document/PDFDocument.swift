@@ -349,6 +349,13 @@ public final class PDFDocument {
         }
     }
 
+    /// What ``storedName(_:inObject:)`` found.
+    enum StoredName: Equatable {
+        case name(String)
+        case absent
+        case unknown
+    }
+
     /// The name stored under `key` in object `number`'s top-level dictionary, read by lexing
     /// the stored object's tokens (no object is built, nothing is cached): what counting a
     /// page's thousands of annotations by /Subtype needs.
@@ -356,12 +363,6 @@ public final class PDFDocument {
     /// already, is no dictionary, the value is no name, the syntax is odd): the caller then
     /// reads the object as usual. Names are never encrypted, so this holds for encrypted
     /// files too.
-    enum StoredName: Equatable {
-        case name(String)
-        case absent
-        case unknown
-    }
-
     func storedName(_ key: String, inObject number: Int) -> StoredName {
         guard changes.objects[number] == nil, !changes.deleted.contains(number), cache[number] == nil,
               pendingObjectStreams.isEmpty, (try? log.chargeTime(1)) != nil else { return .unknown }

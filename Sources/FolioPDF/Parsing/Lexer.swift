@@ -127,7 +127,6 @@ struct Lexer {
         }
     }
 
-    /// Reads a run of regular characters.
     /// Skips one object's tokens (an array or dictionary with everything in it, at most 64
     /// levels deep and 100,000 tokens); false at the end of the bytes, at a token that
     /// cannot start or close a value there, or past those bounds.
@@ -154,6 +153,7 @@ struct Lexer {
         return false
     }
 
+    /// Reads a run of regular characters.
     mutating func readKeyword() -> String {
         let start = position
         while position < bytes.count, ByteClass.isRegular(bytes[position]) {
