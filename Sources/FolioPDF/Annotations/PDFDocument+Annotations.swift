@@ -54,8 +54,8 @@ extension PDFDocument {
         return counts
     }
 
-    /// How many entries page `page`'s `/Annots` has that are read (at most
-    /// ``maxAnnotationsPerPage``), without reading the annotations: what splits a page of
+    /// How many entries page `page`'s `/Annots` has that are read (at most 100,000: the rest
+    /// are ignored with a warning), without reading the annotations: what splits a page of
     /// thousands of links into parts read side by side.
     ///
     /// ```swift

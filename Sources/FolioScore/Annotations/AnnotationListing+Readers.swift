@@ -16,7 +16,7 @@ extension AnnotationListing {
     /// ahead of `body`, so memory holds a few pages, not the file. A file of thousands of
     /// links per page (LilyPond's point-and-click) is listed in about half the time on two
     /// cores. A page of more than ``partSize`` annotations is read in parts by all readers;
-    /// once the page is whole its annotations are named (``PDFDocument/identifyByName(_:)``)
+    /// once the page is whole its annotations are named (`PDFDocument.identifyByName`)
     /// and each part is handed to `transform`, side by side, so `body` gets such a page in
     /// several results, in order. With one reader the pages are read here,
     /// as ``forEachPage(_:page:popups:_:)`` reads them. The first error (the file cannot be
