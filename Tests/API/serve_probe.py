@@ -198,7 +198,10 @@ def text_sizes(folio, work):
             times[size] = time.monotonic() - started
             assert status == 201, (size, status, answer[:300])
         print("one-line text upload: " + ", ".join(f"{size // 1000} KB {took:.2f} s" for size, took in times.items()))
-        assert times[1_000_000] < 1.0, f"1 MB took {times[1_000_000]:.2f} s"
+        # Ten times the text may take about ten times as long, never a hundred (one line of
+        # text once took time quadratic in its length); compared within the run, not to a
+        # fixed second, which a slower machine missed (1.08 s here).
+        assert times[1_000_000] < max(1.0, 25 * times[100_000]), f"1 MB took {times[1_000_000]:.2f} s, 100 KB {times[100_000]:.2f} s"
     finally:
         server.stop()
 
