@@ -101,12 +101,7 @@ enum JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .numberList(let values):
-            out.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.format(value, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            JSONFields.list(values, to: &out)
         case .object(let fields):
             out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in fields.enumerated() {
