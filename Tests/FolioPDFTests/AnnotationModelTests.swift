@@ -150,6 +150,36 @@ final class AnnotationModelTests: XCTestCase {
         }
     }
 
+    /// The names that identify annotations are those unique on the page that no derived id
+    /// could be; a page held in parts is named as one list of its names (what the readers of
+    /// a large page apply in place), and the same as `identifyByName` on the whole page.
+    func testIdentifyingNamesAreTheUniqueUsableOnesOfTheWholePage() {
+        XCTAssertEqual(PDFDocument.identifyingNames([]), [])
+        XCTAssertEqual(PDFDocument.identifyingNames(["", ""]), [])
+        let names = ["Anna", "společná", "Δυναμική", "společná", "obj-7", "p3-1", "两 个", "楽譜", "", "pizz.", "Anna2"]
+        XCTAssertEqual(PDFDocument.identifyingNames(names), ["Anna", "Δυναμική", "楽譜", "pizz.", "Anna2"])
+        // Thousands of names, one repeated far apart: the repeated one names neither.
+        var many = (0..<5000).map { "značka-\($0)" }
+        many.append("značka-17")
+        let usable = PDFDocument.identifyingNames(many)
+        XCTAssertEqual(usable.count, 4999)
+        XCTAssertFalse(usable.contains("značka-17"))
+        // The whole-page form agrees.
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R >>")
+        guard let document = try? PDFDocument(bytes: builder.classic(trailer: "/Root 1 0 R")) else { return XCTFail("no document") }
+        var annotations = names.enumerated().map { index, name in
+            let dictionary: PDFDictionary = ["Subtype": .name("Square"), "Rect": .array([.integer(0), .integer(0), .integer(1), .integer(1)]),
+                                             "NM": .string(PDFString(PDFTextString.encode(name)))]
+            return document.annotation(dictionary, reference: nil, pageIndex: 0, index: index)
+        }
+        XCTAssertEqual(annotations.map(\.name), names.map { $0 })
+        PDFDocument.identifyByName(&annotations)
+        XCTAssertEqual(annotations.map(\.id), ["Anna", "p1-2", "Δυναμική", "p1-4", "p1-5", "p1-6", "p1-7", "楽譜", "p1-9", "pizz.", "Anna2"])
+    }
+
     /// Counting by subtype lexes a stored annotation's top-level keys without building it;
     /// values (a nested dictionary or a string that say /Subtype, a reference, an array, a
     /// comment) are skipped, and anything the quick reading cannot decide is read in full. The

@@ -120,16 +120,30 @@ extension PDFDocument {
     }
 
     /// Gives each of one page's annotations its /NM as identifier where that name is unique
-    /// on the page and cannot be mistaken for a derived identifier.
+    /// on the page and cannot be mistaken for a derived identifier (``identifyingNames(_:)``).
     public static func identifyByName(_ annotations: inout [PDFAnnotation]) {
-        var nameCounts: [String: Int] = [:]
-        for item in annotations { if let name = item.name, !name.isEmpty { nameCounts[name, default: 0] += 1 } }
-        guard !nameCounts.isEmpty else { return }
+        let usable = identifyingNames(annotations.indices.compactMap { annotations[$0].name })
+        guard !usable.isEmpty else { return }
         for position in annotations.indices {
-            if let name = annotations[position].name, nameCounts[name] == 1, isUsableIdentifier(name) {
-                annotations[position].id = name
-            }
+            if let name = annotations[position].name, usable.contains(name) { annotations[position].id = name }
         }
+    }
+
+    /// Of the /NM names of one page's annotations (`names`: each annotation's that has one),
+    /// those that serve as identifiers: unique on the page and not to be mistaken for a
+    /// derived identifier. What ``identifyByName(_:)`` applies, for a page whose annotations
+    /// are held in parts and named in place.
+    ///
+    /// ```swift
+    /// PDFDocument.identifyingNames(["Anna", "společná", "společná", "obj-7"])   // ["Anna"]
+    /// ```
+    public static func identifyingNames(_ names: [String]) -> Set<String> {
+        var seen: Set<String> = []
+        var repeated: Set<String> = []
+        for name in names where !name.isEmpty {
+            if !seen.insert(name).inserted { repeated.insert(name) }
+        }
+        return seen.subtracting(repeated).filter(isUsableIdentifier)
     }
 
     /// An /NM can serve as an identifier when it cannot be mistaken for a derived one.

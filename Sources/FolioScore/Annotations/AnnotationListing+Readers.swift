@@ -64,41 +64,49 @@ extension AnnotationListing {
                 parts.append(shown)
                 guard unit.endsPage else { return }
                 identifyByName(parts: &parts)
-                for result in try transformInParts(parts, page: unit.page, workers: readers, transform) { try body(unit.page, result) }
-                parts = []
+                var whole: [[Shown]] = []
+                swap(&whole, &parts)
+                for result in try transformInParts(consume whole, page: unit.page, workers: readers, transform) { try body(unit.page, result) }
             }
         }
     }
 
     /// `transform` of each of `parts`, on up to `workers` threads at once; the results in order.
-    static func transformInParts<T: Sendable>(_ parts: [[Shown]], page: Int, workers: Int,
+    /// Each part is let go by the thread that transformed it, so a page of tens of thousands
+    /// of annotations is freed side by side too, not on the caller's thread.
+    static func transformInParts<T: Sendable>(_ parts: consuming [[Shown]], page: Int, workers: Int,
                                               _ transform: @escaping @Sendable (Int, [Shown]) throws -> T) throws -> [T] {
-        let results = PartResults<T>(count: parts.count)
-        DispatchQueue.concurrentPerform(iterations: min(max(1, workers), parts.count)) { _ in
-            while let part = results.take() {
-                results.put(part, Result { try transform(page, parts[part]) })
+        let count = parts.count
+        let results = PartResults<T>(parts: consume parts)
+        DispatchQueue.concurrentPerform(iterations: min(max(1, workers), count)) { _ in
+            while let (position, part) = results.take() {
+                results.put(position, Result { try transform(page, part) })
             }
         }
         return try results.results()
     }
 }
 
-/// The results of parts taken one by one by several threads (``AnnotationListing/transformInParts(_:page:workers:_:)``).
-final class PartResults<T: Sendable>: @unchecked Sendable {  // `next` and `slots` are guarded by `lock`
+/// Parts taken one by one by several threads, and their results (``AnnotationListing/transformInParts(_:page:workers:_:)``).
+final class PartResults<T: Sendable>: @unchecked Sendable {  // `next`, `parts` and `slots` are guarded by `lock`
     private let lock = NSLock()
     private var next = 0
+    private var parts: [[AnnotationListing.Shown]]
     private var slots: [Result<T, any Error>?]
 
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+    init(parts: consuming [[AnnotationListing.Shown]]) {
+        slots = Array(repeating: nil, count: parts.count)
+        self.parts = parts
     }
 
-    /// The next part no thread has taken, or nil.
-    func take() -> Int? {
+    /// The next part no thread has taken, handed over (the taker holds it alone), or nil.
+    func take() -> (Int, [AnnotationListing.Shown])? {
         lock.withLock {
             guard next < slots.count else { return nil }
             defer { next += 1 }
-            return next
+            var part: [AnnotationListing.Shown] = []
+            swap(&part, &parts[next])
+            return (next, part)
         }
     }
 

@@ -58,6 +58,9 @@ public enum AnnotationListing {
     /// read once, before ``identifyByName(_:)`` has seen the whole page.
     static func listing(_ page: PDFPage, _ index: Int, of document: PDFDocument, popups: Bool, positions: Range<Int>?) -> [Shown] {
         let geometry = PDFPageGeometry(page: page)
+        // A part of a large page: the page's /Annots is loaded outside the reading once, so
+        // it stays for the page's other parts (an array of tens of thousands of references).
+        if positions != nil { _ = document.annotationEntryCount(of: page) }
         return document.readingOnce {
             document.annotations(of: page, pageIndex: index, positions: positions).compactMap { annotation -> Shown? in
                 guard popups || annotation.subtype != "Popup" else { return nil }
@@ -76,16 +79,22 @@ public enum AnnotationListing {
     }
 
     /// `PDFDocument.identifyByName` over one whole page's listing read in parts, each part
-    /// changed in place.
+    /// changed in place: only the annotations a name identifies are touched, so a page of
+    /// tens of thousands is named without a copy of it.
     static func identifyByName(parts: inout [[Shown]]) {
-        guard parts.contains(where: { $0.contains { $0.annotation.name?.isEmpty == false } }) else { return }
-        var annotations = parts.flatMap { $0.map(\.annotation) }
-        PDFDocument.identifyByName(&annotations)
-        var next = 0
+        var names: [String] = []
         for part in parts.indices {
             for position in parts[part].indices {
-                parts[part][position].annotation = annotations[next]
-                next += 1
+                if let name = parts[part][position].annotation.name { names.append(name) }
+            }
+        }
+        let usable = PDFDocument.identifyingNames(names)
+        guard !usable.isEmpty else { return }
+        for part in parts.indices {
+            for position in parts[part].indices {
+                if let name = parts[part][position].annotation.name, usable.contains(name) {
+                    parts[part][position].annotation.id = name
+                }
             }
         }
     }

@@ -55,10 +55,10 @@ struct AnnotListCommand: ParsableCommand {
         let (json, password, page) = (self.json, self.password, self.page)
         // One file is read on every core, page by page; many files take a core each.
         let readers = files.count == 1 ? ProcessInfo.processInfo.activeProcessorCount : 1
-        let succeeded = FileBatch.run(files, command: "annot list", json: json) { index, path in
+        let succeeded = FileBatch.run(files, command: "annot list", json: json) { index, path -> Printed in
             let score = ScoreFile(path, password: password)
             if json { return try AnnotFormat.json(path: path, score, page: page, readers: readers) }
-            return AnnotFormat.text(path: path, try AnnotationListing.list(try score.open(), page: page), separator: index > 0)
+            return Printed(AnnotFormat.text(path: path, try AnnotationListing.list(try score.open(), page: page), separator: index > 0))
         }
         if !succeeded { throw ExitCode(1) }
     }

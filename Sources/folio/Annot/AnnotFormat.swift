@@ -7,32 +7,28 @@ enum AnnotFormat {
     /// annotations are written out and forgotten before the next page is read. With more
     /// than one reader (the whole file, not one --page), pages are read and written out on
     /// that many threads (see `AnnotationListing.forEachPage(of:readers:)`).
-    static func json(path: String, _ score: ScoreFile, page: Int?, readers: Int) throws -> String {
+    static func json(path: String, _ score: ScoreFile, page: Int?, readers: Int) throws -> Printed {
         var head: [UInt8] = []
         head.append(contentsOf: "{\"path\":".utf8)
         JSONText.quote(path, to: &head)
         head.append(contentsOf: ",\"annotations\":[".utf8)
-        // Each page's objects as written, joined once at the end.
-        var chunks = [head]
+        // Each page's objects as written, printed one after another.
+        var printed = Printed()
+        printed.append(head)
+        var first = true
         func add(_ items: [UInt8]) {
             guard !items.isEmpty else { return }
-            if chunks.count > 1 { chunks.append([UInt8(ascii: ",")]) }
-            chunks.append(items)
+            if !first { printed.append([UInt8(ascii: ",")]) }
+            first = false
+            printed.append(items)
         }
         if let page {
             try AnnotationListing.forEachPage(try score.open(), page: page) { _, shown in add(objects(shown)) }
         } else {
             try AnnotationListing.forEachPage(of: score, readers: readers) { _, shown in objects(shown) } _: { _, items in add(items) }
         }
-        chunks.append(Array("]}\n".utf8))
-        return String(unsafeUninitializedCapacity: chunks.reduce(0) { $0 + $1.count }) { buffer in
-            var offset = 0
-            for chunk in chunks {
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(from: chunk)
-                offset += chunk.count
-            }
-            return offset
-        }
+        printed.append(Array("]}\n".utf8))
+        return printed
     }
 
     /// A page's annotations as JSON objects separated by commas.

@@ -48,15 +48,15 @@ enum JSONValue {
         let whole = Int(scaled)
         if whole < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = whole.magnitude
-        out.append(contentsOf: String(magnitude / 10_000).utf8)
+        JSONFields.digits(magnitude / 10_000, to: &out)
         var fraction = magnitude % 10_000
         guard fraction > 0 else { return }
         out.append(UInt8(ascii: "."))
-        var digits = 4
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        var divisor: UInt = [1, 1, 10, 100, 1000][digits]
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+        // Digit by digit until nothing is left: trailing zeros are never written.
+        var divisor: UInt = 1000
+        while fraction > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
             divisor /= 10
         }
     }
@@ -155,28 +155,50 @@ struct JSONFields {
         if !first { out.append(UInt8(ascii: ",")) }
         first = false
         out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: "\":".utf8)
+        JSONFields.literal(name, to: &out)
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    /// `text`'s bytes, appended.
+    static func literal(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// The decimal digits of `value`, appended, with no text made on the way.
+    static func digits(_ value: UInt, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in  // UInt.max has 20 digits
+            var start = buffer.count
+            var rest = value
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     mutating func string(_ name: StaticString, _ value: String?, to out: inout [UInt8]) {
         key(name, to: &out)
-        if let value { JSONText.quote(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        if let value { JSONText.quote(value, to: &out) } else { JSONFields.literal("null", to: &out) }
     }
 
     mutating func int(_ name: StaticString, _ value: Int?, to out: inout [UInt8]) {
         key(name, to: &out)
-        out.append(contentsOf: (value.map { String($0) } ?? "null").utf8)
+        guard let value else { return JSONFields.literal("null", to: &out) }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        JSONFields.digits(value.magnitude, to: &out)
     }
 
     mutating func bool(_ name: StaticString, _ value: Bool, to out: inout [UInt8]) {
         key(name, to: &out)
-        out.append(contentsOf: (value ? "true" : "false").utf8)
+        JSONFields.literal(value ? "true" : "false", to: &out)
     }
 
     mutating func number(_ name: StaticString, _ value: Double?, to out: inout [UInt8]) {
         key(name, to: &out)
-        if let value { JSONValue.format(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        if let value { JSONValue.format(value, to: &out) } else { JSONFields.literal("null", to: &out) }
     }
 
     mutating func numbers(_ name: StaticString, _ values: [Double], to out: inout [UInt8]) {
