@@ -30,6 +30,13 @@ export function size(canvas, { viewport, ratio }) {
   canvas.style.height = `${Math.floor(viewport.height)}px`;
 }
 
+// Whether `canvas` has the size `size()` would give it. Setting a canvas's size, even to the
+// one it has, reallocates and clears its pixels: at a tablet's pixel ratio that costs a frame.
+export function sized(canvas, { viewport, ratio }) {
+  return canvas.width === Math.floor(viewport.width * ratio) && canvas.height === Math.floor(viewport.height * ratio)
+    && canvas.style.width === `${Math.floor(viewport.width)}px` && canvas.style.height === `${Math.floor(viewport.height)}px`;
+}
+
 // The layers (optional content) as the reader set them, for every page drawn after; null
 // draws each layer as the file says.
 let layers = null;

@@ -12,7 +12,7 @@ import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { pageTurn, tabList } from './dom.js';
-import { fit, size, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes } from './pages.js';
+import { fit, size, sized, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes } from './pages.js';
 import { pageTools } from './pagetools.js';
 import { markSettings } from './settings.js';
 import { placeNumber, keepPlace } from './place.js';
@@ -176,10 +176,12 @@ async function drawState() {
     ahead.keep(key, state.page, spare, fitted);
   }
   state.scale = fitted.scale;
-  size(canvas, fitted);
+  // A turn between pages of one size copies pixels only: pdf.js paints a page opaque, so the
+  // copy replaces every pixel, and the marks' layer is cleared rather than reallocated.
+  if (!sized(canvas, fitted)) size(canvas, fitted);
   canvas.getContext('2d').drawImage(spare, 0, 0);
   performance.mark('folio-page-shown', { detail: state.page });   // read by Benchmarks/pageturn_bench.py
-  size(overlay, fitted);
+  if (sized(overlay, fitted)) overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height); else size(overlay, fitted);
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
   view.pending.draw();
