@@ -38,7 +38,7 @@ enum JSONValue {
     /// ten-thousandths, so no text is made on the way. They are the digits Swift's shortest
     /// form of the rounded value writes, which is used past 10^11.
     static func format(_ value: Double, to out: inout [UInt8]) {
-        guard value.isFinite else { out.append(contentsOf: "null".utf8); return }
+        guard value.isFinite else { return JSONFields.literal("null", to: &out) }
         let scaled = (value * 10_000).rounded()
         guard abs(scaled) < 1e15 else {
             let rounded = scaled / 10_000
@@ -89,10 +89,10 @@ enum JSONValue {
     func write(to out: inout [UInt8]) {
         switch self {
         case .string(let text): JSONText.quote(text, to: &out)
-        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .int(let value): JSONFields.integer(value, to: &out)
         case .number(let value): JSONValue.format(value, to: &out)
-        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): JSONFields.literal(value ? "true" : "false", to: &out)
+        case .null: JSONFields.literal("null", to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
@@ -165,6 +165,12 @@ struct JSONFields {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
+    /// `value` in decimal, its sign first, appended (what JSON's integers and ``JSONValue/int(_:)`` write).
+    static func integer(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        digits(value.magnitude, to: &out)
+    }
+
     /// The decimal digits of `value`, appended, with no text made on the way.
     static func digits(_ value: UInt, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in  // UInt.max has 20 digits
@@ -186,9 +192,7 @@ struct JSONFields {
 
     mutating func int(_ name: StaticString, _ value: Int?, to out: inout [UInt8]) {
         key(name, to: &out)
-        guard let value else { return JSONFields.literal("null", to: &out) }
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        JSONFields.digits(value.magnitude, to: &out)
+        if let value { JSONFields.integer(value, to: &out) } else { JSONFields.literal("null", to: &out) }
     }
 
     mutating func bool(_ name: StaticString, _ value: Bool, to out: inout [UInt8]) {
