@@ -7,7 +7,8 @@ browser context per person:
 - Each player opens their link, sets a password, lands in the library under their own name,
   without the librarian's controls ("Add scores").
 - Player A adds a text mark: in the PDF (pikepdf) with A's name as its author (/T), in A's
-  layer (an optional content group named "Anna Nováková — Violin II"). Player B is not shown it:
+  layer (an optional content group named "Anna Nováková — Violin II"). Player B is not shown it,
+  nor after A's instrument changes (the layer keeps its name, the server knows it is A's):
   not in B's marks list, its layer unchecked in B's layer menu (pdf.js does not draw it); the
   librarian is shown it.
 - The conductor's mark is everyone's to see: B sees it, tries to delete it, is refused (the
@@ -216,6 +217,25 @@ def main(folio, artifacts):
             boris.screenshot(path=f"{artifacts}/04-refused.png")
 
             expect(boris.locator("#history")).to_be_hidden()
+
+            # Anna now plays the viola: her earlier mark stays hers and hidden from Boris, though
+            # her layer keeps the name it was made with (the server names it for this file).
+            instrument = """async ([name, instrument]) => {
+              const { members } = await (await fetch('/api/members')).json();
+              const token = document.querySelector('meta[name=folio-csrf]').content;
+              const anna = members.find((member) => member.name === name);
+              const answer = await fetch(`/api/members/${anna.id}`, { method: 'PATCH', body: JSON.stringify({ instrument }),
+                headers: { 'X-Folio-CSRF': token, 'Content-Type': 'application/json' } });
+              return answer.status; }"""
+            assert librarian.evaluate(instrument, [ANNA, "Viola"]) == 200
+            boris.reload()
+            rendered(boris, 1)
+            expect(boris.locator("#annotations li", has_text="attacca – 指揮")).to_have_count(1)
+            expect(boris.locator("#annotations li", has_text="smyčcem dolů – 弓")).to_have_count(0)
+            boris.click("#layers summary")
+            expect(boris.locator("#layers label", has_text=f"{ANNA} — Violin II").locator("input")).not_to_be_checked()
+            assert red(boris, where) < 5, f"Anna's mark drawn on Boris's page after her new instrument ({red(boris, where)} red pixels)"
+            assert librarian.evaluate(instrument, [ANNA, "Violin II"]) == 200
 
             # The librarian takes Anna's mark back from the score's history; the conductor's,
             # made after it, stays.

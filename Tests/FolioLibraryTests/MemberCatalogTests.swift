@@ -1,4 +1,4 @@
-import FolioLibrary
+@testable import FolioLibrary
 import FolioScore
 import FolioTestSupport
 import Foundation
@@ -150,12 +150,33 @@ final class MemberCatalogTests: XCTestCase {
             changed[index] = value
             XCTAssertFalse(PasswordHash.verify("correct horse battery", stored: changed.joined(separator: "$")), "\(index)=\(value)")
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         for _ in 0..<300 {
             let length = Int.random(in: 0...80, using: &generator)
             let text = String((0..<length).map { _ in "scrypt$0123456789+/=ABCabcжé".randomElement(using: &generator) ?? "$" })
             XCTAssertFalse(PasswordHash.verify("x", stored: text))
         }
         XCTAssertThrowsError(try PasswordHash.make(String(repeating: "ü", count: 600))) { XCTAssertEqual(($0 as? LibraryError)?.kind, .invalidValue) }
+    }
+
+    /// Random names from pieces of every kind (scripts that look alike, joiners, direction and
+    /// invisible characters, combining marks): a name the rule takes is taken again as it was
+    /// stored (the rule is stable), never holds what file names may not, and never mixes
+    /// look-alike scripts in a word; none traps.
+    func testRandomNamesKeepTheRule() throws {
+        var generator = SeededGenerator(#function)
+        let pieces = ["Anna", "\u{0410}", "нна", "Ω", "ς", "李", "雷", " ", "-", "\u{200D}", "\u{200C}", "\u{202E}", "\u{2060}",
+                      "\u{00AD}", "\u{0301}", "محمد", "न", "\u{094D}", "👩", "🎤", "\t", "a", "é"]
+        var taken = 0
+        for _ in 0..<3_000 {
+            let name = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            guard let checked = try? LibraryCatalog.checkedName(name) else { continue }
+            taken += 1
+            XCTAssertEqual(try LibraryCatalog.checkedName(checked), checked, name.debugDescription)
+            XCTAssertNil(CatalogPath.refusal(ofFileName: checked), name.debugDescription)
+            XCTAssertNil(CatalogPath.mixedScriptWord(checked), name.debugDescription)
+            XCTAssertLessThanOrEqual(checked.utf8.count, LibraryCatalog.maxNameBytes)
+        }
+        XCTAssertGreaterThan(taken, 300, "the pieces make many good names too")
     }
 }

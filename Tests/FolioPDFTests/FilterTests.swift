@@ -1,3 +1,4 @@
+import FolioTestSupport
 import XCTest
 
 @testable import FolioPDF
@@ -46,7 +47,7 @@ final class FilterTests: XCTestCase {
     func testPNGPredictorsAllRowTypes() throws {
         let columns = 5, colors = 3
         let rowLength = columns * colors
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         let rows = (0..<10).map { _ in (0..<rowLength).map { _ in UInt8.random(in: 0...255, using: &generator) } }
         var encoded: [UInt8] = []
         var previous = [UInt8](repeating: 0, count: rowLength)
@@ -97,7 +98,7 @@ final class FilterTests: XCTestCase {
 
     func testLZWLongInputCrossesCodeWidths() throws {
         // Encode with a straightforward LZW encoder (EarlyChange 1) and decode it back.
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         let input = (0..<20_000).map { _ in UInt8.random(in: 65...70, using: &generator) }
         XCTAssertEqual(try decode(["Filter": .name("LZWDecode")], lzwEncode(input)), input)
     }

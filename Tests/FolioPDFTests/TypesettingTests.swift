@@ -36,7 +36,7 @@ final class TypesettingTests: XCTestCase {
             if (try? TrueTypeFont(bytes: Array(bytes.prefix(length)))) == nil { refused += 1 }
         }
         XCTAssertGreaterThan(refused, 90)
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         for _ in 0..<300 {
             var damaged = bytes
             for _ in 0..<8 {

@@ -250,7 +250,7 @@ final class RehearsalMessageTests: XCTestCase {
         XCTAssertEqual(try RehearsalMessage(text: valid[0]),
                        .move(RehearsalPosition(score: 12, page: 3, halfway: true, setlist: "Večer", piece: 2)))
         XCTAssertEqual(try RehearsalMessage(text: valid[2]), .instrument("Скрипка II"))
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         var read = 0, refused = 0
         for _ in 0..<20_000 {
             var bytes = Array(valid[Int(generator.next(upperBound: UInt32(valid.count)))].utf8)

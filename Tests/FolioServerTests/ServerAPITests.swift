@@ -183,7 +183,12 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
             for uri in ["/assets/..%2F..%2FPackage.swift", "/assets/%2e%2e%2fPackage.swift", "/assets/../Package.swift",
                         "/pdfjs/..%2F..%2F..%2Fetc%2Fpasswd", "/pdfjs/%2Fetc%2Fpasswd", "/scores/..%2F1", "/api/scores/999999",
                         "/api/scores/..%2F..%2Fetc/pdf", "/api/scores/-1/pdf"] {
-                let response = try await client.execute(uri: uri, method: .get)
+                var response = try await client.execute(uri: uri, method: .get)
+                // A dot segment is first sent to the one spelling every decision is made on.
+                if response.status == .permanentRedirect, let location = response.headers[.location] {
+                    XCTAssertFalse(location.split(separator: "/").contains { $0 == ".." || $0 == "." }, "\(uri) → \(location)")
+                    response = try await client.execute(uri: location, method: .get)
+                }
                 XCTAssertEqual(response.status, .notFound, uri)
                 XCTAssertFalse(String(buffer: response.body).contains("root:"), uri)
             }

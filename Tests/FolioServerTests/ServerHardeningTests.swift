@@ -198,7 +198,13 @@ final class ServerHardeningTests: ServerTestCase, @unchecked Sendable {
         let token = String(repeating: "c0ffee", count: 4)
         try await Application(router: try fixture.server(access: .token(token)).router()).test(.router) { client in
             for path in ["//evil.example/x", "/\\evil.example/x", "///evil.example"] {
-                let response = try await client.execute(uri: "\(path)?token=\(token)", method: .get)
+                var response = try await client.execute(uri: "\(path)?token=\(token)", method: .get)
+                // Empty segments are first sent to the path's one spelling, on this site, the token kept.
+                if response.status == .permanentRedirect {
+                    let canonical = try XCTUnwrap(response.headers[.location])
+                    XCTAssertTrue(canonical.hasPrefix("/") && !canonical.hasPrefix("//") && canonical.hasSuffix("?token=\(token)"), canonical)
+                    response = try await client.execute(uri: canonical, method: .get)
+                }
                 XCTAssertEqual(response.status, .seeOther, path)
                 let location = try XCTUnwrap(response.headers[.location])
                 XCTAssertTrue(location.hasPrefix("/") && !location.hasPrefix("//") && !location.hasPrefix("/\\"), location)

@@ -27,6 +27,15 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
         return server
     }
 
+    /// Wrong guesses slowed by milliseconds (not seconds) and banned after `banAfter`; the
+    /// loopback peer is a trusted proxy, so `X-Forwarded-For` names each test's clients.
+    private static func quickThrottle(_ options: inout LibraryServer.Options, banAfter: Int) {
+        options.trustedProxies = ["127.0.0.1"]
+        options.loginPolicy.firstDelay = .milliseconds(1)
+        options.loginPolicy.maxDelay = .milliseconds(2)
+        options.loginPolicy.banAfter = banAfter
+    }
+
     private func expect<T: Equatable>(_ value: @autoclosure () async throws -> T, _ expected: T, _ message: String = "",
                                       file: StaticString = #filePath, line: UInt = #line) async throws {
         let actual = try await value()
@@ -349,10 +358,7 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
 
     func testGuessesAgainstOneMemberFromManyAddressesAreThrottled() async throws {
         let server = try membersServer { options in
-            options.trustedProxies = ["127.0.0.1"]
-            options.loginPolicy.firstDelay = .milliseconds(1)
-            options.loginPolicy.maxDelay = .milliseconds(2)
-            options.loginPolicy.banAfter = 8
+            Self.quickThrottle(&options, banAfter: 8)
             options.loginPolicy.globalBurst = 1_000
         }
         try await server.application(logger: .init(label: "test")).test(.live) { client in
@@ -362,15 +368,154 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
                 let body = try JSONSerialization.data(withJSONObject: ["name": "Anna Nováková", "password": password])
                 return try await client.execute(uri: "/api/session", method: .post, headers: headers, body: ByteBuffer(bytes: body)).status
             }
+            // Anna's own tablet has logged in before the guessing starts.
+            try await self.expect(try await guess("192.0.2.50", self.passwords["Anna Nováková"] ?? ""), .ok)
             var statuses: [HTTPResponse.Status] = []
             for index in 0..<12 { statuses.append(try await guess("203.0.113.\(index + 1)", "guess \(index)")) }
             XCTAssertEqual(Array(statuses.prefix(8)), [HTTPResponse.Status](repeating: .unauthorized, count: 8))
             XCTAssertEqual(statuses.dropFirst(8).filter { $0 == .tooManyRequests }.count, 4, "\(statuses)")
             // Her right password from a new address waits too; another member is not held up.
             try await self.expect(try await guess("192.0.2.9", self.passwords["Anna Nováková"] ?? ""), .tooManyRequests)
+            // Her tablet, which proved itself, is not locked out by others' guesses.
+            try await self.expect(try await guess("192.0.2.50", self.passwords["Anna Nováková"] ?? ""), .ok)
             headers[HTTPField.Name("X-Forwarded-For")!] = "192.0.2.10"
             let body = try JSONSerialization.data(withJSONObject: ["name": "Борис", "password": self.passwords["Борис"] ?? ""])
             try await self.expect(try await client.execute(uri: "/api/session", method: .post, headers: headers, body: ByteBuffer(bytes: body)).status, .ok)
+        }
+    }
+
+    /// A mark's name (`/NM`, its id) is unique in the score: another player cannot borrow it on
+    /// another page or the same one (409, the file byte-identical), while the owner's retry after
+    /// a lost answer finds the mark it added; the owner's mark stays listed, in their layer, and
+    /// theirs to delete.
+    func testABorrowedMarkNameIsRefusedAndTheOwnersRetryFindsTheirMark() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            let anna = try await self.logIn(client, "Anna Nováková"), boris = try await self.logIn(client, "Борис")
+            let scores = try await client.execute(uri: "/api/scores?q=debussy", method: .get, headers: anna)
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+            func post(_ who: HTTPFields, page: Int, text: String) async throws -> TestResponse {
+                try await self.send(client, .post, "/api/scores/\(score)/annotations", who, versionOf: score,
+                                    #"{"type":"freetext","page":\#(page),"rect":[40,40,200,24],"text":"\#(text)","name":"anna-3f2504e0"}"#)
+            }
+            let first = try await post(anna, page: 1, text: "dolce – něžně")
+            XCTAssertEqual(first.status, .created, String(buffer: first.body))
+            let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: first.body)) as? [String: Any])?["id"] as? String)
+            let retry = try await post(anna, page: 1, text: "dolce – něžně")
+            XCTAssertEqual(retry.status, .created)
+            XCTAssertTrue(String(buffer: retry.body).contains("\"\(id)\""), String(buffer: retry.body))
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for page in [2, 1] {
+                let borrowed = try await post(boris, page: page, text: "мой")
+                XCTAssertEqual(borrowed.status, .conflict, "page \(page): \(String(buffer: borrowed.body))")
+                XCTAssertTrue(String(buffer: borrowed.body).contains("another mark"), String(buffer: borrowed.body))
+            }
+            // Anna herself may not reuse it on another page either: one name, one mark.
+            try await self.expect(try await post(anna, page: 3, text: "znovu").status, .conflict)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "refusals leave the file byte-identical")
+            let names = try ServerFixture.python("""
+                import pikepdf, sys
+                pdf = pikepdf.open(sys.argv[1])
+                print(sum(1 for p in pdf.pages for a in p.get("/Annots", []) if str(a.get("/NM", "")) == "anna-3f2504e0"))
+                """, path)
+            XCTAssertEqual(names, "1")
+            let listed = String(buffer: try await client.execute(uri: "/api/scores/\(score)/annotations?page=1", method: .get, headers: anna).body)
+            XCTAssertTrue(listed.contains(#""layer":"Anna Nováková — Violin II""#), listed)
+            try await self.expect(try await self.send(client, .delete, "/api/scores/\(score)/annotations/\(id)", anna, versionOf: score).status,
+                                  .noContent)
+        }
+    }
+
+    /// An invitation's token is looked up before its password is hashed, and wrong tokens count
+    /// as wrong passwords: a flood of made-up tokens is slowed, then refused (429), and costs
+    /// no scrypt (a password past the limit is never even checked for a token that is not there).
+    func testMadeUpInvitationsCostNothingAndAreThrottled() async throws {
+        let server = try membersServer { Self.quickThrottle(&$0, banAfter: 6) }
+        let catalog = server.service.catalog
+        XCTAssertThrowsError(try catalog.redeemInvitation(SecretToken.make(), password: String(repeating: "é", count: 5_000))) {
+            XCTAssertEqual(($0 as? LibraryError)?.code, .notFound, "looked up before the password is checked or hashed")
+        }
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            let headers = try await self.csrf(client)
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<8 {
+                statuses.append(try await client.execute(uri: "/api/invitations/\(SecretToken.make())", method: .post, headers: headers,
+                                                         body: ByteBuffer(string: #"{"password":"hádám heslo"}"#)).status)
+            }
+            XCTAssertEqual(Array(statuses.prefix(6)), [HTTPResponse.Status](repeating: .notFound, count: 6), "\(statuses)")
+            XCTAssertEqual(Array(statuses.dropFirst(6)), [.tooManyRequests, .tooManyRequests], "\(statuses)")
+            try await self.expect(try await client.execute(uri: "/api/invitations/\(SecretToken.make())", method: .get).status, .tooManyRequests)
+        }
+    }
+
+    /// A session cannot be guessed, so it opens the library from an address banned for
+    /// others' wrong passwords (everyone behind one school's NAT).
+    func testAValidSessionIsNotRefusedForAnotherDevicesGuessing() async throws {
+        let server = try membersServer { Self.quickThrottle(&$0, banAfter: 4) }
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            var anna = try await self.logIn(client, "Anna Nováková")
+            anna[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.7"
+            var guesser = try await self.csrf(client)
+            guesser[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.7"
+            for index in 0..<6 {
+                _ = try await client.execute(uri: "/api/session", method: .post, headers: guesser,
+                                             body: ByteBuffer(string: #"{"name":"Борис","password":"hádání \#(index)"}"#))
+            }
+            try await self.expect(try await client.execute(uri: "/api/session", method: .post, headers: guesser,
+                                                           body: ByteBuffer(string: #"{"name":"Борис","password":"альт и смычок"}"#)).status,
+                                  .tooManyRequests)
+            try await self.expect(try await client.execute(uri: "/api/scores", method: .get, headers: anna).status, .ok)
+        }
+    }
+
+    /// Pictures of pages as a member other than the librarian sees them: drawn without marks
+    /// (Poppler's `-hide-annotations`, compared byte for byte), so no pixel of another's private
+    /// mark shows; the librarian's show every mark, under another version tag.
+    func testPicturesShowNoMarkToAMemberWhoMayNotSeeEveryLayer() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            let anna = try await self.logIn(client, "Anna Nováková"), boris = try await self.logIn(client, "Борис")
+            let zoe = try await self.logIn(client, "Zoë Král")
+            let scores = try await client.execute(uri: "/api/scores?q=cuna", method: .get, headers: anna)
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+            let square = try await self.send(client, .post, "/api/scores/\(score)/annotations", boris, versionOf: score,
+                                             ##"{"type":"square","page":1,"rect":[30,30,400,300],"color":"#ff0000","width":20}"##)
+            XCTAssertEqual(square.status, .created, String(buffer: square.body))
+            let asAnna = try await client.execute(uri: "/api/scores/\(score)/pages/1/image?height=400", method: .get, headers: anna)
+            let asZoe = try await client.execute(uri: "/api/scores/\(score)/pages/1/image?height=400", method: .get, headers: zoe)
+            XCTAssertEqual(asAnna.status, .ok)
+            XCTAssertEqual(asZoe.status, .ok)
+            XCTAssertNotEqual(asAnna.headers[.eTag], asZoe.headers[.eTag])
+            XCTAssertNotEqual(Data(buffer: asAnna.body), Data(buffer: asZoe.body), "the librarian's picture shows Boris's square")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bare-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/pdftoppm")
+            process.arguments = ["-f", "1", "-l", "1", "-scale-to-y", "400", "-scale-to-x", "-1", "-png", "-singlefile", "-hide-annotations",
+                                 path, folder.appendingPathComponent("bare").path]
+            try process.run()
+            process.waitUntilExit()
+            let bare = try Data(contentsOf: folder.appendingPathComponent("bare.png"))
+            XCTAssertEqual(Data(buffer: asAnna.body), bare, "Anna's picture is the page without marks")
+            let cover = try await client.execute(uri: "/api/scores/\(score)/cover", method: .get, headers: anna)
+            XCTAssertTrue(cover.headers[.eTag]?.hasSuffix("-no-marks\"") == true, "\(cover.headers)")
+        }
+    }
+
+    /// Member names keep the rule file names keep, and do not mix look-alike scripts in a word.
+    func testMemberNamesThatDisguiseAnotherAreRefused() throws {
+        let catalog = try LibraryCatalog(folder: fixture.folder.path)
+        for name in ["\u{0410}nna", "Anna\u{2060}", "\u{202E}annA", "An\u{00AD}na", "\u{200D}Anna", "Ιωάννηs",
+                     "A" + String(repeating: "\u{0301}", count: 100_000), String(repeating: "ř", count: 101)] {
+            XCTAssertThrowsError(try catalog.addMember(MemberSetting(name: name)), name.debugDescription.prefix(40).description) {
+                XCTAssertEqual(($0 as? LibraryError)?.code, .invalidArgument)
+            }
+        }
+        for name in ["Пётр Smith", "李雷", "Ιωάννης", "Dvořák-Čajkovskij", "محمد\u{200C}رضا", "👩\u{200D}🎤 Zuzana"] {
+            XCTAssertNoThrow(try catalog.addMember(MemberSetting(name: name)), name)
         }
     }
 }

@@ -177,7 +177,8 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(try self.curl(["-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, base + "/api/scores"]).text, "401")
             XCTAssertEqual(try self.curl(["-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, base + "/trust/folio-ca.pem"]).text, "404")
             for sneaky in ["/trust/../api/scores", "/trust/%2e%2e/api/scores", "/trust/folio-ca.pem/../../api/scores", "/TRUST"] {
-                let answer = try self.curl(["--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, base + sneaky])
+                // Followed through the redirect to the path's one spelling (dot segments resolved).
+                let answer = try self.curl(["--path-as-is", "-L", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, base + sneaky])
                 XCTAssertTrue(["401", "404"].contains(answer.text), "\(sneaky): \(answer.text)")
             }
             // The token in the address becomes a Secure cookie.
@@ -220,7 +221,7 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
         refused(path("huge.pem"), key, "larger than")
         // A property: every prefix of a good certificate and key, and random bytes, are refused or accepted, never a trap.
         let good = try Data(contentsOf: URL(fileURLWithPath: certificate)), goodKey = try Data(contentsOf: URL(fileURLWithPath: key))
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         let cut = path("cut.pem")
         for length in stride(from: 0, to: good.count, by: 37) {
             try good.prefix(length).write(to: URL(fileURLWithPath: cut))
@@ -238,6 +239,54 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
                 XCTAssertTrue(error.kind.isCallersInput, "\(error)")
             }
         }
+    }
+
+    /// TLS 1.2 offers AEAD suites with forward secrecy only (Mozilla's "intermediate"): OpenSSL's
+    /// client asking for CBC with SHA-1, or static RSA, gets no handshake; ECDHE with AES-GCM does.
+    func testTLS12OffersOnlyForwardSecretAEADSuites() async throws {
+        let server = try fixture.server { options in
+            options.port = 0
+            options.tls = .localAuthority(folder: self.path("authority"))
+        }
+        try await server.application(logger: Logger(label: "test")).test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            func handshake(_ cipher: String) throws -> String {
+                let script = "openssl s_client -connect 127.0.0.1:\(port) -servername localhost -tls1_2 -cipher '\(cipher)' </dev/null 2>&1"
+                let result = try TestEnvironment.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], timeout: 30)
+                let text = String(decoding: result.stdout, as: UTF8.self)
+                return text.split(separator: "\n").first { $0.contains("Cipher is") }.map(String.init) ?? text.suffix(300).description
+            }
+            for weak in ["ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA256", "AES128-GCM-SHA256", "AES128-SHA"] {
+                let answer = try handshake(weak)
+                XCTAssertFalse(answer.contains("Cipher is \(weak)"), "\(weak): \(answer)")
+            }
+            for strong in ["ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305"] {
+                XCTAssertTrue(try handshake(strong).contains("Cipher is \(strong)"), strong)
+            }
+        }
+    }
+
+    /// Keys and their folder that others could read or change are named at start (a warning,
+    /// as for a readable password file); private ones are not.
+    func testKeysOthersMayReadAreNamed() throws {
+        let folder = path("authority")
+        _ = try LocalAuthority.open(folder: folder)
+        _ = try LocalAuthority.open(folder: folder).serverIdentity(for: ServerNames(dns: ["localhost"], addresses: ["127.0.0.1"]))
+        let source = TLSSource.localAuthority(folder: folder)
+        XCTAssertEqual(source.exposure(), [], "made private")
+        let key = LocalAuthority.path(.authorityKey, in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
+        let problems = source.exposure()
+        XCTAssertEqual(problems.count, 2, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.contains("chmod 700 \(folder)") && $0.contains("mode 755") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.contains("chmod 600 \(key)") && $0.contains("mode 644") }, "\(problems)")
+        let certificate = path("cert.pem"), own = path("key.pem")
+        try opensslCertificate(certificate, key: own)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: own)
+        XCTAssertEqual(TLSSource.files(certificate: certificate, key: own).exposure().count, 1)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: own)
+        XCTAssertEqual(TLSSource.files(certificate: certificate, key: own).exposure(), [])
     }
 }
 

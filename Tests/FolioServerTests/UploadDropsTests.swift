@@ -1,6 +1,8 @@
 import FolioLibrary
 import FolioServer
+import FolioTestSupport
 import Foundation
+import Hummingbird
 import XCTest
 
 /// The drops' limits, each one freeing itself: the files a drop holds, its bytes, the drops
@@ -36,7 +38,7 @@ final class UploadDropsTests: XCTestCase {
         for id in valid { XCTAssertTrue(UploadDrops.isValidID(id), id) }
         for id in invalid { XCTAssertFalse(UploadDrops.isValidID(id), id) }
         // Random strings: valid exactly when every character is a letter, digit or dash and the length fits.
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(#function)
         let alphabet = Array("abcXYZ019-_/. é\u{0}")
         for _ in 0..<2_000 {
             let id = String((0..<Int.random(in: 0...80, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
@@ -115,5 +117,41 @@ final class UploadDropsTests: XCTestCase {
         _ = try await drops.stage(file: try received(1), name: "x.pdf", drop: ids[3], client: "10.0.0.7")
         let load = await drops.load()
         XCTAssertEqual(load.drops, 3)
+    }
+
+    /// Uploads in flight are bounded per address and in all, beside each one's size: a device
+    /// past its share is 429 (`.tooMany`), everyone past the total 503 (`.busy`); a refused or
+    /// finished upload frees what it held, and its part file is gone.
+    func testBytesInFlightAreBoundedPerAddressAndInAllAndFreeThemselves() async throws {
+        let spool = try UploadSpool(folder: folder.path, perClient: 1_000, total: 1_500)
+        let (open, feed) = AsyncStream<ByteBuffer>.makeStream()
+        let holding = Task { try await spool.receive(open, limit: 10_000, client: "192.0.2.1") }
+        feed.yield(ByteBuffer(repeating: 0x41, count: 800))
+        // Wait until the open upload holds its 800 bytes (a refusal below proves it does).
+        func send(_ bytes: Int, from client: String) async throws -> String {
+            try await spool.receive(AsyncStream { $0.yield(ByteBuffer(repeating: 0x42, count: bytes)); $0.finish() }, limit: 10_000, client: client)
+        }
+        var refused: LibraryError?
+        for _ in 0..<200 {
+            do { spool.discard(try await send(300, from: "192.0.2.1")) } catch let error as LibraryError { refused = error; break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTAssertEqual(refused?.code, .tooMany, "the same address past its share")
+        spool.discard(try await send(200, from: "192.0.2.1"))   // within its share
+        do {
+            spool.discard(try await send(800, from: "198.51.100.2"))
+            XCTFail("everyone past the total")
+        } catch let error as LibraryError {
+            XCTAssertEqual(error.code, .busy)
+        }
+        spool.discard(try await send(700, from: "198.51.100.2"))   // within the total
+        feed.yield(ByteBuffer(repeating: 0x41, count: 100))
+        feed.finish()
+        let file = try await holding.value
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)).count, 900)
+        spool.discard(file)
+        // All freed: the whole share again, and no part file left.
+        spool.discard(try await send(1_000, from: "192.0.2.1"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool.directory).filter { $0.hasSuffix(".part") }, [])
     }
 }

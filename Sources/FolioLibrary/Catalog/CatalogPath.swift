@@ -33,21 +33,53 @@ public enum CatalogPath {
     /// makes a name look like another), nil when it can. The joiners that scripts need (ZWNJ
     /// and ZWJ after Arabic, Indic and other joining letters, and in emoji sequences) are kept.
     public static func refusal(ofFileName name: String) -> String? {
+        refusal(name, advice: "rename the file")
+    }
+
+    /// The same rule for a name given to something else (a member), `advice` saying what to do.
+    static func refusal(_ name: String, advice: String) -> String? {
         let scalars = Array(name.unicodeScalars)
         for index in scalars.indices {
             let scalar = scalars[index]
             if scalar.properties.generalCategory == .control {
-                return "the name holds a control character (\(String(format: "U+%04X", scalar.value))); rename the file"
+                return "the name holds a control character (\(String(format: "U+%04X", scalar.value))); \(advice)"
             }
             if directionControls.contains(scalar.value) {
-                return "the name holds a bidirectional override (\(String(format: "U+%04X", scalar.value))), which can disguise a name; rename the file"
+                return "the name holds a bidirectional override (\(String(format: "U+%04X", scalar.value))), which can disguise a name; \(advice)"
             }
             if isInvisible(scalars, at: index) {
-                return "the name holds an invisible character (\(String(format: "U+%04X", scalar.value))), which can make it look like another name; rename the file"
+                return "the name holds an invisible character (\(String(format: "U+%04X", scalar.value))), which can make it look like another name; \(advice)"
             }
         }
         return nil
     }
+
+    /// The first word of `name` that mixes letters of Latin, Greek and Cyrillic — the scripts
+    /// whose letters look alike (Cyrillic "А" in "Аnna") — as browsers refuse such a label of
+    /// a domain name (IDNA's mixed-script rule); nil when each word keeps to one of them.
+    /// Words of different scripts side by side ("Пётр Smith") are fine.
+    ///
+    /// ```swift
+    /// CatalogPath.mixedScriptWord("\u{0410}nna")   // "Аnna"
+    /// CatalogPath.mixedScriptWord("Пётр Smith")     // nil
+    /// ```
+    public static func mixedScriptWord(_ name: String) -> String? {
+        for word in name.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "–" }) {
+            var scripts = Set<Int>()
+            for scalar in word.unicodeScalars {
+                if let script = confusableScripts.firstIndex(where: { $0.contains { $0.contains(scalar.value) } }) { scripts.insert(script) }
+            }
+            if scripts.count > 1 { return String(word) }
+        }
+        return nil
+    }
+
+    /// Latin, Greek and Cyrillic letters, by block (combining marks belong to none).
+    static let confusableScripts: [[ClosedRange<UInt32>]] = [
+        [0x41...0x5A, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xFF21...0xFF3A, 0xFF41...0xFF5A],
+        [0x370...0x3FF, 0x1F00...0x1FFF],
+        [0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F],
+    ]
 
     /// `name` without control characters, bidirectional overrides and invisible characters
     /// (for names Folio makes itself from what an archive or a setlist says).

@@ -30,6 +30,9 @@ import GRDB
 /// - v10 keeps the undo history; v11 clears the stamps so the next scan makes every row anew
 ///   (composers split at ";", file names in the search text); v12 does so again for the
 ///   composers engravers write where forScore does not look (LilyPond's `/Composer`).
+/// - v13 notes setlist entries; v14 keeps members, invitations and sessions; v15 what taking
+///   back a change needs; v16 gives each member a key that outlives their name (`member.key`,
+///   and `undo_step.authorKey` for the changes they make).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -272,6 +275,17 @@ enum CatalogSchema {
             // its bytes (to know the file was not rewritten since).
             try db.execute(sql: "ALTER TABLE undo_step ADD COLUMN lengthAfter INTEGER")
             try db.execute(sql: "ALTER TABLE undo_step ADD COLUMN updateDigest TEXT")
+        }
+        migrator.registerMigration("v16") { db in
+            // Members by an id that outlives their name, instrument and role, and is never
+            // given again (a new member with an old name is a new person): their private
+            // layers and marks carry it (MemberLayers), and so does each change they made.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN key TEXT;
+                UPDATE member SET key = lower(hex(randomblob(16)));
+                CREATE UNIQUE INDEX member_key ON member (key);
+                ALTER TABLE undo_step ADD COLUMN authorKey TEXT;
+                """)
         }
         return migrator
     }

@@ -44,6 +44,9 @@ extension LibraryCatalog {
         /// for changes recorded before Folio kept them): what taking it back later needs.
         var lengthAfter: Int? = nil
         var updateDigest: String? = nil
+        /// The ``Member/key`` of the member who made it (nil for the command line, a musician
+        /// alone, and changes recorded before keys were kept).
+        var authorKey: String? = nil
     }
 
     /// Changes kept per score; older ones are forgotten (the file keeps every revision anyway).
@@ -84,7 +87,8 @@ extension LibraryCatalog {
             let lengthAfter = report.written.map { Int($0.size) }
             try record(ChangeRecord(change: change, author: author, madeAt: Date(), versionBefore: versionBefore,
                                     versionAfter: version, lengthBefore: lengthBefore, id: 0, lengthAfter: lengthAfter,
-                                    updateDigest: lengthAfter.flatMap { Self.updateDigest(path: path, from: lengthBefore, to: $0, version: version) }),
+                                    updateDigest: lengthAfter.flatMap { Self.updateDigest(path: path, from: lengthBefore, to: $0, version: version) },
+                                    authorKey: member?.key),
                        for: relative)
             // Every save: titles, bookmarks, page and annotation counts show at once. When this
             // fails the next scan catches up; the save itself stands.
@@ -97,13 +101,13 @@ extension LibraryCatalog {
     public func changes(score relative: String) throws -> [ChangeRecord] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore, lengthAfter, updateDigest FROM undo_step
+                SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore, lengthAfter, updateDigest, authorKey FROM undo_step
                 WHERE path = ? ORDER BY id DESC
                 """, arguments: [CatalogPath.key(relative)]).map { row in
                 ChangeRecord(change: row["change"], author: row["author"], madeAt: Date(timeIntervalSince1970: row["madeAt"]),
                              versionBefore: row["versionBefore"], versionAfter: row["versionAfter"],
                              lengthBefore: row["lengthBefore"], id: row["id"], lengthAfter: row["lengthAfter"],
-                             updateDigest: row["updateDigest"])
+                             updateDigest: row["updateDigest"], authorKey: row["authorKey"])
             }
         }
     }
@@ -174,7 +178,7 @@ extension LibraryCatalog {
     /// Refuses a member acting (``MemberContext/current``) who would `verb` another's change
     /// without ``MemberRight/anyMark``.
     private static func refuseAnother(_ step: ChangeRecord, _ verb: String) throws {
-        if let member = MemberContext.current, !member.may(.anyMark), !member.isAuthor(step.author) {
+        if let member = MemberContext.current, !member.may(.anyMark), !member.isAuthor(step.author, key: step.authorKey) {
             throw LibraryError(.forbidden, "only the librarian may \(verb) another’s change (“\(step.change)” is \(step.author ?? "the library")’s); "
                 + "\(member.name) is a \(member.role.title)")
         }
@@ -249,10 +253,11 @@ extension LibraryCatalog {
         let key = CatalogPath.key(relative)
         try write { db in
             try db.execute(sql: """
-                INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt, lengthAfter, updateDigest)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt, lengthAfter, updateDigest,
+                                       authorKey)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [key, step.lengthBefore, step.versionBefore, step.versionAfter, step.change, step.author,
-                                 step.madeAt.timeIntervalSince1970, step.lengthAfter, step.updateDigest])
+                                 step.madeAt.timeIntervalSince1970, step.lengthAfter, step.updateDigest, step.authorKey])
             try db.execute(sql: """
                 DELETE FROM undo_step WHERE path = ? AND id NOT IN
                     (SELECT id FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT ?)

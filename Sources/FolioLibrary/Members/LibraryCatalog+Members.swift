@@ -73,9 +73,9 @@ extension LibraryCatalog {
             }
             try Self.refuseTaken(checkedName, in: db)
             try db.execute(sql: """
-                INSERT INTO member (name, nameKey, role, instrument, section, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO member (name, nameKey, role, instrument, section, createdAt, key) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
-                                 now.timeIntervalSince1970])
+                                 now.timeIntervalSince1970, SecretToken.make()])
             let id = db.lastInsertedRowID
             let invitation = try Self.invite(member: id, in: db, now: now)
             return (try Self.member(id: id, in: db), invitation)
@@ -105,8 +105,9 @@ extension LibraryCatalog {
         }
     }
 
-    /// Removes a member, their sessions and invitations (their marks stay in the scores). The
-    /// last librarian cannot be removed. With `dryRun`, the member who would be, nothing removed.
+    /// Removes a member, their sessions and invitations (their marks stay in the scores, in
+    /// their layer: no one inherits it, not a new member of the same name). The last
+    /// librarian cannot be removed. With `dryRun`, the member who would be, nothing removed.
     @discardableResult
     public func removeMember(_ name: String, dryRun: Bool = false) throws -> Member {
         try MemberContext.current?.require(.members, to: "remove members")
@@ -140,7 +141,10 @@ extension LibraryCatalog {
 
     /// Sets the invited member's password, uses the invitation up, ends their other sessions
     /// and opens one. An invitation works once.
+    /// The invitation is looked up before the password is hashed: a made-up or spent token
+    /// costs a lookup, never scrypt's tenth of a second and 32 MiB.
     public func redeemInvitation(_ token: String, password: String, now: Date = Date()) throws -> Session {
+        _ = try invitedMember(token, now: now)
         let hash = try PasswordHash.make(password)
         return try write { db in
             let member = try Self.invitation(token, in: db, now: now)
@@ -207,7 +211,7 @@ extension LibraryCatalog {
         let section = stored.flatMap(Instrument.Section.init(rawValue:)) ?? instrument.flatMap { PartLabel($0)?.section }
         return Member(id: row["id"], name: row["name"], role: MemberRole(rawValue: row["role"]) ?? .player, instrument: instrument,
                       section: section, hasPassword: (row["password"] as String?) != nil,
-                      createdAt: Date(timeIntervalSince1970: row["createdAt"]))
+                      createdAt: Date(timeIntervalSince1970: row["createdAt"]), key: row["key"] ?? "")
     }
 
     private static func member(id: Int64, in db: Database) throws -> Member {
@@ -289,15 +293,26 @@ extension LibraryCatalog {
             .folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// Names: 1 to 100 characters besides the white space around them, no control characters
-    /// (any script).
+    /// The most bytes (UTF-8) a member's name takes: room for 100 characters of any script
+    /// with their accents, not for one letter carrying thousands.
+    public static let maxNameBytes = 400
+
+    /// Names: any script, under the rule file names keep (``CatalogPath/refusal(ofFileName:)``:
+    /// no control, direction or invisible characters), no word mixing Latin, Greek and
+    /// Cyrillic letters that look alike (``CatalogPath/mixedScriptWord(_:)``), 1 to 100
+    /// characters and at most ``maxNameBytes`` bytes besides the white space around them.
     static func checkedName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-        guard (1...100).contains(trimmed.count) else {
-            throw LibraryError(.invalidArgument, "a member's name has 1 to 100 characters (this one has \(trimmed.count))")
+        guard (1...100).contains(trimmed.count), trimmed.utf8.count <= maxNameBytes else {
+            throw LibraryError(.invalidArgument, "a member's name has 1 to 100 characters and at most \(maxNameBytes) bytes "
+                + "(this one has \(trimmed.count) and \(trimmed.utf8.count))")
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw LibraryError(.invalidArgument, "a member's name holds a control character")
+        if let refusal = CatalogPath.refusal(trimmed, advice: "choose a name without it") {
+            throw LibraryError(.invalidArgument, "a member's name: " + refusal)
+        }
+        if let word = CatalogPath.mixedScriptWord(trimmed) {
+            throw LibraryError(.invalidArgument, "a member's name mixes Latin, Greek or Cyrillic letters in one word (\(word)), "
+                + "which can make it look like another member's; type it in one script")
         }
         return trimmed
     }

@@ -93,14 +93,22 @@ public struct Member: Sendable, Hashable, Codable {
     /// Whether they have set a password (an unused invitation leaves it unset).
     public var hasPassword: Bool
     public var createdAt: Date
+    /// Who they are whatever they are called: random, given once by the catalog and never
+    /// again, carried by their private layer, their marks and their changes. A new member
+    /// with a removed one's name is another person. Not a secret (every mark of theirs carries
+    /// it), only never reused; not part of the member's JSON.
+    public var key: String
 
     /// Whether the member's role carries `right`.
     public func may(_ right: MemberRight) -> Bool { role.may(right) }
 
-    /// Whether `author` (a mark's `/T`, a change's recorded author) names this member, as
-    /// names are told apart (``LibraryCatalog/nameKey(_:)``).
-    public func isAuthor(_ author: String?) -> Bool {
-        author.map(LibraryCatalog.nameKey) == LibraryCatalog.nameKey(name)
+    /// Whether this member made what `author` and `key` name (a mark's `/T` and its
+    /// `/FolioMember`, a change's recorded author and theirs): by ``key`` when the thing
+    /// carries one, by name (as ``LibraryCatalog/nameKey(_:)`` tells names apart) only for
+    /// what was made before keys were kept.
+    public func isAuthor(_ author: String?, key: String? = nil) -> Bool {
+        if let key, !key.isEmpty { return key == self.key }
+        return author.map(LibraryCatalog.nameKey) == LibraryCatalog.nameKey(name)
     }
 
     /// Throws ``LibraryError`` `.forbidden` naming who may, when the member's role lacks
@@ -116,7 +124,9 @@ public struct Member: Sendable, Hashable, Codable {
         case id, name, role, instrument, section, hasPassword, createdAt
     }
 
-    public init(id: Int64, name: String, role: MemberRole, instrument: String?, section: Instrument.Section?, hasPassword: Bool, createdAt: Date) {
+    public init(id: Int64, name: String, role: MemberRole, instrument: String?, section: Instrument.Section?, hasPassword: Bool, createdAt: Date,
+                key: String = "") {
+        self.key = key
         self.id = id
         self.name = name
         self.role = role

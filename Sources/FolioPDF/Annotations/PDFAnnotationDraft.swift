@@ -93,6 +93,10 @@ public struct PDFAnnotationDraft: Sendable {
     public var optionalContent: PDFReference?
     /// Hidden (`/F` bit 2): kept, but no viewer shows or prints it.
     public var isHidden = false
+    /// Further entries of the annotation's dictionary, as text strings: an application's own
+    /// keys (ISO 32000 lets a dictionary carry keys a viewer does not know), read back through
+    /// ``PDFAnnotation/dictionary``. A key the annotation already has is not overwritten.
+    public var entries: [String: String] = [:]
 
     public init(kind: PDFAnnotationKind) {
         self.kind = kind

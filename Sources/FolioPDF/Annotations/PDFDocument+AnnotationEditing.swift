@@ -45,8 +45,8 @@ extension PDFDocument {
         guard let pageReference = page.reference else {
             throw PDFError(.damaged, "page \(pageIndex + 1) is not an indirect object; annotations cannot point to it")
         }
-        if let name = draft.name, annotations(of: page, pageIndex: pageIndex).contains(where: { $0.name == name }) {
-            throw PDFError(.invalidArgument, "an annotation named \(name) is already on page \(pageIndex + 1) (names are unique on a page)")
+        if let name = draft.name, let (holder, _) = annotation(named: name) {
+            throw PDFError(.invalidArgument, "an annotation named \(name) is already on page \(holder + 1) (names are unique in a document)")
         }
         let geometry = PDFPageGeometry(page: page)
         var dictionary = try annotationDictionary(for: draft, geometry: geometry, date: date)
@@ -250,6 +250,18 @@ extension PDFDocument {
             try setAnnots(kept, of: page, pageIndex: pageIndex)
         }
         return removed
+    }
+
+    /// The first annotation whose `/NM` is `name`, with its page's index; nil when none has it.
+    ///
+    /// ```swift
+    /// if let (pageIndex, mark) = document.annotation(named: "3F2504E0-4F89") { print(pageIndex + 1, mark.id) }
+    /// ```
+    public func annotation(named name: String) -> (pageIndex: Int, annotation: PDFAnnotation)? {
+        for (index, page) in pages().enumerated() {
+            if let found = annotations(of: page, pageIndex: index).first(where: { $0.name == name }) { return (index, found) }
+        }
+        return nil
     }
 
     /// The annotation with this id and its page, on `pageIndex` or on any page (an id found on more
@@ -469,6 +481,9 @@ extension PDFDocument {
         dictionary["F"] = .integer(flags.rawValue)
         dictionary["BS"] = PDFDocument.border(width: width)
         if draft.opacity < 1 { dictionary["CA"] = .real(PDFReal(draft.opacity)) }
+        for (key, value) in draft.entries where dictionary[key] == nil {
+            dictionary[key] = .string(PDFString(PDFTextString.encode(value)))
+        }
         return dictionary
     }
 }

@@ -19,7 +19,7 @@ public enum Gzip {
     }
 
     /// Inflates one gzip member read piece by piece: `read(n)` returns up to `n` more bytes
-    /// (none at the end), `write` takes each inflated piece as it comes. Memory stays at one
+    /// (as few as one, as a network read may; none at the end), `write` takes each inflated piece as it comes. Memory stays at one
     /// piece of each, whatever the member inflates to; output past `limit` bytes fails with
     /// `.limitExceeded` as soon as it is produced, and a member that is damaged, cut short or
     /// followed by more data fails with `.filter`. Returns the bytes written.
@@ -42,16 +42,17 @@ public enum Gzip {
         let pieceSize = 256 * 1024
         var output = [UInt8](repeating: 0, count: pieceSize)
         var total = 0
-        var first = true
+        // The signature's bytes seen so far: a read may return any number of bytes, one included.
+        var signature = 0
         while true {
             let input = try read(pieceSize)
-            if first {
-                guard input.count >= 2, input[0] == 0x1F, input[1] == 0x8B else {
-                    throw PDFError(.filter, "the data is not gzip (no 1F 8B signature)")
-                }
-                first = false
+            for byte in input.prefix(2 - signature) {
+                guard byte == (signature == 0 ? 0x1F : 0x8B) else { throw PDFError(.filter, "the data is not gzip (no 1F 8B signature)") }
+                signature += 1
             }
-            guard !input.isEmpty else { throw PDFError(.filter, "gzip data is truncated after \(total) bytes") }
+            guard !input.isEmpty else {
+                throw PDFError(.filter, signature < 2 ? "the data is not gzip (no 1F 8B signature)" : "gzip data is truncated after \(total) bytes")
+            }
             var status: Int32 = Z_OK
             try input.withUnsafeBufferPointer { inputBuffer in
                 stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)

@@ -67,6 +67,12 @@ public struct AnnotationRequest: Sendable, Equatable {
     /// The layer (optional content group, `/OC`) the mark goes into, made when the document
     /// has none of that name: every standard viewer lets the reader show or hide it.
     public var layer: String?
+    /// What makes ``layer`` someone's own: the group whose dictionary holds these entries is
+    /// the layer (found by them, whatever it is called now; made with ``layer`` as its name,
+    /// numbered when another group has that name). Empty: the layer is found by its name.
+    public var layerEntries: [String: String] = [:]
+    /// The mark's own further entries (text): who made it, by an id that outlives their name.
+    public var entries: [String: String] = [:]
 
     /// The longest text taken.
     public static let maxText = 10_000
@@ -152,13 +158,22 @@ public struct AnnotationRequest: Sendable, Equatable {
         return draft
     }
 
-    /// The id of the annotation on this request's page that already has its ``name``; nil when
-    /// there is none (or no name). A request sent again after its answer was lost finds its
-    /// mark this way instead of adding it twice (which ``add(to:)`` refuses).
-    public func existing(in document: PDFDocument) -> String? {
-        let pages = document.pages()
-        guard let name, page >= 1, page <= pages.count else { return nil }
-        return document.annotations(of: pages[page - 1], pageIndex: page - 1).first { $0.name == name }?.id
+    /// The id of the mark this request added already: the annotation with its ``name`` on its
+    /// page, when `isOwn` says it is the asker's; nil when no annotation in the document has
+    /// the name (or the request has none). A request sent again after its answer was lost finds
+    /// its mark this way instead of adding it twice. A name held by another mark — on another
+    /// page, or someone else's — is ``ScoreError`` `.taken`: names are unique in a score, so a
+    /// mark's id (its name) never comes to name two marks, nor another's.
+    ///
+    /// ```swift
+    /// let id = try request.existing(in: document, isOwn: { $0.author == "Anna" }) ?? request.add(to: document)
+    /// ```
+    public func existing(in document: PDFDocument, isOwn: (PDFAnnotation) -> Bool) throws -> String? {
+        guard let name, let (pageIndex, mark) = document.annotation(named: name) else { return nil }
+        guard pageIndex == page - 1, isOwn(mark) else {
+            throw ScoreError(.taken, "the name \(name) is another mark's in this score (page \(pageIndex + 1)); a new mark needs a name of its own")
+        }
+        return mark.id
     }
 
     /// Adds the annotation to its page of `document` (not saved); returns its id. A page
@@ -172,7 +187,11 @@ public struct AnnotationRequest: Sendable, Equatable {
             let prepared = try ImageStamp.prepared(image)
             draft.stampArt = ImageStamp.art(for: prepared, reference: document.addImage(prepared))
         }
-        if let layer { draft.optionalContent = try document.optionalContentGroup(named: layer) }
+        if let layer {
+            draft.optionalContent = layerEntries.isEmpty ? try document.optionalContentGroup(named: layer)
+                : try document.optionalContentGroup(marked: layerEntries, named: layer)
+        }
+        draft.entries = entries
         return try document.addAnnotation(draft, toPage: page - 1).id
     }
 

@@ -14,6 +14,8 @@ public enum ScoreHandout {
     public enum Marks: Sendable, Equatable {
         /// Every mark but those in these layers (optional content groups, by name).
         case exceptLayers(Set<String>)
+        /// Every mark but those in these layers (optional content groups, by reference).
+        case exceptGroups(Set<PDFReference>)
         /// No marks: a clean part (links and form fields stay).
         case none
     }
@@ -33,6 +35,8 @@ public enum ScoreHandout {
             case .exceptLayers(let layers):
                 guard let group = annotation.dictionary["OC"]?.referenceValue, let name = groups[group] else { return false }
                 return layers.contains(name)
+            case .exceptGroups(let layers):
+                return annotation.dictionary["OC"]?.referenceValue.map(layers.contains) ?? false
             }
         }
         guard !going.isEmpty else { return 0 }
@@ -47,19 +51,40 @@ public enum ScoreHandout {
 }
 
 extension AnnotationListing {
-    /// The layer (optional content group, by name) each listed annotation is in, by id;
-    /// annotations in no layer are left out.
+    /// The layer (optional content group, by name) of each listed annotation, in the listing's
+    /// order (nil for one in no layer): read from each mark itself, so two marks that share an
+    /// id (a name repeated on two pages of a file made elsewhere) keep their own layers.
     ///
     /// ```swift
     /// let listed = try AnnotationListing.list(document, page: 1, popups: false)
-    /// AnnotationListing.layers(of: listed, in: document)["obj-12"]   // "Anna Nováková — Violin II"
+    /// AnnotationListing.layers(of: listed, in: document).first??.name   // "Anna Nováková — Violin II"
     /// ```
-    public static func layers(of listed: [Shown], in document: PDFDocument) -> [String: String] {
-        let groups = Dictionary(document.optionalContentGroups.map { ($0.reference, $0.name) }, uniquingKeysWith: { first, _ in first })
-        var layers: [String: String] = [:]
-        for shown in listed {
-            if let group = shown.annotation.dictionary["OC"]?.referenceValue, let name = groups[group] { layers[shown.annotation.id] = name }
-        }
-        return layers
+    public static func layers(of listed: [Shown], in document: PDFDocument) -> [MarkLayer?] {
+        let groups = Dictionary(MarkLayer.all(in: document).map { ($0.group, $0) }, uniquingKeysWith: { first, _ in first })
+        return listed.map { shown in shown.annotation.dictionary["OC"]?.referenceValue.flatMap { groups[$0] } }
+    }
+}
+
+/// A layer marks are in, as the domain reads it: the optional content group's name, its own
+/// entries (who a member's layer belongs to), and the group itself.
+///
+/// ```swift
+/// for layer in MarkLayer.all(in: document) { print(layer.name, layer.entries["FolioMember"] ?? "shared") }
+/// ```
+public struct MarkLayer: Sendable, Equatable {
+    public let name: String
+    /// Text entries of the group's dictionary beyond the standard ones.
+    public let entries: [String: String]
+    public let group: PDFReference
+
+    public init(_ group: PDFOptionalContentGroup) {
+        name = group.name
+        entries = group.entries
+        self.group = group.reference
+    }
+
+    /// The document's layers in `/OCProperties /OCGs` order.
+    public static func all(in document: PDFDocument) -> [MarkLayer] {
+        document.optionalContentGroups.map(MarkLayer.init)
     }
 }

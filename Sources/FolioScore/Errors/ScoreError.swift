@@ -33,6 +33,8 @@ public enum ScoreErrorCode: String, FailureCode {
     case unreadable
     /// A program the operation runs is not installed (LibreOffice for office documents).
     case unavailable
+    /// A name the score already gives something else (a mark's `/NM` on another mark).
+    case taken
 
     /// Bad values are `invalidValue`; a file that is not of its format is
     /// `malformedInput`; past a limit while being read, `tooLarge`.
@@ -44,6 +46,7 @@ public enum ScoreErrorCode: String, FailureCode {
         case .limitExceeded: .tooLarge
         case .unreadable: .unreadable
         case .unavailable: .unavailable
+        case .taken: .conflict
         }
     }
 }

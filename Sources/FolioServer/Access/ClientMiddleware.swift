@@ -14,8 +14,9 @@ public struct Client: Sendable, Equatable {
     public var secure: Bool
 }
 
-/// The first middleware of every request: turns away a request without `Host` (400) or with
-/// one that is not one of the server's names (421, see ``AllowedHosts``), and finds the ``Client`` — the connection's
+/// The first middleware of every request after its path is made canonical: turns away a
+/// request without `Host` or with several (400), or with one that is not one of the server's
+/// names (421, see ``AllowedHosts``), and finds the ``Client`` — the connection's
 /// peer, or, when the peer is a reverse proxy named with `--trusted-proxy`, the address the
 /// proxy puts last in `X-Forwarded-For` and the scheme it gives in `X-Forwarded-Proto`.
 /// Headers of that kind from anyone else are ignored. When the server itself speaks HTTPS,
@@ -25,11 +26,18 @@ struct ClientMiddleware: RouterMiddleware {
     let hosts: AllowedHosts
     let trustedProxies: Set<String>
     var tls = false
+    /// `Host` as a field: a second one stays among the fields when the first became the authority.
+    static let hostField = HTTPField.Name("Host")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // HTTP/1.1 requires Host (RFC 9112, 3.2): a request without one is answered 400, as nginx does.
         guard let authority = request.head.authority, !authority.isEmpty else {
             throw HTTPError(.badRequest, message: "a request needs a Host header naming this server")
+        }
+        // The first Host became the authority; another one would let two parts of a chain
+        // (a proxy, this server) judge two names (RFC 9112, 3.2: a request with more than one is 400).
+        guard request.headers[values: Self.hostField].isEmpty else {
+            throw HTTPError(.badRequest, message: "a request has one Host header, not several")
         }
         if !hosts.allows(authority: authority) {
             throw HTTPError(.misdirectedRequest,

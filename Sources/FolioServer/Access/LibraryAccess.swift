@@ -173,9 +173,10 @@ struct AccessAuthenticator<Context: AuthRequestContext<LibraryAccess>>: Authenti
 /// browser asks for it.
 ///
 /// Wrong credentials are counted per client by ``LoginThrottle``: past a few, each answer
-/// waits longer, and a client that keeps guessing is refused everything (429) for a while,
-/// the right credentials included. Failures are also counted in all: when addresses together
-/// guess too fast, credentials from addresses that have not proven access are refused unread.
+/// waits longer, and a client that keeps guessing is refused everything (429) for a while, a
+/// password included (a session or token, which cannot be guessed, still opens). Failures are
+/// also counted in all: when addresses together guess too fast, credentials from addresses
+/// that have not proven access are refused unread.
 struct AccessGate: RouterMiddleware {
     typealias Context = FolioRequestContext
     let secret: AccessSecret
@@ -183,7 +184,11 @@ struct AccessGate: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let client = context.client.address
-        if let wait = throttle.banned(client) {
+        // A session or token no one can guess (256 random bits) is let in whatever others
+        // behind the same address (a school's NAT) have guessed; a password can be guessed,
+        // so a banned address is refused it.
+        let unguessable = context.identity.map { [.session, .token, .tokenInAddress].contains($0.proof) } ?? false
+        if !unguessable, let wait = throttle.banned(client) {
             throw Self.tooMany(wait, "too many wrong passwords or tokens from \(client)")
         }
         // While guessing is paused, credentials from an address that has not proven access are

@@ -95,6 +95,12 @@ public final class LoginThrottle: @unchecked Sendable {
         }
     }
 
+    /// Whether `client` proved access within ``Policy/provenFor`` (a member's lockout does not
+    /// hold against it: another address's guesses cannot lock a member out of their devices).
+    public func isProven(_ client: String) -> Bool {
+        lock.withLock { proven[client].map { clock.now - $0 < policy.provenFor } ?? false }
+    }
+
     /// Whole seconds left of the client's ban, nil when it is not banned.
     public func banned(_ client: String) -> Int? {
         lock.withLock {

@@ -80,7 +80,7 @@ const panels = { details: details(app), contents: contents(app) };
 const view = { scoreID, state, stage, canvas, overlay, say, run, render, turn, composed, marking, goTo: app.goTo };
 // Pages drawn ahead of a turn (forgotten with a new file or a layer shown or hidden).
 const ahead = drawAhead();
-const layers = layerMenu(document.getElementById('layers'), () => { ahead.clear(); render(); });
+const layers = layerMenu(document.getElementById('layers'), () => { ahead.clear(); render(); }, scoreID);
 // Marks made with the server out of reach wait on the device and are sent when it is back.
 view.pending = pendingChanges(view, async () => {
   await loadDocument();

@@ -13,11 +13,18 @@ struct AnnotationController {
     let service: ScoreService
     let maxBody: Int
 
+    /// What listing a page's marks answers: the marks the asker may see, and the names of the
+    /// file's layers they do not (another member's own, another section's).
+    struct Listing: Encodable {
+        let annotations: [ScoreService.Annotation]
+        let hiddenLayers: [String]
+    }
+
     func addRoutes(to router: Router<FolioRequestContext>) {
         router.get("/api/scores/:id/annotations") { request, context -> Response in
             let page = try LibraryServer.integer("page", request, in: 1...Int.max)
-            let (tag, list) = try service.annotations(score: try LibraryServer.scoreID(context), page: page)
-            return try LibraryServer.json(["annotations": list], tag: tag)
+            let (tag, list, hidden) = try service.annotations(score: try LibraryServer.scoreID(context), page: page)
+            return try LibraryServer.json(Listing(annotations: list, hiddenLayers: hidden), tag: tag)
         }
         router.post("/api/scores/:id/annotations") { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewAnnotation.self, request, limit: maxBody, what: "an annotation")

@@ -152,9 +152,13 @@ struct RehearsalController {
         guard let member = query.get("member"), RehearsalMember.isValidID(member) else {
             throw HTTPError(.badRequest, message: "member must be 8 to 64 letters, digits, - or _")
         }
-        // A member logged in is who they are, playing what they play: nothing to type.
+        // A member logged in is who they are, playing what they play: nothing to type. As a
+        // follower they hold one place however many ids their pages send (their key is the
+        // id), and a leaver's grace keeps that one place; a leader keeps the page's id.
         if let known = context.identity?.member {
-            return RehearsalService.Connection(code: code, member: member, name: known.name, instrument: known.instrument ?? query.get("instrument"),
+            let person = "m-" + known.key
+            let id = query.get("key") == nil && RehearsalMember.isValidID(person) ? person : member
+            return RehearsalService.Connection(code: code, member: id, name: known.name, instrument: known.instrument ?? query.get("instrument"),
                                                key: query.get("key"))
         }
         guard let name = query.get("name") else { throw HTTPError(.badRequest, message: "name is missing") }

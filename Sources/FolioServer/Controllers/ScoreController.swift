@@ -36,7 +36,7 @@ struct ScoreController {
         router.get("/api/scores/:id/cover") { request, context -> Response in
             let connected = context.isConnected
             return try await picture(request, context) { path, id, tag in
-                try await pictures.cover(for: path, id: id, version: tag, wanted: connected)
+                try await pictures.cover(for: path, id: id, version: tag, marks: Self.marks(context), wanted: connected)
             }
         }
         // A page as a picture, shown while pdf.js starts (`?height=` in pixels).
@@ -51,7 +51,8 @@ struct ScoreController {
             }
             let connected = context.isConnected
             return try await picture(request, context, page: page) { path, id, tag in
-                try await pictures.image(for: path, id: id, page: page, height: height, version: tag, wanted: connected)
+                try await pictures.image(for: path, id: id, page: page, height: height, version: tag, marks: Self.marks(context),
+                                         wanted: connected)
             }
         }
         router.get("/api/fields") { _, _ -> Response in
@@ -131,6 +132,15 @@ struct ScoreController {
         enum CodingKeys: String, CodingKey { case change }
     }
 
+    /// Whether the pictures a request gets show the marks: in a library with members, only
+    /// the librarian's do, who sees every layer. Another member's pictures are drawn without
+    /// marks (one picture for all of them, with no pixel of a layer hidden from any), and
+    /// pdf.js draws the page with the marks they may see as soon as it has started.
+    static func marks(_ context: FolioRequestContext) -> PageImageCache.Marks {
+        guard let member = context.identity?.member, member.role != .librarian else { return .shown }
+        return .hidden
+    }
+
     /// A picture of the score's file at its current version (`draw` makes it); 304 when the
     /// client has that version, 404 when it cannot be drawn. With `page`, a page past the
     /// score's end is 400 with the valid range.
@@ -140,11 +150,14 @@ struct ScoreController {
         if let page, let count = score.pages, !(1...max(count, 1)).contains(page) {
             throw HTTPError(.badRequest, message: "page \(page) is out of range (valid: 1 to \(count))")
         }
-        guard let tag = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
+        guard let version = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
+        // A picture without marks is another picture of the same version: a browser that kept
+        // one with marks (the librarian's, on a shared tablet) is not told it still has it.
+        let tag = Self.marks(context) == .shown ? version : String(version.dropLast()) + "-no-marks\""
         if FileVersion.matches(ifNoneMatch: request.headers[.ifNoneMatch], tag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
-        guard let png = try await draw(path, score.id, tag) else {
+        guard let png = try await draw(path, score.id, version) else {
             throw HTTPError(.notFound, message: "no picture of score \(score.id) (pdftoppm from poppler-utils draws them)")
         }
         var response = LibraryServer.bytes(png, type: "image/png", cache: "no-cache")

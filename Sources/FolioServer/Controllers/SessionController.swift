@@ -14,7 +14,8 @@ import Logging
 /// then refused too.
 ///
 /// ```swift
-/// SessionController(catalog: catalog, csrf: csrf, members: true, throttle: throttle, accounts: accounts).addRoutes(to: router)
+/// SessionController(catalog: catalog, csrf: csrf, members: true, throttle: throttle, accounts: accounts,
+///                   passwords: WorkQueue(slots: 1)).addRoutes(to: router)
 /// ```
 struct SessionController {
     let catalog: LibraryCatalog
@@ -24,6 +25,9 @@ struct SessionController {
     let throttle: LoginThrottle
     /// Wrong passwords per member.
     let accounts: LoginThrottle
+    /// Where passwords are hashed and checked (scrypt): a core's worth at most, so that a
+    /// flood of logins leaves the other for serving.
+    let passwords: WorkQueue
 
     /// What a request without a session may reach in a library with members: the login and
     /// invitation pages and their API, and the files those pages load.
@@ -61,7 +65,7 @@ struct SessionController {
     }
 
     func addRoutes(to router: Router<FolioRequestContext>) {
-        let catalog = catalog, csrf = csrf, members = members, throttle = throttle, accounts = accounts
+        let catalog = catalog, csrf = csrf, members = members, throttle = throttle, accounts = accounts, passwords = passwords
         // Only Folio's own pages can read it: no CORS is granted, and the API refuses requests
         // a browser marks cross-site.
         router.get("/api/session") { _, context -> Response in
@@ -69,7 +73,7 @@ struct SessionController {
             let rights = (member?.role.rights ?? Set(MemberRight.allCases)).map(\.rawValue).sorted()
             let hidden = try member.map { MemberLayers.hidden(for: $0, among: try catalog.members()).sorted() } ?? []
             return Self.withCSRF(try LibraryServer.json(Who(csrf: csrf, members: members, member: member, rights: rights,
-                                                            layer: member.flatMap(MemberLayers.layer(for:)), hiddenLayers: hidden)), csrf)
+                                                            layer: member.flatMap(MemberLayers.layer(for:))?.name, hiddenLayers: hidden)), csrf)
         }
         router.get("/login") { request, _ -> Response in
             LibraryServer.html(HTMLPage.login(next: Self.next(request.uri.queryParameters.get("next")), members: members, csrf: csrf), csrf: csrf)
@@ -78,15 +82,14 @@ struct SessionController {
             guard members else { throw HTTPError(.notFound, message: "this library has no members to log in as (folio members add)") }
             let login = try await LibraryServer.decode(Login.self, request, limit: 16 << 10, what: "a name and a password")
             let client = context.client.address, account = "account:" + LibraryCatalog.nameKey(login.name)
-            for (key, whose) in [(client, "from \(client)"), (account, "for this member")] {
-                if let wait = (key == client ? throttle : accounts).banned(key) {
-                    throw AccessGate.tooMany(wait, "too many wrong passwords \(whose)")
-                }
+            try Self.refuseGuessing(client, throttle: throttle)
+            // A member's lockout holds against addresses that have not proven themselves: the
+            // guesses of one cannot lock the member out of the devices they use.
+            if !throttle.isProven(client), let wait = accounts.banned(account) {
+                throw AccessGate.tooMany(wait, "too many wrong passwords for this member")
             }
-            if let wait = throttle.guessingPaused(client) {
-                throw AccessGate.tooMany(wait, "too many wrong passwords from many addresses")
-            }
-            guard let session = try catalog.logIn(name: login.name, password: login.password) else {
+            let (name, password) = (login.name, login.password)
+            guard let session = try await passwords.run({ try catalog.logIn(name: name, password: password) }) else {
                 let verdicts = [throttle.failed(client), accounts.failed(account)]
                 context.logger.warning("wrong member name or password from \(client)", metadata: ["failures": "\(verdicts[0].failures)"])
                 if let delay = verdicts.map(\.delay).max(), delay > .zero { try? await Task.sleep(for: delay) }
@@ -111,14 +114,38 @@ struct SessionController {
             return LibraryServer.html(HTMLPage.invitation(token: token, member: member, problem: problem, csrf: csrf), csrf: csrf)
         }
         router.get("/api/invitations/:token") { _, context -> Response in
-            try LibraryServer.json(["member": try catalog.invitedMember(try context.parameters.require("token"))])
+            let token = try context.parameters.require("token")
+            try Self.refuseGuessing(context.client.address, throttle: throttle)
+            let member = try await Self.counted(context, throttle: throttle) { try catalog.invitedMember(token) }
+            return try LibraryServer.json(["member": member])
         }
+        // The token is looked up (its form first) before anything is hashed, and a wrong one
+        // counts as a wrong password does: guessing tokens costs the guesser, not the server.
         router.post("/api/invitations/:token") { request, context -> Response in
             let token = try context.parameters.require("token")
+            try Self.refuseGuessing(context.client.address, throttle: throttle)
             let input = try await LibraryServer.decode(NewPassword.self, request, limit: 16 << 10, what: "a password")
-            let session = try catalog.redeemInvitation(token, password: input.password)
+            _ = try await Self.counted(context, throttle: throttle) { try catalog.invitedMember(token) }
+            let session = try await passwords.run { try catalog.redeemInvitation(token, password: input.password) }
             context.logger.notice("\(session.member.name) set their password through an invitation")
             return Self.opening(session, try LibraryServer.json(["member": session.member]))
+        }
+    }
+
+    /// 429 when `client` is banned, or guessing is paused and it has not proven itself.
+    static func refuseGuessing(_ client: String, throttle: LoginThrottle) throws {
+        if let wait = throttle.banned(client) { throw AccessGate.tooMany(wait, "too many wrong passwords or tokens from \(client)") }
+        if let wait = throttle.guessingPaused(client) { throw AccessGate.tooMany(wait, "too many wrong passwords from many addresses") }
+    }
+
+    /// `body`'s answer; an invitation that is not there, used or expired counts as a wrong
+    /// guess from the client (slowed as wrong passwords are) before its refusal goes out.
+    static func counted<T>(_ context: FolioRequestContext, throttle: LoginThrottle, _ body: () throws -> T) async throws -> T {
+        do { return try body() } catch let error as LibraryError where [.notFound, .forbidden].contains(error.code) {
+            let verdict = throttle.failed(context.client.address)
+            context.logger.warning("unknown or spent invitation from \(context.client.address)", metadata: ["failures": "\(verdict.failures)"])
+            if verdict.delay > .zero { try? await Task.sleep(for: verdict.delay) }
+            throw error
         }
     }
 

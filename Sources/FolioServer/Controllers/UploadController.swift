@@ -53,12 +53,12 @@ struct UploadController {
                 guard UploadDrops.isValidID(drop) else {
                     throw HTTPError(.badRequest, message: "drop must be 16 to 64 letters, digits and dashes")
                 }
-                let file = try await spool.receive(request.body, limit: maxUpload)
+                let file = try await spool.receive(request.body, limit: maxUpload, client: context.client.address)
                 defer { spool.discard(file) }
                 let index = try await drops.stage(file: file, name: staged, drop: drop, client: context.client.address)
                 return try LibraryServer.json(["index": index], status: .accepted)
             }
-            let file = try await spool.receive(request.body, limit: maxUpload)
+            let file = try await spool.receive(request.body, limit: maxUpload, client: context.client.address)
             defer { spool.discard(file) }
             let dictionary = openIn, score = target
             let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary, apply: apply, target: score) }

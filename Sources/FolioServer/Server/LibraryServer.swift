@@ -83,6 +83,10 @@ public struct LibraryServer: Sendable {
     public let throttle: LoginThrottle
     /// Wrong passwords per member (see `SessionController`).
     public let accounts: LoginThrottle
+    /// Where passwords are hashed (scrypt, about 0.1 s and 32 MiB each): one core's worth at
+    /// most, a few waiting, the rest turned away with 503, so a flood of logins or invitation
+    /// redemptions leaves a core for everyone else.
+    public let passwords: WorkQueue
     /// Open connections per client address and in all (see ``ConnectionLimits``).
     public let connections: ConnectionLimits
     /// The certificate served when ``Options/tls`` is set.
@@ -97,7 +101,12 @@ public struct LibraryServer: Sendable {
         tracks = TrackService(catalog: catalog)
         parts = PartService(catalog: catalog)
         rehearsals = RehearsalService(catalog: catalog)
-        do { spool = try UploadSpool(folder: catalog.folder) } catch {
+        // Four files of the largest size in flight from one device, sixteen from all.
+        let upload = max(options.maxUpload, 1)
+        do {
+            spool = try UploadSpool(folder: catalog.folder, perClient: upload > Int.max / 4 ? Int.max : upload * 4,
+                                    total: upload > Int.max / 16 ? Int.max : upload * 16)
+        } catch {
             throw LibraryError(.io, "cannot make the upload folder in \(catalog.folder)/.folio: \(error.localizedDescription)")
         }
         do { drops = try UploadDrops(spool: spool, maxBytes: options.maxUpload > Int.max / 4 ? Int.max : max(options.maxUpload, 1) * 4) } catch {
@@ -113,6 +122,7 @@ public struct LibraryServer: Sendable {
         csrf = Secret.random()
         throttle = LoginThrottle(policy: options.loginPolicy)
         accounts = LoginThrottle(policy: options.loginPolicy)
+        passwords = WorkQueue(slots: max(1, ProcessInfo.processInfo.activeProcessorCount - 1), waiting: 8, seconds: 10, work: "password checks")
         var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)
         connections = ConnectionLimits(policy: policy)
@@ -133,6 +143,8 @@ public struct LibraryServer: Sendable {
     public func router() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware(folders: [service.catalog.folder, service.catalog.files.root]))
+        // Every decision below is made on the path the router routes (see CanonicalPath).
+        router.add(middleware: CanonicalPathMiddleware())
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret, catalog: service.catalog))
@@ -143,7 +155,7 @@ public struct LibraryServer: Sendable {
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
         AppController().addRoutes(to: router)
         SessionController(catalog: service.catalog, csrf: csrf, members: options.access == .members, throttle: throttle,
-                          accounts: accounts).addRoutes(to: router)
+                          accounts: accounts, passwords: passwords).addRoutes(to: router)
         MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
         TrustController(tls: tls).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
@@ -168,6 +180,7 @@ public struct LibraryServer: Sendable {
     /// to ``router()``, which says why it is refused (403, 404, 400 or 426).
     public func socketRouter() -> Router<FolioRequestContext> {
         let router = Router(context: FolioRequestContext.self)
+        router.add(middleware: CanonicalPathMiddleware())
         router.add(middleware: ClientMiddleware(hosts: options.hosts, trustedProxies: Set(options.trustedProxies), tls: tls != nil))
         if let secret = options.access {
             router.add(middleware: AccessAuthenticator(secret: secret, catalog: service.catalog))

@@ -4,7 +4,7 @@ import Foundation
 /// checked against; without it there are none, and the pages show without them): the
 /// library's covers, and the first page a score opens on, shown at once while pdf.js is
 /// still starting. Kept beside the catalog in `.folio/pages/`, one PNG per score version,
-/// page and height, so a page is drawn once per change of its file; drawing a new version
+/// page, height and whether it shows the marks (``Marks``), so a page is drawn once per change of its file; drawing a new version
 /// removes the score's pictures of older ones. At most two are drawn at a time, each within
 /// ``drawSeconds``, off the server's own threads, with at most ``waiting`` more queued (past
 /// that a picture is 503: the page shows without it); a drawing whose client has gone is
@@ -49,9 +49,19 @@ public struct PageImageCache: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Whether a picture shows the page's annotations.
+    public enum Marks: String, Sendable {
+        /// Every annotation, in every layer (what Poppler draws).
+        case shown
+        /// None (`pdftoppm -hide-annotations`): the pages as engraved, for members who may not
+        /// see every layer.
+        case hidden
+    }
+
     /// The PNG cover of `pdf` at `version` (its first page, ``coverHeight`` pixels high).
-    public func cover(for pdf: String, id: Int64, version: String, wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
-        try await image(for: pdf, id: id, page: 1, height: PageImageCache.coverHeight, version: version, wanted: wanted)
+    public func cover(for pdf: String, id: Int64, version: String, marks: Marks = .shown,
+                      wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
+        try await image(for: pdf, id: id, page: 1, height: PageImageCache.coverHeight, version: version, marks: marks, wanted: wanted)
     }
 
     /// Page `page` (1-based) of `pdf` at `version` as a PNG `height` pixels high (clamped
@@ -60,10 +70,10 @@ public struct PageImageCache: Sendable {
     /// `wanted` is asked while the picture waits and is drawn: once false (the client has
     /// gone), the drawing stops and nil is returned. A full queue is a `LibraryError` `.busy`.
     public func image(for pdf: String, id: Int64, page: Int, height: Int = PageImageCache.pageHeight, version: String,
-                      wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
+                      marks: Marks = .shown, wanted: @escaping @Sendable () -> Bool = { true }) async throws -> Data? {
         let height = min(max(height, PageImageCache.heights.lowerBound), PageImageCache.heights.upperBound)
         let stamp = Digest.fnv1a(version.utf8)
-        let name = "\(id)-p\(page)-h\(height)-\(stamp).png"
+        let name = "\(id)-p\(page)-h\(height)\(marks == .hidden ? "-bare" : "")-\(stamp).png"
         let path = (directory as NSString).appendingPathComponent(name)
         if let cached = FileManager.default.contents(atPath: path) {
             utime(path, nil)   // used now: the last to go when the folder is trimmed
@@ -72,11 +82,11 @@ public struct PageImageCache: Sendable {
         guard let renderer, page >= 1 else { return nil }
         return try await queue.run {
             guard wanted() else { return nil }
-            return draw(pdf, page: page, height: height, with: renderer, into: path, id: id, stamp: stamp, wanted: wanted)
+            return draw(pdf, page: page, height: height, marks: marks, with: renderer, into: path, id: id, stamp: stamp, wanted: wanted)
         }
     }
 
-    private func draw(_ pdf: String, page: Int, height: Int, with renderer: String, into path: String, id: Int64, stamp: String,
+    private func draw(_ pdf: String, page: Int, height: Int, marks: Marks, with renderer: String, into path: String, id: Int64, stamp: String,
                       wanted: () -> Bool) -> Data? {
         if let cached = FileManager.default.contents(atPath: path) { return cached }  // drawn while this one waited
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -84,7 +94,8 @@ public struct PageImageCache: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: renderer)
         process.arguments = ["-f", String(page), "-l", String(page), "-scale-to-y", String(height), "-scale-to-x", "-1", "-png",
-                             "-singlefile", pdf, base]  // pdf is a real path inside the library: it starts with "/"
+                             "-singlefile"] + (marks == .hidden ? ["-hide-annotations"] : [])
+            + [pdf, base]  // pdf is a real path inside the library: it starts with "/"
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }

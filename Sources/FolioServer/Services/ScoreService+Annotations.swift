@@ -8,7 +8,7 @@ extension ScoreService {
     /// top-left corner of the page as displayed.
     ///
     /// ```swift
-    /// let (tag, marks) = try service.annotations(score: 7, page: 1)
+    /// let (tag, marks, _) = try service.annotations(score: 7, page: 1)
     /// marks.map(\.subtype)   // ["FreeText", "Ink"]
     /// ```
     public struct Annotation: Codable, Sendable, Equatable {
@@ -69,21 +69,22 @@ extension ScoreService {
 
     /// The annotations of one page (1-based), or of every page, with the file's version. A
     /// member (`MemberContext`) is not shown the marks in layers that are others' own
-    /// (`MemberLayers.hidden(for:among:)`).
-    public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation]) {
-        let hidden = try MemberContext.current.map { MemberLayers.hidden(for: $0, among: try catalog.members()) } ?? []
-        let read = try read(score: id) { document -> [Annotation] in
+    /// (`MemberLayers.Visibility`); `hiddenLayers` names the file's layers they do not see, which
+    /// the browser's layer menu starts hidden.
+    public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation], hiddenLayers: [String]) {
+        let member = MemberContext.current
+        let seen = MemberLayers.Visibility(for: member, among: member == nil ? [] : try catalog.members())
+        let read = try read(score: id) { document -> ([Annotation], [String]) in
             let listed = try AnnotationListing.list(document, page: page, popups: false)
             let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let layers = AnnotationListing.layers(of: listed, in: document)
-            return listed.compactMap { shown -> Annotation? in
+            let shown = zip(listed, layers).compactMap { shown, group -> Annotation? in
                 let annotation = shown.details
-                let layer = layers[annotation.id]
-                if let layer, hidden.contains(layer) { return nil }
+                if seen.hides(group) { return nil }
                 var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
                                         rect: annotation.display.map(Self.rounded), contents: annotation.contents,
                                         author: annotation.author, color: annotation.color)
-                listed.layer = layer
+                listed.layer = group?.name
                 if annotation.subtype == "Stamp" { listed.symbol = annotation.icon.flatMap(MusicalSymbol.init(stampName:))?.rawValue }
                 if let link = links[annotation.id] {
                     switch link.target {
@@ -95,8 +96,9 @@ extension ScoreService {
                 }
                 return listed
             }
+            return (shown, seen.hiddenNames(in: document))
         }
-        return (read.tag, read.value)
+        return (read.tag, read.value.0, read.value.1)
     }
 
     /// Adds an annotation when the file is still at version `expected`; returns the new
@@ -104,8 +106,14 @@ extension ScoreService {
     public func addAnnotation(score id: Int64, expected: String?, _ input: NewAnnotation) throws -> (id: String, tag: String) {
         let found = try score(id)
         var request = try Self.request(input, author: MemberContext.current?.name ?? author)
-        // A member's mark goes into their layer (a player's own, their section's, the conductor's).
-        request.layer = MemberContext.current.flatMap(MemberLayers.layer(for:))
+        // A member's mark goes into their layer (a player's own, their section's, the conductor's),
+        // and carries who made it by their key, which outlives their name.
+        if let member = MemberContext.current {
+            let layer = MemberLayers.layer(for: member)
+            request.layer = layer?.name
+            request.layerEntries = layer?.entries ?? [:]
+            if !member.key.isEmpty { request.entries = [MemberLayers.memberEntry: member.key] }
+        }
         if let name = input.image { request.image = try stamps.bytes(of: name) }
         request.font = try input.font.map { name in
             guard let family = TextFont.Family(rawValue: name) else {
@@ -115,7 +123,8 @@ extension ScoreService {
         } ?? font
         let added = try edit(found, expected: expected, change: "Added a \(request.kind.markName)", right: .markOwn) { document in
             // Sent again after its answer was lost: the mark is there already, nothing is saved.
-            try request.existing(in: document) ?? request.add(to: document)
+            // A name another mark holds (another page's, another member's) is 409.
+            try request.existing(in: document, isOwn: MemberContext.isOwn) ?? request.add(to: document)
         }
         return (added.value, added.tag)
     }

@@ -15,10 +15,10 @@ extension ScoreService {
     /// touched), and a name for it: "Clair de Lune – Anna Nováková.pdf", "Clair de Lune – clean.pdf".
     public func handout(score id: Int64, marks: HandoutMarks) throws -> (name: String, bytes: [UInt8]) {
         let member = MemberContext.current
-        let hidden = try member.map { MemberLayers.hidden(for: $0, among: try catalog.members()) } ?? []
+        let seen = MemberLayers.Visibility(for: member, among: member == nil ? [] : try catalog.members())
         let read = try read(score: id) { document, path in
             (((path as NSString).lastPathComponent as NSString).deletingPathExtension,
-             try ScoreHandout.bytes(of: document, keeping: marks == .none ? .none : .exceptLayers(hidden)))
+             try ScoreHandout.bytes(of: document, keeping: marks == .none ? .none : seen.handout(of: document)))
         }
         let whose = marks == .none ? "clean" : member?.name ?? "marked"
         return ("\(read.value.0) – \(whose).pdf", read.value.1)

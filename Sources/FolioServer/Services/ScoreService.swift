@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let service = try ScoreService(catalog: catalog)
-/// let (tag, list) = try service.annotations(score: 3, page: 1)
+/// let (tag, list, _) = try service.annotations(score: 3, page: 1)
 /// ```
 public struct ScoreService: Sendable {
     public let catalog: LibraryCatalog

@@ -16,23 +16,38 @@ import NIOCore
 /// file is named `upload-PID-RANDOM.part`; those a server left behind when it died mid-upload
 /// are removed when the next one starts (their process is gone, or they are a day old).
 ///
+/// Bytes in flight are bounded as well as each upload: at most ``perClient`` from one address
+/// at once (past it 429, as for one device uploading too much at a time) and ``total`` from
+/// everyone (past it 503): a flood of parallel uploads cannot fill the disk or the spool.
+///
 /// ```swift
 /// let spool = try UploadSpool(folder: "/scores")
-/// let file = try await spool.receive(request.body, limit: 256 << 20)
+/// let file = try await spool.receive(request.body, limit: 256 << 20, client: "192.0.2.7")
 /// defer { spool.discard(file) }
 /// ```
 public struct UploadSpool: Sendable {
     public let directory: String
+    /// The most bytes of uploads one address may have in flight at once.
+    public let perClient: Int
+    /// The most bytes of uploads in flight at once from everyone.
+    public let total: Int
+    private let flight = InFlight()
 
-    public init(folder: String) throws {
+    public init(folder: String, perClient: Int = 1 << 30, total: Int = 4 << 30) throws {
+        self.perClient = max(1, perClient)
+        self.total = max(1, total)
         directory = (folder as NSString).appendingPathComponent(".folio/uploads")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         removeLeftovers()
     }
 
     /// Writes `body` to a new file and returns its path; 413 past `limit` bytes (the file is
-    /// removed, nothing else written).
-    public func receive<Body: AsyncSequence>(_ body: Body, limit: Int) async throws -> String where Body.Element == ByteBuffer {
+    /// removed, nothing else written); `.tooMany` past ``perClient`` bytes in flight from
+    /// `client`, `.busy` past ``total`` from everyone.
+    public func receive<Body: AsyncSequence>(_ body: Body, limit: Int, client: String = "") async throws -> String
+    where Body.Element == ByteBuffer {
+        var held = 0
+        defer { flight.release(held, client: client) }
         let path = directory + "/upload-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).part"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -46,6 +61,8 @@ public struct UploadSpool: Sendable {
                 guard received <= limit else {
                     throw LibraryError(.tooLarge, "the file is larger than this server accepts (\(limit) bytes)")
                 }
+                try flight.take(chunk.readableBytes, client: client, perClient: perClient, total: total)
+                held += chunk.readableBytes
                 try chunk.withUnsafeReadableBytes { buffer in
                     guard let base = buffer.baseAddress else { return }   // an empty chunk
                     var offset = 0
@@ -93,6 +110,38 @@ public struct UploadSpool: Sendable {
             let gone = pid.map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? true
             let old = ((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date).map { $0 < dayAgo } ?? false
             if gone || old { unlink(path) }
+        }
+    }
+}
+
+/// The bytes of uploads being received, per client address and in all.
+private final class InFlight: @unchecked Sendable {
+    private var byClient: [String: Int] = [:]
+    private var all = 0
+    private let lock = NSLock()
+
+    func take(_ count: Int, client: String, perClient: Int, total: Int) throws {
+        try lock.withLock {
+            let mine = byClient[client, default: 0]
+            guard count <= perClient - mine else {
+                throw LibraryError(.tooMany, "this device is sending more than \(perClient) bytes of uploads at once; "
+                    + "let the others finish first", retryAfter: 10)
+            }
+            guard count <= total - all else {
+                throw LibraryError(.busy, "the server is receiving more than \(total) bytes of uploads at once; try again shortly",
+                                   retryAfter: 10)
+            }
+            byClient[client] = mine + count
+            all += count
+        }
+    }
+
+    func release(_ count: Int, client: String) {
+        guard count > 0 else { return }
+        lock.withLock {
+            let left = byClient[client, default: 0] - count
+            byClient[client] = left > 0 ? left : nil
+            all -= count
         }
     }
 }

@@ -19,9 +19,13 @@ public final class WorkQueue: Sendable {
     public let waiting: Int
     /// Seconds of work a piece may take before reading the PDF fails.
     public let seconds: Double
+    /// What it runs, as its 503 says ("heavy work", "password checks").
+    public let work: String
     private let gate: Gate
 
-    public init(slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), waiting: Int = 16, seconds: Double = 20) {
+    public init(slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), waiting: Int = 16, seconds: Double = 20,
+                work: String = "heavy work") {
+        self.work = work
         self.slots = max(1, slots)
         self.waiting = max(0, waiting)
         self.seconds = seconds
@@ -37,7 +41,7 @@ public final class WorkQueue: Sendable {
     /// Runs `body` on a worker thread once a slot is free; 503 when the queue is full.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         guard await gate.enter() else {
-            throw LibraryError(.busy, "the server is busy with other heavy work (\(slots) running, \(waiting) waiting); try again shortly",
+            throw LibraryError(.busy, "the server is busy with other \(work) (\(slots) running, \(waiting) waiting); try again shortly",
                                retryAfter: 2)
         }
         // The member acting goes along to the worker thread (a task-local does not cross

@@ -19,6 +19,36 @@ public enum TLSSource: Sendable, Equatable {
     case files(certificate: String, key: String)
     /// A certificate from Folio's own ``LocalAuthority`` kept in `folder`, for the machine's names.
     case localAuthority(folder: String)
+
+    /// What others on the machine could do with the keys, one sentence each (empty when
+    /// nothing): a private key readable by group or others, a folder of keys others may read
+    /// or write, for the server to warn about as it does a readable password file.
+    ///
+    /// ```swift
+    /// for problem in TLSSource.localAuthority(folder: "/var/lib/folio/tls").exposure() { print("warning: \(problem)") }
+    /// ```
+    public func exposure() -> [String] {
+        func mode(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int }
+        var problems: [String] = []
+        let keys: [String]
+        switch self {
+        case .files(_, let key):
+            keys = [key]
+        case .localAuthority(let folder):
+            keys = [LocalAuthority.File.authorityKey, .serverKey].map { LocalAuthority.path($0, in: folder) }
+            if let folderMode = mode(folder), folderMode & 0o077 != 0 {
+                problems.append("\(folder) can be \(folderMode & 0o022 != 0 ? "changed" : "read") by other users "
+                    + "(mode \(String(folderMode & 0o777, radix: 8))); keep it private: chmod 700 \(folder)")
+            }
+        }
+        for key in keys {
+            if let keyMode = mode(key), keyMode & 0o077 != 0 {
+                problems.append("the private key \(key) can be read by other users (mode \(String(keyMode & 0o777, radix: 8))); "
+                    + "keep it private: chmod 600 \(key)")
+            }
+        }
+        return problems
+    }
 }
 
 /// The server's TLS identity while it runs: read once at start (a wrong file stops the start
@@ -87,6 +117,13 @@ public final class ServerTLS: Sendable {
     /// How long a closing connection waits for the client's close_notify before it is closed.
     static let closeNotifyWait: TimeAmount = .milliseconds(250)
 
+    /// TLS 1.2's suites as Mozilla's "intermediate" profile has them: forward-secret key
+    /// exchange and an AEAD cipher only (no CBC with SHA-1, no static RSA). TLS 1.3's suites
+    /// are all AEAD and are not set by this list.
+    static let cipherSuites = ["ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+                               "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305"]
+        .joined(separator: ":")
+
     /// The TLS configuration to serve with: the identity now loaded, and a handshake callback
     /// that presents the one loaded when the connection arrives.
     public func configuration() -> TLSConfiguration {
@@ -94,6 +131,7 @@ public final class ServerTLS: Sendable {
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: loaded.chain.map { .certificate($0) },
                                                                      privateKey: .privateKey(loaded.key))
         configuration.minimumTLSVersion = .tlsv12
+        configuration.cipherSuites = Self.cipherSuites
         configuration.applicationProtocols = ["http/1.1"]
         // Closing sends close_notify; browsers seldom answer it on an idle keep-alive connection,
         // and NIOSSL's default waits 5 s for them, which held every stop of the server that long.

@@ -110,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.connections = connections
         options.trustedProxies = trustedProxies.map(AllowedHosts.hostPart)
         options.tls = tlsSource
+        for problem in tlsSource?.exposure() ?? [] { FileHandle.standardError.write(Data("folio serve: warning: \(problem)\n".utf8)) }
         do { options.textFont = try fontFile.map(TextFont.read) } catch let error as ScoreError {
             throw ValidationError("--font-file \(error.message)")
         }
