@@ -168,7 +168,7 @@ def main(folio, artifacts):
         # the follower is told, and the new piece is drawn once the server answers again.
         trumpeter.route("**/api/scores/*/pdf*", lambda route: route.abort())
         leader.goto(f"{base}/scores/{brahms_full}")
-        check({"Violin I": (brahms_violin, "1")}, "a new piece")
+        check({"Violin I": (brahms_violin, "1")}, "a new piece", PIECE_LIMIT_MS)   # another PDF opened: a change of piece
         poll(trumpeter, "document.getElementById('stage').dataset.missed", lambda value: value == "1", seconds=10, what="the blip said")
         assert trumpeter.evaluate(SHOWN)["score"] == str(trumpet_part), "the page shown was dropped"
         assert trumpeter.evaluate("document.querySelector('#stage canvas')?.width > 0"), "the stage was blanked"
