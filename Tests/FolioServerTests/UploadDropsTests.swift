@@ -124,34 +124,38 @@ final class UploadDropsTests: XCTestCase {
     /// finished upload frees what it held, and its part file is gone.
     func testBytesInFlightAreBoundedPerAddressAndInAllAndFreeThemselves() async throws {
         let spool = try UploadSpool(folder: folder.path, perClient: 1_000, total: 1_500)
-        let (open, feed) = AsyncStream<ByteBuffer>.makeStream()
-        let holding = Task { try await spool.receive(open, limit: 10_000, client: "192.0.2.1") }
-        feed.yield(ByteBuffer(repeating: 0x41, count: 800))
-        // Wait until the open upload holds its 800 bytes (a refusal below proves it does).
-        func send(_ bytes: Int, from client: String) async throws -> String {
-            try await spool.receive(AsyncStream { $0.yield(ByteBuffer(repeating: 0x42, count: bytes)); $0.finish() }, limit: 10_000, client: client)
+        @Sendable func send(_ bytes: Int, from client: String) async -> String {
+            do {
+                spool.discard(try await spool.receive(AsyncStream { $0.yield(ByteBuffer(repeating: 0x42, count: bytes)); $0.finish() },
+                                                      limit: 10_000, client: client))
+                return "ok"
+            } catch let error as LibraryError {
+                return error.code.rawValue
+            } catch {
+                return "\(error)"
+            }
         }
-        var refused: LibraryError?
-        for _ in 0..<200 {
-            do { spool.discard(try await send(300, from: "192.0.2.1")) } catch let error as LibraryError { refused = error; break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        XCTAssertEqual(refused?.code, .tooMany, "the same address past its share")
-        spool.discard(try await send(200, from: "192.0.2.1"))   // within its share
-        do {
-            spool.discard(try await send(800, from: "198.51.100.2"))
-            XCTFail("everyone past the total")
-        } catch let error as LibraryError {
-            XCTAssertEqual(error.code, .busy)
-        }
-        spool.discard(try await send(700, from: "198.51.100.2"))   // within the total
-        feed.yield(ByteBuffer(repeating: 0x41, count: 100))
-        feed.finish()
-        let file = try await holding.value
+        // An upload from 192.0.2.1 holds 800 bytes while the others are sent, between its two chunks.
+        final class Steps: @unchecked Sendable { var count = 0; var answers: [String] = [] }
+        let steps = Steps()
+        let held = AsyncStream<ByteBuffer>(unfolding: {
+            defer { steps.count += 1 }
+            switch steps.count {
+            case 0: return ByteBuffer(repeating: 0x41, count: 800)
+            case 1:
+                steps.answers = [await send(300, from: "192.0.2.1"), await send(200, from: "192.0.2.1"),
+                                 await send(800, from: "198.51.100.2"), await send(700, from: "198.51.100.2")]
+                return ByteBuffer(repeating: 0x41, count: 100)
+            default: return nil
+            }
+        })
+        let file = try await spool.receive(held, limit: 10_000, client: "192.0.2.1")
+        XCTAssertEqual(steps.answers, ["tooMany", "ok", "busy", "ok"], "past its share, within it, past the total, within it")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)).count, 900)
         spool.discard(file)
         // All freed: the whole share again, and no part file left.
-        spool.discard(try await send(1_000, from: "192.0.2.1"))
+        let again = await send(1_000, from: "192.0.2.1")
+        XCTAssertEqual(again, "ok")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: spool.directory).filter { $0.hasSuffix(".part") }, [])
     }
 }

@@ -62,6 +62,8 @@ extension PDFDocument {
     /// draft.optionalContent = try document.optionalContentGroup(marked: ["FolioMember": "7f3a…"], named: "Anna — Violin II")
     /// ```
     public func optionalContentGroup(marked entries: [String: String], named name: String, visible: Bool = true) throws -> PDFReference {
+        // Nothing to find it by: the layer of that name, as `optionalContentGroup(named:)` finds it.
+        guard !entries.isEmpty else { return try optionalContentGroup(named: name, visible: visible) }
         let groups = optionalContentGroups
         if let existing = groups.first(where: { group in entries.allSatisfy { group.entries[$0.key] == $0.value } }) {
             return existing.reference

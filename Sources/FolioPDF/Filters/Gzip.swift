@@ -18,11 +18,11 @@ public enum Gzip {
         return try FlateFilter.inflate(input, windowBits: 31, limit: limit, log: nil, strict: true, what: "gzip")
     }
 
-    /// Inflates one gzip member read piece by piece: `read(n)` returns up to `n` more bytes
-    /// (as few as one, as a network read may; none at the end), `write` takes each inflated piece as it comes. Memory stays at one
-    /// piece of each, whatever the member inflates to; output past `limit` bytes fails with
-    /// `.limitExceeded` as soon as it is produced, and a member that is damaged, cut short or
-    /// followed by more data fails with `.filter`. Returns the bytes written.
+    /// Inflates one gzip member read piece by piece: `read(n)` returns up to `n` more bytes (as
+    /// few as one, as a network read may; none at the end), `write` takes each inflated piece as
+    /// it comes. Memory stays at one piece of each, whatever the member inflates to; output past
+    /// `limit` bytes fails with `.limitExceeded` as soon as it is produced, and a member that is
+    /// damaged, cut short or followed by more data fails with `.filter`. Returns the bytes written.
     ///
     /// ```swift
     /// var rest = try Gzip.compress(Array("hello".utf8))[...]
