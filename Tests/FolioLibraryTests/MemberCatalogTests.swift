@@ -179,4 +179,32 @@ final class MemberCatalogTests: XCTestCase {
         }
         XCTAssertGreaterThan(taken, 300, "the pieces make many good names too")
     }
+
+    /// A catalog from before members had keys (v15) gets one per member on opening, each its
+    /// own, kept in the file.
+    func testMembersOfAnOlderCatalogGetKeysOfTheirOwn() throws {
+        do {
+            let catalog = try LibraryCatalog(folder: folder.path)
+            _ = try catalog.addMember(MemberSetting(name: "Zoë Král", role: .librarian))
+            _ = try catalog.addMember(MemberSetting(name: "Борис", instrument: "Viola"))
+        }
+        let file = folder.appendingPathComponent(".folio/library.sqlite").path
+        // Back to v15, as Python's sqlite3 (SQLite 3.35+ drops columns) leaves it.
+        _ = try TestEnvironment.python("""
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript("DROP INDEX member_key; ALTER TABLE member DROP COLUMN key; ALTER TABLE undo_step DROP COLUMN authorKey;"
+                             "DELETE FROM grdb_migrations WHERE identifier = 'v16';")
+            db.commit()
+            """, file)
+        let members = try LibraryCatalog(folder: folder.path).members()
+        XCTAssertEqual(members.count, 2)
+        XCTAssertTrue(members.allSatisfy { $0.key.count == 32 && $0.key.allSatisfy(\.isHexDigit) }, "\(members.map(\.key))")
+        XCTAssertEqual(Set(members.map(\.key)).count, 2)
+        let kept = try TestEnvironment.python("""
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(DISTINCT key) FROM member").fetchone()[0])
+            """, file)
+        XCTAssertEqual(kept, "2")
+    }
 }
