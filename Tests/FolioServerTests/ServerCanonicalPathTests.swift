@@ -35,6 +35,10 @@ final class ServerCanonicalPathTests: ServerTestCase, @unchecked Sendable {
         for _ in 0..<20_000 {
             let path = "/" + (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }
                 .joined(separator: "/")
+            // The quick check says canonical exactly when no `%` and no empty or dot segment.
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            let plain = !path.contains("%") && (path == "/" || !segments.contains { $0.isEmpty || $0 == "." || $0 == ".." })
+            XCTAssertEqual(CanonicalPath.isPlainlyCanonical(path.utf8), plain, path)
             switch CanonicalPath.form(of: path) {
             case .canonical:
                 XCTAssertFalse(path.contains("//") || path.hasSuffix("/") && path != "/", path)

@@ -73,9 +73,10 @@ extension LibraryCatalog {
             }
             try Self.refuseTaken(checkedName, in: db)
             try db.execute(sql: """
-                INSERT INTO member (name, nameKey, role, instrument, section, createdAt, key) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO member (name, nameKey, role, instrument, section, createdAt, key)
+                VALUES (?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))))
                 """, arguments: [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
-                                 now.timeIntervalSince1970, SecretToken.make()])
+                                 now.timeIntervalSince1970])
             let id = db.lastInsertedRowID
             let invitation = try Self.invite(member: id, in: db, now: now)
             return (try Self.member(id: id, in: db), invitation)

@@ -37,6 +37,8 @@ public enum CanonicalPath {
 
     /// Whether `path` is canonical, and if not, its canonical spelling.
     public static func form(of path: String) -> Form {
+        // Nearly every request: one pass over the bytes, nothing allocated.
+        if isPlainlyCanonical(path.utf8) { return .canonical }
         let bytes = Array(path.utf8)
         guard bytes.first == 0x2F, bytes.count <= maxLength else { return .invalid }
         if bytes == [0x2F] { return .canonical }
@@ -57,6 +59,28 @@ public enum CanonicalPath {
         for segment in segments { canonical.append(0x2F); canonical.append(contentsOf: segment) }
         if canonical.isEmpty { canonical = [0x2F] }
         return canonical == bytes ? .canonical : .other(String(decoding: canonical, as: UTF8.self))
+    }
+
+    /// Whether `path` is canonical without decoding anything: it starts with `/`, is within
+    /// ``maxLength``, holds no `%`, and no segment is empty, `.` or `..` (the root alone is fine).
+    static func isPlainlyCanonical(_ path: String.UTF8View) -> Bool {
+        guard path.first == 0x2F, path.count <= maxLength else { return false }
+        guard path.count > 1 else { return true }
+        var segmentLength = 0, dots = 0
+        for byte in path.dropFirst() {
+            switch byte {
+            case 0x25:
+                return false
+            case 0x2F:
+                guard segmentLength > 0, !(segmentLength == dots && dots <= 2) else { return false }
+                segmentLength = 0
+                dots = 0
+            default:
+                segmentLength += 1
+                if byte == 0x2E { dots += 1 }
+            }
+        }
+        return segmentLength > 0 && !(segmentLength == dots && dots <= 2)
     }
 
     /// `segment` with every percent escape of an unreserved character replaced by that

@@ -322,9 +322,23 @@ enum MachineAddresses {
     }
 }
 
-/// Files written whole or not at all: into a new file beside the target (mode 600 from its
-/// creation when secret), then renamed over it.
-enum SecretFile {
+/// Files holding secrets (a password, a token, a private key): written whole or not at all —
+/// into a new file beside the target (mode 600 from its creation when secret), then renamed
+/// over it — and checked for what others on the machine may read.
+///
+/// ```swift
+/// if let warning = SecretFile.exposure(of: "/home/me/.pw", called: "/home/me/.pw") { print("warning: \(warning)") }
+/// ```
+public enum SecretFile {
+    /// The sentence that says group or others may read the file at `path` (`called` in it) and
+    /// how to keep it private; nil when only its owner may, or it cannot be looked at.
+    public static func exposure(of path: String, called: String) -> String? {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
+            return nil
+        }
+        return "\(called) can be read by other users (mode \(String(mode & 0o777, radix: 8))); keep secrets private: chmod 600 \(path)"
+    }
+
     static func write(_ text: String, to path: String, secret: Bool) throws {
         let temporary = path + ".new-\(UUID().uuidString.prefix(8))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, secret ? 0o600 : 0o644)

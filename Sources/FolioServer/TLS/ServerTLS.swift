@@ -41,12 +41,7 @@ public enum TLSSource: Sendable, Equatable {
                     + "(mode \(String(folderMode & 0o777, radix: 8))); keep it private: chmod 700 \(folder)")
             }
         }
-        for key in keys {
-            if let keyMode = mode(key), keyMode & 0o077 != 0 {
-                problems.append("the private key \(key) can be read by other users (mode \(String(keyMode & 0o777, radix: 8))); "
-                    + "keep it private: chmod 600 \(key)")
-            }
-        }
+        problems += keys.compactMap { SecretFile.exposure(of: $0, called: "the private key \($0)") }
         return problems
     }
 }

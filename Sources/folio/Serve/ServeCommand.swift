@@ -86,11 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("\(option) \(path): cannot be read as UTF-8 text")
         }
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
-            FileHandle.standardError.write(Data("""
-                folio serve: warning: \(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))); \
-                keep secrets private: chmod 600 \(path)\n
-                """.utf8))
+        if let exposure = SecretFile.exposure(of: path, called: path) {
+            FileHandle.standardError.write(Data("folio serve: warning: \(exposure)\n".utf8))
         }
         return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     }
