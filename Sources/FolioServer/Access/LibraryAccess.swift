@@ -197,7 +197,9 @@ struct AccessGate: RouterMiddleware {
             throw Self.tooMany(wait, "too many wrong passwords or tokens from many addresses")
         }
         guard let access = context.identity else {
-            if TrustController.isPublic(request.uri.path) { return try await next(request, context) }
+            if TrustController.isPublic(request.uri.path) || HealthController.isPublic(request.uri.path) {
+                return try await next(request, context)
+            }
             if case .members = secret {
                 if SessionController.isPublic(request.uri.path) { return try await next(request, context) }
                 if request.uri.path.hasPrefix("/api/") || request.method != .get {

@@ -158,6 +158,7 @@ public struct LibraryServer: Sendable {
                           accounts: accounts, passwords: passwords).addRoutes(to: router)
         MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
         TrustController(tls: tls).addRoutes(to: router)
+        HealthController(catalog: service.catalog).addRoutes(to: router)
         ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
         AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
         BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)

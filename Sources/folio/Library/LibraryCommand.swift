@@ -15,7 +15,7 @@ struct LibraryCommand: ParsableCommand {
         subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
                       LibraryShowCommand.self, LibraryFacetsCommand.self,
                       LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryExportMobileSheetsCommand.self,
-                      LibraryDuplicatesCommand.self,
+                      LibraryDuplicatesCommand.self, LibraryBackupCommand.self,
                       LibraryBenchSearchCommand.self]
     )
 

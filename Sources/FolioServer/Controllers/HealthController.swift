@@ -1,0 +1,40 @@
+import FolioLibrary
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `/healthz`: whether this server can serve its library — 200 `ok` when the catalog answers a
+/// read, 503 naming why not. What a container runtime's health check, a service manager or a
+/// load balancer in front of several servers asks; it answers without the access token or a
+/// session (it tells nothing of the library) and is never cached.
+///
+/// ```swift
+/// HealthController(catalog: service.catalog).addRoutes(to: router)
+/// // curl -fsS http://127.0.0.1:8080/healthz  →  ok
+/// ```
+struct HealthController {
+    let catalog: LibraryCatalog
+
+    /// The path, answered before access is proven.
+    static let path = "/healthz"
+
+    static func isPublic(_ path: String) -> Bool { path == Self.path }
+
+    func addRoutes(to router: Router<FolioRequestContext>) {
+        let catalog = catalog
+        let answer: @Sendable (Request, FolioRequestContext) async throws -> Response = { _, context in
+            do {
+                _ = try catalog.counts()
+                return LibraryServer.bytes(Data("ok\n".utf8), type: "text/plain; charset=utf-8", cache: "no-store")
+            } catch {
+                context.logger.error("health check: the catalog cannot be read: \(error)")
+                let text = "the catalog cannot be read: \(error)\n"
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(string: text)))
+            }
+        }
+        router.get(RouterPath(Self.path), use: answer)
+        router.head(RouterPath(Self.path), use: answer)
+    }
+}

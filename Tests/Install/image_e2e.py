@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Folio's container image as a container runtime would take it, without one.
+
+Reads the image's configuration back with skopeo (the user is folio, not root; port 8080; the
+volumes /library and /var/lib/folio; the entrypoint /usr/bin/folio serve /library on every
+address; SIGTERM), checks nothing private was baked in (no token, no local authority), then
+unpacks the image with umoci and runs its entrypoint and command in that root with chroot as
+the image's user, a library in /library as a volume would put it: /healthz answers ok without a
+token, /api/scores lists the library with the token the server printed, and SIGTERM stops it
+with exit 0. The docker-archive beside it is checked by skopeo too.
+
+Usage: python3 Tests/Install/image_e2e.py OCI-LAYOUT [ARCHIVE]
+"""
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Samples")
+
+
+def expect(condition, message):
+    if not condition:
+        raise SystemExit(f"FAIL: {message}")
+    print(f"  ok: {message}", flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    layout = os.path.abspath(sys.argv[1])
+    index = json.load(open(os.path.join(layout, "index.json"), encoding="utf-8"))
+    tag = index["manifests"][0]["annotations"]["org.opencontainers.image.ref.name"]
+    reference = f"oci:{layout}:{tag}"
+    config = json.loads(subprocess.run(["skopeo", "inspect", "--config", reference], check=True, capture_output=True, text=True).stdout)
+    settings = config["config"]
+    print(f"The image {tag}, as skopeo reads it:")
+    expect(settings.get("User") == "folio", f"it runs as folio, not root ({settings.get('User')})")
+    expect(list(settings.get("ExposedPorts", {})) == ["8080/tcp"], "it exposes 8080/tcp")
+    expect(sorted(settings.get("Volumes", {})) == ["/library", "/var/lib/folio"], "the library and the state are volumes")
+    expect(settings.get("Entrypoint") == ["/usr/bin/folio"], "the entrypoint is /usr/bin/folio")
+    command = settings.get("Cmd", [])
+    expect(command[:2] == ["serve", "/library"] and "0.0.0.0" in command, f"the command serves /library on every address ({command})")
+    expect(settings.get("StopSignal") == "SIGTERM", "it stops on SIGTERM")
+    if len(sys.argv) > 2:
+        archived = json.loads(subprocess.run(["skopeo", "inspect", "--config", f"docker-archive:{os.path.abspath(sys.argv[2])}"],
+                                             check=True, capture_output=True, text=True).stdout)
+        expect(archived["config"].get("Entrypoint") == settings.get("Entrypoint"), "the docker-archive holds the same image")
+
+    work = tempfile.mkdtemp(prefix="folio-image-")
+    try:
+        bundle = os.path.join(work, "bundle")
+        subprocess.run(["umoci", "unpack", "--image", f"{layout}:{tag}", bundle], check=True, capture_output=True)
+        rootfs = os.path.join(bundle, "rootfs")
+        print("Its root, unpacked by umoci:")
+        expect(not os.path.exists(os.path.join(rootfs, "var/lib/folio/token")), "no access token is baked in")
+        expect(not os.path.exists(os.path.join(rootfs, "var/lib/folio/tls")), "no local authority is baked in")
+        expect(os.access(os.path.join(rootfs, "usr/bin/folio"), os.X_OK), "/usr/bin/folio is there")
+        library = os.path.join(rootfs, "library")
+        names = {"Brahms-Cancion_de_Cuna.pdf": "Брамс – Wiegenlied.pdf", "Traditional-Greensleeves_hymntune.pdf": "グリーンスリーブス.pdf"}
+        for sample, name in names.items():
+            shutil.copy(os.path.join(SAMPLES, sample), os.path.join(library, name))
+        owner = os.stat(os.path.join(rootfs, "var/lib/folio"))
+        for entry in [library] + [os.path.join(library, name) for name in names.values()]:
+            os.chown(entry, owner.st_uid, owner.st_gid)
+        # A container runtime mounts /proc; a static Swift binary reads its arguments there.
+        proc = os.path.join(rootfs, "proc")
+        os.makedirs(proc, exist_ok=True)
+        subprocess.run(["mount", "-t", "proc", "proc", proc], check=True)
+        port = free_port()
+        arguments = [str(port) if word == "8080" else word for word in command]
+        environment = dict(item.split("=", 1) for item in settings.get("Env", []))
+        environment["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin:" + environment.get("PATH", "")
+        process = subprocess.Popen(["chroot", "--userspec=folio:folio", rootfs, *settings["Entrypoint"], *arguments],
+                                   cwd="/", env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        output, token = [], None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            output.append(line)
+            if line.startswith("Folio is serving"):
+                token = line.strip().split("?token=")[-1] if "?token=" in line else None
+                break
+        expect(token is not None and len(token) >= 16, "the server started and printed a token of its own")
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+        def get(path, authorization=None):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", path, headers={"Authorization": authorization} if authorization else {})
+            response = connection.getresponse()
+            return response.status, response.read()
+
+        try:
+            status, body = get("/healthz")
+            expect(status == 200 and body == b"ok\n", "/healthz answers ok without the token (the health check's request)")
+            status, _ = get("/api/scores")
+            expect(status == 401, "the library asks for the token")
+            # The Containerfile's HEALTHCHECK, run in the image's root as its user.
+            containerfile = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Packaging/container/Containerfile"),
+                                 encoding="utf-8").read()
+            health = json.loads(containerfile.split("HEALTHCHECK", 1)[1].split("CMD", 1)[1].splitlines()[0].strip())
+            health = [word.replace("8080", str(port)) for word in health]
+            checked = subprocess.run(["chroot", "--userspec=folio:folio", rootfs, *health], env=environment, capture_output=True, timeout=30)
+            expect(checked.returncode == 0, "the Containerfile's health check passes against it")
+            status, body = get("/api/scores", f"Bearer {token}")
+            paths = sorted(score["path"] for score in json.loads(body)["scores"])
+            expect(status == 200 and paths == sorted(names.values()), f"/api/scores lists the volume's scores ({paths})")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                code = process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                code = None
+        expect(code == 0, f"SIGTERM stops it with exit 0 ({code})")
+        print("image_e2e: all passed")
+    finally:
+        if os.path.ismount(os.path.join(work, "bundle/rootfs/proc")):
+            subprocess.run(["umount", os.path.join(work, "bundle/rootfs/proc")], check=False)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
