@@ -263,6 +263,15 @@ def check(root, deb, version, work):
         code = server.stop()
     expect(code == 0, f"SIGTERM stops the server with exit 0 ({code})")
 
+    print("A helper that is only recommended, missing:")
+    rtf = os.path.join(root, "tmp", "Serenáda – セレナーデ.rtf")
+    with open(rtf, "w", encoding="utf-8") as file:
+        file.write("{\\rtf1\\ansi Seren\\'e1da}\n")
+    os.chmod(rtf, 0o644)
+    added = inside(root, "folio", "add", "/tmp/Serenáda – セレナーデ.rtf", "--library", "/var/lib/folio/library", check=False, user="folio")
+    expect(added.returncode == 1 and "libreoffice-writer-nogui" in added.stdout and "Fatal error" not in added.stdout
+           and "Stack" not in added.stdout, f"adding an RTF without LibreOffice says what to install, exit 1 ({added.stdout.strip()[:160]})")
+
     print("An upgrade keeps the library, the catalog and the token:")
     token_before = sha256(os.path.join(root, "var/lib/folio/token"))
     newer = os.path.join(work, "newer")
