@@ -269,11 +269,18 @@ def check(root, deb, version, work):
         file.write("{\\rtf1\\ansi Seren\\'e1da}\n")
     os.chmod(rtf, 0o644)
     added = inside(root, "folio", "add", "/tmp/Serenáda – セレナーデ.rtf", "--library", "/var/lib/folio/library", check=False, user="folio")
-    expect(added.returncode == 1 and "libreoffice-writer-nogui" in added.stdout and "Fatal error" not in added.stdout
-           and "Stack" not in added.stdout, f"adding an RTF without LibreOffice says what to install, exit 1 ({added.stdout.strip()[:160]})")
+    expect(added.returncode == 69 and "libreoffice-writer-nogui" in added.stdout and "Fatal error" not in added.stdout
+           and "Stack" not in added.stdout, f"adding an RTF without LibreOffice says what to install, exit 69 as docs/saves.md says ({added.stdout.strip()[:160]})")
 
-    print("An upgrade keeps the library, the catalog and the token:")
+    print("An upgrade keeps the library, the catalog and the token, and migrates the catalog:")
     token_before = sha256(os.path.join(root, "var/lib/folio/token"))
+    inside(root, "folio", "setlist", "create", "Koncert – 演奏会", "--library", "/var/lib/folio/library", user="folio")
+    inside(root, "folio", "members", "add", "Zoë Král", "--role", "librarian", "--library", "/var/lib/folio/library", user="folio")
+    catalog = os.path.join(library, ".folio/library.sqlite")
+    # The catalog taken back to the form before member keys (v15), as an older Folio left it.
+    run("python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript("
+        "\"DROP INDEX member_key; ALTER TABLE member DROP COLUMN key; ALTER TABLE undo_step DROP COLUMN authorKey; "
+        "DELETE FROM grdb_migrations WHERE identifier = 'v16';\"); db.commit()", catalog)
     newer = os.path.join(work, "newer")
     shutil.rmtree(newer, ignore_errors=True)
     run("dpkg-deb", "-R", deb, newer)
@@ -290,6 +297,11 @@ def check(root, deb, version, work):
     expect(sha256(os.path.join(root, "var/lib/folio/token")) == token_before, "the token is kept")
     listed = inside(root, "folio", "library", "list", "--library", "/var/lib/folio/library", "--json", user="folio").stdout
     expect(len([line for line in listed.splitlines() if line.startswith("{")]) == 3, "the catalog still opens and lists 3 scores")
+    migrated = run("python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); print("
+                   "db.execute(\"SELECT COUNT(*) FROM grdb_migrations WHERE identifier = 'v16'\").fetchone()[0], "
+                   "db.execute('SELECT name, length(key) FROM member').fetchall(), db.execute('SELECT name FROM setlist').fetchall())",
+                   catalog, capture=True).stdout.strip()
+    expect(migrated == "1 [('Zoë Král', 32)] [('Koncert – 演奏会',)]", f"the catalog was migrated, its member and setlist kept ({migrated})")
 
     print("Removal and purge leave the library:")
     inside(root, "apt-get", "remove", "-y", "-qq", "folio")
