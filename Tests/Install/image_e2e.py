@@ -6,8 +6,10 @@ volumes /library and /var/lib/folio; the entrypoint /usr/bin/folio serve /librar
 address; SIGTERM), checks nothing private was baked in (no token, no local authority), then
 unpacks the image with umoci and runs its entrypoint and command in that root with chroot as
 the image's user, a library in /library as a volume would put it: /healthz answers ok without a
-token, /api/scores lists the library with the token the server printed, and SIGTERM stops it
-with exit 0. The docker-archive beside it is checked by skopeo too.
+token (and the Containerfile's HEALTHCHECK passes), /api/scores lists the library with the token
+the server printed, and SIGTERM stops it with exit 0. Then compose.yaml's command: HTTPS from an
+authority made in the state volume, the token a Compose secret, its health check. The
+docker-archive beside the layout is checked by skopeo too.
 
 Usage: python3 Tests/Install/image_e2e.py OCI-LAYOUT [ARCHIVE]
 """
@@ -18,9 +20,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import ssl
 import sys
 import tempfile
 import time
+
+import yaml
 
 SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Samples")
 
@@ -35,6 +40,55 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+REPOSITORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def start(rootfs, entrypoint, arguments, environment):
+    """The image's entrypoint run in its root as its user; the process and the token it printed."""
+    process = subprocess.Popen(["chroot", "--userspec=folio:folio", rootfs, *entrypoint, *arguments],
+                               cwd="/", env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output, token = [], None
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        output.append(line)
+        if line.startswith("Folio is serving"):
+            token = line.strip().split("?token=")[-1] if "?token=" in line else None
+            break
+    if not any(line.startswith("Folio is serving") for line in output):
+        process.kill()
+        raise SystemExit("FAIL: the image's command did not start:\n" + "".join(output))
+    port = int(arguments[arguments.index("--port") + 1])
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return process, token
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return None
+
+
+def get(port, path, authorization=None, tls=None):
+    if tls:
+        connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=30, context=tls)
+    else:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path, headers={"Host": f"localhost:{port}", **({"Authorization": authorization} if authorization else {})})
+    response = connection.getresponse()
+    return response.status, response.read()
 
 
 def main():
@@ -79,58 +133,54 @@ def main():
         proc = os.path.join(rootfs, "proc")
         os.makedirs(proc, exist_ok=True)
         subprocess.run(["mount", "-t", "proc", "proc", proc], check=True)
-        port = free_port()
-        arguments = [str(port) if word == "8080" else word for word in command]
         environment = dict(item.split("=", 1) for item in settings.get("Env", []))
         environment["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin:" + environment.get("PATH", "")
-        process = subprocess.Popen(["chroot", "--userspec=folio:folio", rootfs, *settings["Entrypoint"], *arguments],
-                                   cwd="/", env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        output, token = [], None
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            line = process.stdout.readline()
-            if not line:
-                break
-            output.append(line)
-            if line.startswith("Folio is serving"):
-                token = line.strip().split("?token=")[-1] if "?token=" in line else None
-                break
+
+        print("The image's own command, its library a volume:")
+        port = free_port()
+        process, token = start(rootfs, settings["Entrypoint"], [str(port) if word == "8080" else word for word in command], environment)
         expect(token is not None and len(token) >= 16, "the server started and printed a token of its own")
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-
-        def get(path, authorization=None):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", path, headers={"Authorization": authorization} if authorization else {})
-            response = connection.getresponse()
-            return response.status, response.read()
-
         try:
-            status, body = get("/healthz")
+            status, body = get(port, "/healthz")
             expect(status == 200 and body == b"ok\n", "/healthz answers ok without the token (the health check's request)")
-            status, _ = get("/api/scores")
-            expect(status == 401, "the library asks for the token")
             # The Containerfile's HEALTHCHECK, run in the image's root as its user.
-            containerfile = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Packaging/container/Containerfile"),
-                                 encoding="utf-8").read()
+            containerfile = open(os.path.join(REPOSITORY, "Packaging/container/Containerfile"), encoding="utf-8").read()
             health = json.loads(containerfile.split("HEALTHCHECK", 1)[1].split("CMD", 1)[1].splitlines()[0].strip())
             health = [word.replace("8080", str(port)) for word in health]
             checked = subprocess.run(["chroot", "--userspec=folio:folio", rootfs, *health], env=environment, capture_output=True, timeout=30)
             expect(checked.returncode == 0, "the Containerfile's health check passes against it")
-            status, body = get("/api/scores", f"Bearer {token}")
+            status, _ = get(port, "/api/scores")
+            expect(status == 401, "the library asks for the token")
+            status, body = get(port, "/api/scores", f"Bearer {token}")
             paths = sorted(score["path"] for score in json.loads(body)["scores"])
             expect(status == 200 and paths == sorted(names.values()), f"/api/scores lists the volume's scores ({paths})")
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                code = process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                code = None
+            code = stop(process)
+        expect(code == 0, f"SIGTERM stops it with exit 0 ({code})")
+
+        print("compose.yaml's command: HTTPS from the state volume's authority, the token a secret:")
+        service = yaml.safe_load(open(os.path.join(REPOSITORY, "Packaging/container/compose.yaml"), encoding="utf-8"))["services"]["folio"]
+        secret = "c0ffee" * 6
+        secrets = os.path.join(rootfs, "run/secrets")
+        os.makedirs(secrets, exist_ok=True)
+        with open(os.path.join(secrets, "folio_token"), "w", encoding="utf-8") as file:
+            file.write(secret + "\n")
+        os.chmod(os.path.join(secrets, "folio_token"), 0o600)
+        os.chown(os.path.join(secrets, "folio_token"), owner.st_uid, owner.st_gid)
+        port = free_port()
+        process, _ = start(rootfs, settings["Entrypoint"], [str(port) if word == "8443" else word for word in service["command"]], environment)
+        try:
+            authority = ssl.create_default_context(cafile=os.path.join(rootfs, "var/lib/folio/tls/folio-ca.pem"))
+            authority.check_hostname = False
+            status, body = get(port, "/healthz", tls=authority)
+            expect(status == 200 and body == b"ok\n", "/healthz over HTTPS, the authority made in the state volume")
+            status, body = get(port, "/api/scores", f"Bearer {secret}", tls=authority)
+            expect(status == 200 and len(json.loads(body)["scores"]) == len(names), "the secret's token opens the library")
+            probe = [word.replace("8443", str(port)) for word in service["healthcheck"]["test"][1:]]
+            checked = subprocess.run(["chroot", "--userspec=folio:folio", rootfs, *probe], env=environment, capture_output=True, timeout=30)
+            expect(checked.returncode == 0, "compose.yaml's health check passes against it")
+        finally:
+            code = stop(process)
         expect(code == 0, f"SIGTERM stops it with exit 0 ({code})")
         print("image_e2e: all passed")
     finally:
