@@ -138,7 +138,7 @@ final class CommandConventionsTests: CommandTestCase, @unchecked Sendable {
             "info", "check", "meta get", "meta export", "toc show", "bookmarks list", "bookmarks export",
             "bookmarks from-toc", "annot list", "annot export", "library scan", "library list", "library search",
             "library show", "library facets", "library export-csv", "library export-mobilesheets", "library duplicates",
-            "library bench-search", "lint", "links list", "setlist list", "setlist show", "setlist create", "setlist add",
+            "library bench-search", "library backup", "lint", "links list", "setlist list", "setlist show", "setlist create", "setlist add",
             "setlist export", "setlist pdf", "tracks list", "tracks link", "parts list", "export-4sc", "pages extract",
             "make", "serve", "help", "members add", "members list", "members invite",
         ]

@@ -21,25 +21,36 @@ final class ServerHealthTests: ServerTestCase, @unchecked Sendable {
                 // Only that path: its neighbours and the library stay closed.
                 for path in ["/healthz/x", "/api/scores", "/api/scores/1/file"] where access != nil {
                     let refused = try await client.execute(uri: path, method: .get)
-                    XCTAssertTrue([.unauthorized, .notFound].contains(refused.status), "\(path): \(refused.status)")
+                    // 401, or the login page's address in a library with members.
+                    XCTAssertTrue([.unauthorized, .notFound, .seeOther].contains(refused.status), "\(path): \(refused.status)")
+                    if refused.status == .seeOther { XCTAssertTrue(refused.headers[.location]?.hasPrefix("/login") ?? false) }
                     XCTAssertFalse(String(buffer: refused.body).contains("Brahms"), path)
                 }
             }
         }
     }
 
-    func testACatalogThatCannotBeReadIsUnhealthy() async throws {
+    func testALibraryGoneFromUnderTheServerIsUnhealthyUntilItIsBack() async throws {
         let server = try fixture.server(access: .token(String(repeating: "ab", count: 16)))
         try await Application(router: server.router()).test(.router) { client in
             let healthy = try await client.execute(uri: "/healthz", method: .get)
             XCTAssertEqual(healthy.status, .ok)
-            // The catalog's file replaced by something that is not a database (a disk gone bad).
-            let database = LibraryCatalog.defaultDatabasePath(folder: fixture.folder.path)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: database))
+            // The volume unmounted (the folder moved away), then back.
+            let away = fixture.folder.deletingLastPathComponent().appendingPathComponent("away-\(UUID().uuidString)")
+            try FileManager.default.moveItem(at: fixture.folder, to: away)
             let sick = try await client.execute(uri: "/healthz", method: .get)
+            try FileManager.default.moveItem(at: away, to: fixture.folder)
             XCTAssertEqual(sick.status, .serviceUnavailable)
-            XCTAssertTrue(String(buffer: sick.body).hasPrefix("the catalog cannot be read"), String(buffer: sick.body))
+            XCTAssertTrue(String(buffer: sick.body).hasPrefix("the library cannot be served: the library folder"), String(buffer: sick.body))
+            let back = try await client.execute(uri: "/healthz", method: .get)
+            XCTAssertEqual(back.status, .ok, "healthy again once it is back")
+            // The catalog's file removed: the catalog is gone.
+            let database = LibraryCatalog.defaultDatabasePath(folder: fixture.folder.path)
+            try FileManager.default.moveItem(atPath: database, toPath: database + ".moved")
+            let noCatalog = try await client.execute(uri: "/healthz", method: .get)
+            try FileManager.default.moveItem(atPath: database + ".moved", toPath: database)
+            XCTAssertEqual(noCatalog.status, .serviceUnavailable)
+            XCTAssertTrue(String(buffer: noCatalog.body).contains("the catalog"), String(buffer: noCatalog.body))
         }
     }
 }
