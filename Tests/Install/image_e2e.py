@@ -27,22 +27,7 @@ import time
 
 import yaml
 
-SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Samples")
-
-
-def expect(condition, message):
-    if not condition:
-        raise SystemExit(f"FAIL: {message}")
-    print(f"  ok: {message}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-REPOSITORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+from checks import REPOSITORY, SAMPLES, expect, free_port
 
 
 def start(rootfs, entrypoint, arguments, environment):

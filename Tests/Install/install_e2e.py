@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Samples")
+from checks import SAMPLES, expect, free_port
 # Names in three scripts, as musicians' libraries have them.
 LIBRARY_NAMES = {"Brahms-Cancion_de_Cuna.pdf": "Brahms – Wiegenlied.pdf",
                  "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf": "Дебюсси/Clair de lune.pdf",
@@ -63,18 +63,6 @@ def inside(root, *command, check=True, capture=True, user=None):
 def sha256(path):
     with open(path, "rb") as file:
         return hashlib.sha256(file.read()).hexdigest()
-
-
-def expect(condition, message):
-    if not condition:
-        raise SystemExit(f"FAIL: {message}")
-    print(f"  ok: {message}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def unit_command(root, port):
