@@ -17,53 +17,21 @@ import http.client
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import ssl
 import sys
 import tempfile
-import time
 
 import yaml
 
-from checks import REPOSITORY, SAMPLES, expect, free_port
+from checks import REPOSITORY, SAMPLES, expect, free_port, serve_in_root, stop
 
 
 def start(rootfs, entrypoint, arguments, environment):
     """The image's entrypoint run in its root as its user; the process and the token it printed."""
-    process = subprocess.Popen(["chroot", "--userspec=folio:folio", rootfs, *entrypoint, *arguments],
-                               cwd="/", env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    output, token = [], None
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        output.append(line)
-        if line.startswith("Folio is serving"):
-            token = line.strip().split("?token=")[-1] if "?token=" in line else None
-            break
-    if not any(line.startswith("Folio is serving") for line in output):
-        process.kill()
-        raise SystemExit("FAIL: the image's command did not start:\n" + "".join(output))
     port = int(arguments[arguments.index("--port") + 1])
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return process, token
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        return None
+    process, serving = serve_in_root(rootfs, [*entrypoint, *arguments], environment, port)
+    return process, (serving.split("?token=")[-1] if "?token=" in serving else None)
 
 
 def get(port, path, authorization=None, tls=None):

@@ -23,15 +23,13 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import socket
 import ssl
 import subprocess
 import sys
 import tempfile
 import time
 
-from checks import SAMPLES, expect, free_port
+from checks import SAMPLES, expect, free_port, serve_in_root, stop
 # Names in three scripts, as musicians' libraries have them.
 LIBRARY_NAMES = {"Brahms-Cancion_de_Cuna.pdf": "Brahms – Wiegenlied.pdf",
                  "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf": "Дебюсси/Clair de lune.pdf",
@@ -107,26 +105,7 @@ class Server:
         command, self.environment = unit_command(root, port)
         log(f"ExecStart: {' '.join(command)}")
         env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "HOME": "/var/lib/folio"}
-        self.process = subprocess.Popen(["chroot", "--userspec=folio:folio", root, *command], cwd="/", env=env,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.output = []
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            self.output.append(line)
-            if line.startswith("Folio is serving"):
-                break
-        if not any(line.startswith("Folio is serving") for line in self.output):
-            self.process.kill()
-            raise SystemExit("FAIL: the service's command did not start:\n" + "".join(self.output))
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        self.process, _ = serve_in_root(root, command, env, port)
         authority = os.path.join(root, "var/lib/folio/tls/folio-ca.pem")
         self.tls = ssl.create_default_context(cafile=authority)
         self.tls.check_hostname = False   # the certificate names this machine; the authority is what is checked
@@ -145,13 +124,7 @@ class Server:
         return response.status, dict(response.getheaders()), body
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            code = self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = None
-        return code
+        return stop(self.process)
 
 
 def make_root(root, mirror):
