@@ -6,9 +6,10 @@ import NIOCore
 
 /// `/healthz`: whether this server can serve its library — 200 `ok` when the library's folder and
 /// its catalog's file are there and the catalog answers a read, 503 naming why not (a volume
-/// unmounted under the server, a catalog gone or broken). What a container runtime's health check, a service manager or a
-/// load balancer in front of several servers asks; it answers without the access token or a
-/// session (it tells nothing of the library) and is never cached.
+/// unmounted under the server, a catalog gone or broken). What a container runtime's health check,
+/// a service manager or a load balancer in front of several servers asks; it answers without the
+/// access token or a session and is never cached. `ok` tells nothing of the library; a 503 names
+/// the reason, the library's path included.
 ///
 /// ```swift
 /// HealthController(catalog: service.catalog).addRoutes(to: router)
