@@ -89,7 +89,7 @@ final class LibraryBackupTests: XCTestCase {
         let copyDatabase = destination.appendingPathComponent(".folio/library.sqlite").path
         XCTAssertFalse(FileManager.default.fileExists(atPath: copyDatabase + "-wal") && ((try? FileManager.default.attributesOfItem(
             atPath: copyDatabase + "-wal")[.size] as? Int) ?? 0) ?? 0 > 0, "the copy is one file")
-        let check = try Self.python("""
+        let check = try TestEnvironment.python("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             print(db.execute("PRAGMA integrity_check").fetchone()[0])
@@ -135,19 +135,6 @@ final class LibraryBackupTests: XCTestCase {
             }
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted(), before)
-    }
-
-    private static func python(_ code: String, _ arguments: String...) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", code] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
