@@ -55,13 +55,9 @@ import zlib
 
 import pikepdf
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Browser"))
+import harness  # noqa: E402
+from harness import ROOT  # noqa: E402
 
 
 def rss_kib(pid):
@@ -72,20 +68,12 @@ def rss_kib(pid):
     raise RuntimeError("no VmRSS")
 
 
-class Server:
+class Server(harness.Server):
+    """`folio serve LIBRARY --rescan 0 [EXTRA…]`, started (harness.Server), with raw HTTP at hand."""
+
     def __init__(self, folio, library, *extra):
-        self.port = free_port()
-        self.process = subprocess.Popen([folio, "serve", library, "--port", str(self.port), "--rescan", "0", *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        if "Folio is serving" not in line:
-            raise RuntimeError(f"the server did not start: {line!r}")
-        for _ in range(200):   # the address is printed before the socket is bound
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        super().__init__(folio, library, "--rescan", "0", *extra)
+        self.start()
 
     def connection(self):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
@@ -102,10 +90,6 @@ class Server:
         status, headers, page = self.request("GET", "/")
         token = re.search(rb'name="folio-csrf" content="([0-9a-f]+)"', page).group(1).decode()
         return {"X-Folio-CSRF": token, "Cookie": f"folio_csrf={token}"}
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
 
 def big_pdf(path, size):

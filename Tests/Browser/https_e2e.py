@@ -21,7 +21,6 @@ import ssl
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
@@ -29,44 +28,16 @@ import pikepdf
 from playwright.sync_api import Error as PlaywrightError, sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, free_port, poll  # noqa: E402
-from offline_e2e import rendered  # noqa: E402
+from harness import BRAHMS, CHROMIUM, DEBUSSY, ROOT, Server, poll, rendered, run  # noqa: E402
 
 NAME = "ноты.test"
 ASCII = NAME.encode("idna").decode("ascii")
 
 
-class Server:
+def serve_https(folio, library, tls):
     """`folio serve LIBRARY --https` on one port, stopped and started again as the test says."""
-
-    def __init__(self, folio, library, tls):
-        self.folio, self.library, self.tls, self.port = folio, library, tls, free_port()
-        self.process, self.printed = None, ""
-
-    def start(self):
-        self.process = subprocess.Popen([self.folio, "serve", self.library, "--port", str(self.port), "--https",
-                                         "--tls-dir", self.tls, "--allow-host", NAME],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            assert line, "folio serve ended before serving: " + "".join(lines)
-            lines.append(line)
-            if "/trust" in line:
-                break
-        self.printed = "".join(lines)
-        context = ssl.create_default_context(cafile=os.path.join(self.tls, "folio-ca.pem"))
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"https://localhost:{self.port}/api/fields", timeout=1, context=context)
-                return
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+    return Server(folio, library, "--https", "--tls-dir", tls, "--allow-host", NAME,
+                  ca=os.path.join(tls, "folio-ca.pem"), host="localhost")
 
 
 def nss_home(ca=None):
@@ -87,8 +58,7 @@ def main(folio, artifacts):
     tls = os.path.join(tempfile.mkdtemp(prefix="folio-tls-"), "tls")
     for name in (DEBUSSY, BRAHMS):
         shutil.copy(os.path.join(ROOT, "Samples", name), library)
-    server = Server(folio, library, tls)
-    server.start()
+    server = serve_https(folio, library, tls).start()
     ca = os.path.join(tls, "folio-ca.pem")
     base = f"https://{NAME}:{server.port}"
     try:
@@ -106,7 +76,7 @@ def main(folio, artifacts):
             assert isinstance(error.reason, ssl.SSLCertVerificationError), error
         fingerprint = subprocess.run(["openssl", "x509", "-in", ca, "-noout", "-fingerprint", "-sha256"],
                                      capture_output=True, text=True, check=True).stdout.strip().split("=")[1]
-        assert f"fingerprint {fingerprint}" in server.printed, server.printed
+        assert f"fingerprint {fingerprint}" in server.output, server.output
 
         with sync_playwright() as playwright:
             # A device that never trusted the authority: Chromium's certificate error, no page.
@@ -180,19 +150,10 @@ def main(folio, artifacts):
             assert errors == [], errors
             context.close()
     finally:
-        if server.process and server.process.poll() is None:
-            server.stop()
+        server.stop()
         shutil.rmtree(library, ignore_errors=True)
     print(f"HTTPS on {NAME}: trusted through NSS, offline after a restart, {pages} pages drawn from the device")
 
 
 if __name__ == "__main__":
-    folio_binary = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
-    artifacts_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build/e2e-artifacts/https")
-    try:
-        main(folio_binary, artifacts_dir)
-    except Exception as failure:  # noqa: BLE001 (the test's one verdict)
-        print(f"FAIL: {failure!r}")
-        print("0 passed, 1 failed")
-        sys.exit(1)
-    print("1 passed, 0 failed")
+    run(main, "e2e-artifacts/https")

@@ -25,7 +25,6 @@ browser context per person:
 Usage: python3 Tests/Browser/members_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/members).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
-import hashlib
 import io
 import os
 import shutil
@@ -33,16 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import pikepdf
 from PIL import Image
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, ROOT, free_port, poll  # noqa: E402
-from offline_e2e import rendered  # noqa: E402
+from harness import BRAHMS, DEBUSSY, ROOT, Server, launch, person, poll, rendered, run, sha256  # noqa: E402
 
 LIBRARIAN, LIBRARIAN_PASSWORD = "Zoë Král", "knihovnice 2026"
 CONDUCTOR, CONDUCTOR_PASSWORD = "李雷", "指揮者のパスワード"
@@ -59,11 +55,6 @@ def layers(path):
     with pikepdf.open(path) as pdf:
         return {str(annotation.Contents): str(annotation.OC.Name) for page in pdf.pages for annotation in page.get("/Annots", [])
                 if annotation.get("/Subtype") == "/FreeText" and "/OC" in annotation}
-
-
-def digest(path):
-    with open(path, "rb") as file:
-        return hashlib.sha256(file.read()).hexdigest()
 
 
 def red(page, area):
@@ -96,31 +87,13 @@ def main(folio, artifacts):
         file.write(CONDUCTOR_PASSWORD + "\n")
     subprocess.run([folio, "members", "add", CONDUCTOR, "--role", "conductor", "--password-file", secret, "--library", library],
                    check=True, capture_output=True)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-
-    def start():
-        started = subprocess.Popen([folio, "serve", library, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/login", timeout=1)
-                break
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
-        return started
-
-    server = start()
+    server = Server(folio, library).start()
+    base = server.base
     score = os.path.join(library, DEBUSSY)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = launch(playwright)
             errors = []
-
-            def person():
-                context = browser.new_context(viewport={"width": 1100, "height": 900})
-                page = context.new_page()
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                return context, page
 
             def mark(page, text, at):
                 area = page.locator("#overlay").bounding_box()
@@ -130,7 +103,7 @@ def main(folio, artifacts):
                 page.keyboard.press("Enter")
 
             # The librarian logs in and invites two players.
-            _, librarian = person()
+            _, librarian = person(browser, errors)
             log_in(librarian, base, LIBRARIAN, LIBRARIAN_PASSWORD)
             expect(librarian.locator("#who")).to_contain_text(f"{LIBRARIAN} · librarian")
             librarian.click("#who a[href='/members']")
@@ -152,7 +125,7 @@ def main(folio, artifacts):
             # Each player sets a password through their link and lands in the library as themselves.
             players = {}
             for name, password in ((ANNA, "housle a smyčec"), (BORIS, "альт и смычок")):
-                _, page = person()
+                _, page = person(browser, errors)
                 page.goto(links[name])
                 expect(page.locator("h2")).to_have_text(f"Welcome, {name}")
                 page.fill("#invitation [name=password]", password)
@@ -183,7 +156,7 @@ def main(folio, artifacts):
             assert layers(score)["smyčcem dolů – 弓"] == f"{ANNA} — Violin II", layers(score)
 
             # The conductor marks page 1 too: everyone sees that.
-            _, conductor = person()
+            _, conductor = person(browser, errors)
             log_in(conductor, base, CONDUCTOR, CONDUCTOR_PASSWORD)
             conductor.goto(f"{base}/scores/{debussy}")
             rendered(conductor, 1)
@@ -210,10 +183,10 @@ def main(folio, artifacts):
             expect(boris.locator("#layers label", has_text=f"{CONDUCTOR} — conductor").locator("input")).to_be_checked()
             assert red(boris, where) < 5, f"Anna's mark drawn on Boris's page ({red(boris, where)} red pixels)"
             boris.screenshot(path=f"{artifacts}/03-layers.png")
-            before = digest(score)
+            before = sha256(score)
             boris.locator("#annotations li", has_text="attacca – 指揮").get_by_role("button", name="Delete").click()
             expect(boris.locator("#status")).to_contain_text("Not saved: only the librarian may change or remove another’s mark")
-            assert digest(score) == before, "a refused delete changed the file"
+            assert sha256(score) == before, "a refused delete changed the file"
             boris.screenshot(path=f"{artifacts}/04-refused.png")
 
             expect(boris.locator("#history")).to_be_hidden()
@@ -279,8 +252,7 @@ def main(folio, artifacts):
             expect(boris.locator("#who")).to_contain_text(f"{BORIS} · player")
             boris.goto(f"{base}/scores/{debussy}")
             rendered(boris, 1)
-            server.terminate()
-            server.wait(timeout=10)
+            server.stop()
             mark(boris, "Bratsche – альт", (200, 300))
             poll(boris, "document.getElementById('stage').dataset.pending ?? ''", lambda value: value == "1", what="Boris's change waiting")
             told = []
@@ -297,7 +269,7 @@ def main(folio, artifacts):
             assert "1 change you made offline is not saved yet" in told[0], told
             boris.wait_for_url(base + "/login")
             boris.wait_for_load_state("load")
-            server = start()
+            server.start()
             # Anna logs in on Boris's device: his change is not hers to see or to send.
             boris.goto(base + "/login")
             poll(boris, "localStorage.getItem('folio-logout')", lambda value: value is None, what="the session left offline ended")
@@ -328,7 +300,7 @@ def main(folio, artifacts):
             assert BORIS in authors(score), authors(score)
 
             # An invitation works once; logging out ends the session.
-            _, stranger = person()
+            _, stranger = person(browser, errors)
             stranger.goto(links[ANNA])
             expect(stranger.locator("main")).to_contain_text("used already")
             anna.goto(base + "/")
@@ -339,8 +311,7 @@ def main(folio, artifacts):
             assert errors == [], errors
             browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
         shutil.rmtree(library, ignore_errors=True)
         os.remove(secret)
     print("members: a librarian, a conductor and two players in four contexts; a player's mark in their layer, "
@@ -349,12 +320,4 @@ def main(folio, artifacts):
 
 
 if __name__ == "__main__":
-    folio_binary = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
-    artifacts_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build/e2e-artifacts/members")
-    try:
-        main(folio_binary, artifacts_dir)
-    except Exception as failure:  # noqa: BLE001 (the test's one verdict)
-        print(f"FAIL: {failure!r}")
-        print("0 passed, 1 failed")
-        sys.exit(1)
-    print("1 passed, 0 failed")
+    run(main, "e2e-artifacts/members")

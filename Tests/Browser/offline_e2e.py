@@ -34,48 +34,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, ROOT, free_port, poll, run  # noqa: E402
+from harness import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, INKED, ROOT, Server, launch, poll, rendered, run  # noqa: E402
 
-# Whether the canvas drawn holds ink (a blank page has none).
 GIG = "Gig%20%E2%80%93%20%D0%9A%D0%BE%D0%BD%D1%86%D0%B5%D1%80%D1%82"
-INKED = """() => { const canvas = document.querySelector('#stage canvas'); if (!canvas || !canvas.width) return false;
-  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  let dark = 0; for (let i = 0; i < data.length; i += 64) if (data[i] + data[i + 1] + data[i + 2] < 300) dark += 1;
-  return dark > 50; }"""
-
-
-class Server:
-    """`folio serve LIBRARY` on one port, stopped and started again as the test says."""
-
-    def __init__(self, folio, library):
-        self.folio, self.library, self.port, self.process = folio, library, free_port(), None
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    def start(self):
-        self.process = subprocess.Popen([self.folio, "serve", self.library, "--port", str(self.port)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(self.base + "/api/fields", timeout=1)
-                return
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
-def rendered(page, number):
-    page.wait_for_selector(f"#stage[data-rendered='{number}']", timeout=20000)
-    poll(page, INKED, lambda inked: inked, what=f"ink on page {number}")
 
 
 def main(folio, artifacts):
@@ -292,7 +257,7 @@ def main(folio, artifacts):
             context.close()
 
             # A blip with nothing kept: no service worker, a large score's later pages never fetched.
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = launch(playwright)
             plain = browser.new_context(service_workers="block", viewport={"width": 1024, "height": 900})
             page = plain.new_page()
             page.on("pageerror", lambda error: errors.append(str(error)))
@@ -337,8 +302,7 @@ def main(folio, artifacts):
             assert not errors, f"browser errors: {errors}"
             browser.close()
     finally:
-        if server.process and server.process.poll() is None:
-            server.stop()
+        server.stop()
         shutil.rmtree(library, ignore_errors=True)
         shutil.rmtree(profile, ignore_errors=True)
 

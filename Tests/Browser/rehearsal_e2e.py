@@ -26,8 +26,8 @@ import urllib.parse
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, run, serving  # noqa: E402
-from serve_e2e import poll as poll_every  # noqa: E402
+from harness import ROOT, launch, run, serving  # noqa: E402
+from harness import poll as poll_every  # noqa: E402
 
 DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75"
 BRAHMS = "Brahms-Cancion_de_Cuna"
@@ -76,7 +76,7 @@ def main(folio, artifacts):
     pieces = []   # latencies of a change of piece
 
     with serving(folio, library) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = launch(playwright)
         leader = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
         leader.goto(f"{base}/scores/{full}")
         poll(leader, "document.getElementById('stage').dataset.rendered", lambda value: value == "1", what="the leader's first page")
@@ -223,7 +223,7 @@ def main(folio, artifacts):
     with open(token_file, "w") as handle:
         handle.write("rehearsal-token-0123456789abcdef\n")
     with serving(folio, library, ["--token-file", token_file]) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = launch(playwright)
         leader = browser.new_context().new_page()
         leader.goto(f"{base}/?token=rehearsal-token-0123456789abcdef")
         score = leader.evaluate("fetch('/api/scores').then((r) => r.json()).then((d) => d.scores[0].id)")

@@ -12,104 +12,20 @@ metadata and bookmarks, and qpdf --check is clean.
 Usage: python3 Tests/Browser/serve_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots of every step go to ARTIFACTS_DIR (default .build/e2e-artifacts).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
-import contextlib
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
-import urllib.error
-import urllib.request
 
 import pikepdf
 import pymupdf
-from playwright.sync_api import Error as PlaywrightError, sync_playwright, expect
+from playwright.sync_api import sync_playwright, expect
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# The bundled samples (Samples/), by file name.
-DEBUSSY = "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"
-BRAHMS = "Brahms-Cancion_de_Cuna.pdf"
-GREENSLEEVES = "Traditional-Greensleeves_hymntune.pdf"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(folio, library, extra=()):
-    """`folio serve LIBRARY` (with `extra` arguments) on a free port while the block runs, its
-    base URL given; then the server is stopped and the library folder removed."""
-    port = free_port()
-    server = subprocess.Popen([folio, "serve", library, "--port", str(port), "--rescan", "1", *extra],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/api/scores", timeout=1)
-                break
-            except urllib.error.HTTPError:
-                break  # listening, asking for access
-            except OSError:
-                time.sleep(0.1)
-        yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(library, ignore_errors=True)
-
-
-def poll(page, script, until, seconds=20, what="a condition", every=0.05):
-    """Evaluates `script` in `page` every `every` s until `until(value)` holds; returns the
-    value (CSP forbids wait_for_function's eval). A page navigating meanwhile is asked again."""
-    deadline = time.time() + seconds
-    value = None
-    while time.time() < deadline:
-        try:
-            value = page.evaluate(script)
-        except PlaywrightError as error:
-            # The page is navigating (the condition may be that it does): ask the next one.
-            if "Execution context was destroyed" not in str(error):
-                raise
-            value = None
-        else:
-            if until(value):
-                return value
-        time.sleep(every)
-    raise AssertionError(f"{what} did not happen in {seconds} s (last: {value})")
-
-
-def run(main, artifacts):
-    """Runs `main(FOLIO, ARTIFACTS_DIR)` from the command line's arguments (default: the release
-    binary and `artifacts` under .build); prints '1 passed, 0 failed' or the failure and exits."""
-    folio = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/folio")
-    folder = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, ".build", artifacts)
-    try:
-        main(folio, folder)
-    except Exception:
-        traceback.print_exc()
-        print("0 passed, 1 failed")
-        sys.exit(1)
-    print("1 passed, 0 failed")
-
-
-def drag(page, start, end, steps=5):
-    """Press at `start`, move to `end`, release (page coordinates)."""
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move(*end, steps=steps)
-    page.mouse.up()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, drag, launch, run, serving  # noqa: E402
 
 
 def annotations(path, page):
@@ -135,7 +51,7 @@ def main(folio, artifacts):
     original = open(score, "rb").read()
     with serving(folio, library) as base:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = launch(playwright)
             page = browser.new_page(viewport={"width": 1024, "height": 768})
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))

@@ -23,7 +23,7 @@ import urllib.request
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, poll, run, serving  # noqa: E402
+from harness import ROOT, launch, poll, run, serving  # noqa: E402
 
 SOUND = "document.getElementById('sound').sound"
 
@@ -78,8 +78,7 @@ def main(folio, artifacts):
             with open(lullaby, "rb") as file:
                 assert response.read() == file.read()[100:200]
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                                 args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+            browser = launch(playwright, "--autoplay-policy=no-user-gesture-required")
             page = browser.new_page(viewport={"width": 1024, "height": 768})
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))

@@ -31,7 +31,6 @@ portrait (1024×1366, touch) and a laptop (1366×768).
 Usage: python3 Tests/Browser/stand_e2e.py FOLIO [ARTIFACTS_DIR]
 Screenshots go to ARTIFACTS_DIR (default .build/e2e-artifacts/stand).
 Prints '1 passed, 0 failed' or '0 passed, 1 failed' and exits accordingly."""
-import hashlib
 import io
 import os
 import shutil
@@ -44,7 +43,7 @@ from PIL import Image, ImageStat
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import BRAHMS, CHROMIUM, DEBUSSY, GREENSLEEVES, ROOT, drag, poll, run, serving  # noqa: E402
+from harness import BRAHMS, DEBUSSY, GREENSLEEVES, ROOT, drag, launch, poll, run, serving, sha256  # noqa: E402
 
 LONG_TITLE = ("Suite bergamasque, L. 75: III. Clair de lune — Měsíční svit — 月の光 — "
               "Лунный свет (Andante très expressif, con sordina)")
@@ -59,11 +58,6 @@ CONTROLS = """() => [...document.querySelectorAll(
   .map((e) => { const r = e.getBoundingClientRect();
     return { what: e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30) || e.tagName,
              width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 }; })"""
-
-
-def sha256(path):
-    with open(path, "rb") as file:
-        return hashlib.sha256(file.read()).hexdigest()
 
 
 def folio_run(folio, *arguments):
@@ -128,8 +122,7 @@ def main(folio, artifacts):
         folio_run(folio, "setlist", *arguments, "--library", library)
 
     with serving(folio, library) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        browser = launch(playwright, "--autoplay-policy=no-user-gesture-required")
         errors = []
         ipad = browser.new_context(viewport={"width": 1024, "height": 1366}, has_touch=True, is_mobile=True)
         page = ipad.new_page()

@@ -26,7 +26,7 @@ import pymupdf
 from playwright.sync_api import sync_playwright, expect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_e2e import CHROMIUM, ROOT, drag, poll, run, serving  # noqa: E402
+from harness import ROOT, drag, launch, poll, run, serving  # noqa: E402
 
 RED = (0xD6 / 255, 0x28 / 255, 0x28 / 255)
 
@@ -83,7 +83,7 @@ def main(folio, artifacts):
         subprocess.run([folio, "setlist", *args, "--library", library], check=True, capture_output=True)
     with serving(folio, library) as base:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = launch(playwright)
             context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
             page = context.new_page()
             cdp = context.new_cdp_session(page)

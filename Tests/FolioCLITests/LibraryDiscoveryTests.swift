@@ -107,4 +107,22 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
         let both = try folio(["library", "search", "x", "--text", "y"], in: inside, status: 64)
         XCTAssertTrue(both.err.contains("not both"), both.err)
     }
+
+    /// A word that names a subfolder (musicians file by composer) is searched for, not taken
+    /// as the library: only a folder holding `.folio/` is one.
+    func testASubfolderNamedLikeAComposerIsAWordToFind() throws {
+        let composer = library + "/Чайковский"
+        try FileManager.default.createDirectory(atPath: composer, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: library + "/Ukolébavka.pdf", toPath: composer + "/Колыбельная.pdf")
+        try folio(["library", "scan", library], in: elsewhere)
+        try folio(["meta", "set", composer + "/Колыбельная.pdf", "--composer", "Пётр Ильич Чайковский"], in: elsewhere)
+        let libraryFolder = URL(fileURLWithPath: library)
+        for word in ["Чайковский", "чайковский"] {
+            let found = try folio(["library", "search", word, "--json"], in: libraryFolder).out
+            XCTAssertTrue(found.contains("Чайковский/Колыбельная.pdf"), "\(word): \(found)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: composer + "/.folio"), "no catalog made in the subfolder")
+        }
+        let help = try folio(["help", "library", "search"], in: elsewhere).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(help.contains("a folder that holds a catalog (.folio/)"), help)
+    }
 }

@@ -73,6 +73,13 @@ final class LibraryBackupTests: XCTestCase {
                 started.signal()
             }
         }
+        // What a save and an import write while they run is not the library's: never copied.
+        let inFlight = [".Humoreska – 練習曲.pdf.folio-k3x9.tmp", ".folio-import-5f2a/Příloha.pdf"]
+        for name in inFlight {
+            let url = library.appendingPathComponent("Dvořák").appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("%PDF-1.7 half written".utf8).write(to: url)
+        }
         started.wait()
         let destination = work.appendingPathComponent("záloha – バックアップ")
         let summary = try catalog.backup(to: destination.path)
@@ -84,6 +91,8 @@ final class LibraryBackupTests: XCTestCase {
             .filter { !$0.hasPrefix("library.sqlite") && !$0.hasSuffix("/") }
             .filter { (try? FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent(".folio/" + $0).path)[.type] as? FileAttributeType) == .typeRegular }
         XCTAssertEqual(summary.files, 2 + folioFiles.count, "\(folioFiles)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.appendingPathComponent("Dvořák").path),
+                       ["Humoreska – 練習曲.pdf"], "no temporary copy, no staging folder")
 
         // SQLite's integrity check, by Python's sqlite3 (not GRDB), on the copy's one file.
         let copyDatabase = destination.appendingPathComponent(".folio/library.sqlite").path

@@ -105,6 +105,43 @@ final class LibraryLimitsTests: XCTestCase {
         }
     }
 
+    /// A path a user gives goes through `LibraryPaths` whichever way it comes in: a CSV row's
+    /// file, `library show` by absolute path, the folder reached through a link; a link that
+    /// leads out of the library is no file of it, and the catalog's folder is its real path.
+    func testEveryWayInResolvesPathsAsLibraryPathsDoes() throws {
+        let outside = folder.appendingPathComponent("Mimo – 外")
+        let library = folder.appendingPathComponent("Knihovna – 図書館")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: library.appendingPathComponent("Dvořák"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: outside.appendingPathComponent("Tajné.pdf").path, contents: Data(try sample("Brahms-Cancion_de_Cuna.pdf")))
+        FileManager.default.createFile(atPath: library.appendingPathComponent("Dvořák/Humoreska.pdf").path,
+                                       contents: Data(try sample("Brahms-Cancion_de_Cuna.pdf")))
+        try FileManager.default.createSymbolicLink(atPath: library.appendingPathComponent("Ven.pdf").path,
+                                                   withDestinationPath: outside.appendingPathComponent("Tajné.pdf").path)
+        let linked = folder.appendingPathComponent("Odkaz – リンク")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: library.path)
+
+        let catalog = try LibraryCatalog(folder: linked.path, create: true)
+        XCTAssertEqual(catalog.folder, catalog.files.root, "one kind of path")
+        XCTAssertEqual(catalog.folder, try XCTUnwrap(LibraryPaths.realPath(library.path)))
+        _ = try LibraryScanner(catalog: catalog).scan()
+
+        XCTAssertEqual(try catalog.resolve(fileName: "Dvořák/Humoreska.pdf"), "Dvořák/Humoreska.pdf")
+        XCTAssertEqual(try catalog.resolve(fileName: "Humoreska.pdf"), "Dvořák/Humoreska.pdf", "a bare name, as forScore exports")
+        XCTAssertNil(catalog.files.resolve("Ven.pdf"))
+        XCTAssertThrowsError(try catalog.resolve(fileName: "Ven.pdf"), "a link out of the library") { error in
+            XCTAssertEqual((error as? LibraryError)?.code, .notFound)
+        }
+        for path in [linked.appendingPathComponent("Dvořák/Humoreska.pdf").path, library.appendingPathComponent("Dvořák/Humoreska.pdf").path] {
+            XCTAssertEqual(try catalog.show(path).first?.path, "Dvořák/Humoreska.pdf", path)
+        }
+        XCTAssertThrowsError(try catalog.show(outside.appendingPathComponent("Tajné.pdf").path))
+
+        XCTAssertEqual(LibraryPaths.prefix(from: library.path, to: linked.path), "")
+        XCTAssertEqual(LibraryPaths.prefix(from: outside.path, to: linked.path), "../Knihovna – 図書館/")
+        XCTAssertEqual(LibraryPaths.prefix(from: library.appendingPathComponent("Dvořák").path, to: library.path), "../")
+    }
+
     func testWhatAKilledProcessLeftIsSettledAtStart() throws {
         let score = folder.appendingPathComponent("Sbor/Píseň.pdf")
         try FileManager.default.createDirectory(at: score.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -204,4 +204,28 @@ final class ScoreWriterTests: XCTestCase {
         XCTAssertEqual(try xmp(document).array(XMPPacket.dc, "creator"), ["Bach, J. S."], "kept whole in XMP")
         XCTAssertEqual(ScoreMetadata.read(from: document).0.composers, ["Bach", "J. S."], "as forScore reads it")
     }
+
+    /// The comma rule is one rule: the Info fields, an edit and the writer refuse the same value
+    /// with the same words, and trim the same way.
+    func testTheCommaRuleIsTheSameForMetadataEditsAndTheWriter() throws {
+        let composer = "Dvořák, Antonín – Дворжак"
+        var refusals: [String] = []
+        func refusal(_ body: () throws -> Void) {
+            do { try body(); XCTFail("accepted \(composer)") } catch let error as ScoreError {
+                XCTAssertEqual(error.code, .invalidValue)
+                refusals.append(error.message)
+            } catch { XCTFail("\(error)") }
+        }
+        var edit = ScoreEdit()
+        edit.composers = [composer]
+        refusal { _ = try ForScoreInfo.fields(for: ScoreMetadata(composers: [composer])) }
+        refusal { try edit.commaWarnings(allowComma: false) }
+        let document = try PDFDocument(bytes: TestPDF.make(info: "<< /Producer (Test) >>", xmp: nil))
+        refusal { try ScoreWriter.write(edit, to: document) }
+        XCTAssertEqual(Set(refusals).count, 1, "\(refusals)")
+        XCTAssertTrue(refusals[0].contains(composer) && refusals[0].hasSuffix("(--allow-comma keeps it)"), refusals[0])
+        XCTAssertEqual(try ScoreWriter.write(edit, to: document, options: .init(allowComma: true)), [try edit.commaWarnings(allowComma: true)[0]])
+        XCTAssertEqual(ScoreEdit.trimmed([" Чайковский ", "\n", "練習曲"]), ["Чайковский", "練習曲"])
+        XCTAssertEqual(ScoreEdit(replacingWith: ScoreMetadata(composers: [" Чайковский ", " "])).composers, ["Чайковский"])
+    }
 }

@@ -1,3 +1,4 @@
+import FolioPDF
 import Foundation
 import GRDB
 
@@ -26,8 +27,10 @@ extension LibraryCatalog {
     /// changes), never a file caught half-written; then the files are copied, each in one
     /// piece (Folio replaces a score by renaming a finished file over it, so a copy reads the
     /// old or the new whole). A score changed between the two has a newer file than its
-    /// catalog row, which the copy's first scan reads again. Pictures of pages and covers and
-    /// uploads in flight are left out: they are made again. Everything is written into a hidden
+    /// catalog row, which the copy's first scan reads again. A PDF is copied under its edit lock,
+    /// so a save that appends in place is never caught halfway. Pictures of pages and covers,
+    /// uploads in flight and what a running save or import writes beside its file (journals,
+    /// temporary copies, staging folders) are left out: they are made again. Everything is written into a hidden
     /// folder beside `destination` and renamed to it when complete, so a failure (a full disk,
     /// an unreadable file) leaves no half backup under that name.
     ///
@@ -106,6 +109,7 @@ extension LibraryCatalog {
         for name in names {
             let inLibrary = relative.isEmpty ? name : relative + "/" + name
             if relative == ".folio", name.hasPrefix("library.sqlite") || Self.rebuiltFolders.contains(name) { continue }
+            if LibraryLeftovers.isInFlight(name) { continue }
             let source = (folder as NSString).appendingPathComponent(name)
             let destination = (target as NSString).appendingPathComponent(name)
             var status = stat()
@@ -121,7 +125,17 @@ extension LibraryCatalog {
                 }
                 try copyFiles(from: source, to: destination, relative: inLibrary, copied: &copied)
             case S_IFREG, S_IFLNK:
-                do { try fileManager.copyItem(atPath: source, toPath: destination) } catch {
+                do {
+                    if status.st_mode & S_IFMT == S_IFREG, (name as NSString).pathExtension.lowercased() == "pdf" {
+                        // Under the score's lock: no save is halfway through it meanwhile.
+                        try FileLock.withExclusiveLock(on: source, timeout: 30) {
+                            try fileManager.copyItem(atPath: source, toPath: destination)
+                            guard lstat(source, &status) == 0 else { return }
+                        }
+                    } else {
+                        try fileManager.copyItem(atPath: source, toPath: destination)
+                    }
+                } catch {
                     if !fileManager.fileExists(atPath: source) { continue }   // removed while copying
                     throw Self.copyFailure(error, what: "cannot copy \(inLibrary)")
                 }

@@ -56,15 +56,16 @@ extension LibraryCatalog {
     }
 
     /// The library file a CSV row's Filename names, relative to the folder: the path
-    /// itself when it exists, else — for a bare name, as forScore exports — the one
-    /// catalogued file with that name. Never guesses between several, never leaves the folder.
+    /// itself when it is a file of the library (``LibraryPaths/resolve(_:)``: no `..`, no
+    /// hidden part, no link that leads out), else — for a bare name, as forScore exports — the
+    /// one catalogued file with that name. Never guesses between several, never leaves the folder.
     public func resolve(fileName: String) throws -> String {
         let parts = PathName.components(fileName, keepingEmpty: true)
         guard !PathName.isAbsolute(fileName), !parts.contains(where: { $0.hasPrefix(".") || $0.isEmpty }) else {
             throw LibraryError(.invalidArgument, "'\(fileName)' is not a path inside the library")
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder + "/" + fileName, isDirectory: &isDirectory),
+        if let real = files.resolve(fileName), FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory),
            !isDirectory.boolValue {
             return fileName
         }

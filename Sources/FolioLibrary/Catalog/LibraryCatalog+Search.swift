@@ -221,9 +221,10 @@ extension LibraryCatalog {
         "\(candidates) " + String(reflecting: query)
     }
 
-    /// One score by id or relative path, with its bookmarks after it.
+    /// One score by id, path relative to the library, or absolute path of a file inside it
+    /// (``LibraryPaths/relative(_:)``), with its bookmarks after it.
     public func show(_ identifier: String) throws -> [LibraryEntry] {
-        let relative = identifier.hasPrefix(folder + "/") ? String(identifier.dropFirst(folder.count + 1)) : identifier
+        let relative = identifier.hasPrefix("/") ? files.relative(identifier) ?? identifier : identifier
         return try read { db in
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM score WHERE pathKey = ?", arguments: [CatalogPath.key(relative)])
                 ?? Int64(identifier).flatMap { try? Int64.fetchOne(db, sql: "SELECT id FROM score WHERE id = ?", arguments: [$0]) }

@@ -11,7 +11,8 @@ import GRDB
 /// let songs = try catalog.search(LibraryQuery(text: "dvorak", includeBookmarks: true))
 /// ```
 public final class LibraryCatalog: Sendable {
-    /// The library folder (absolute, standardized).
+    /// The library folder: its real absolute path (every symbolic link resolved), the same
+    /// path as ``files``' root.
     public let folder: String
     /// The database file.
     public let databasePath: String
@@ -34,12 +35,12 @@ public final class LibraryCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw LibraryError(.notFound, "\(folder) is not a folder")
         }
-        self.folder = absolute
         do { files = try LibraryPaths(folder: absolute) } catch {
             throw LibraryError(.notFound, "\(folder) cannot be resolved: \(error.localizedDescription)")
         }
+        self.folder = files.root
         let database = databasePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            ?? Self.defaultDatabasePath(folder: absolute)
+            ?? Self.defaultDatabasePath(folder: files.root)
         self.databasePath = database
         if !FileManager.default.fileExists(atPath: database) {
             guard create else {
@@ -285,8 +286,6 @@ public final class LibraryCatalog: Sendable {
 
     /// Any other value (a list of track links) as JSON text, keys sorted.
     static func json<T: Encodable>(encoding value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        (try? JSONCoding.text(value)) ?? "null"
     }
 }

@@ -27,6 +27,15 @@ public enum LibraryLeftovers {
 
     static let suffixes = [".folio-journal", ".folio-save.tmp"]
 
+    /// Whether `name` (one path component) is what a save or an import makes while it runs —
+    /// a journal, a temporary copy (`.NAME.pdf.folio-save.tmp`, `.NAME.pdf.folio-k3x9.tmp`),
+    /// an import's staging folder — rather than a file of the library.
+    static func isInFlight(_ name: String) -> Bool {
+        guard name.hasPrefix(".") else { return false }
+        return name.hasPrefix(".folio-import-") || name.hasSuffix(".folio-journal")
+            || (name.hasSuffix(".tmp") && name.contains(".folio-"))
+    }
+
     /// Settles and removes what interrupted saves and imports left below `folder`.
     public static func clean(folder: String) -> Report {
         var report = Report()

@@ -50,6 +50,24 @@ public struct LibraryPaths: Sendable {
         return String(real.dropFirst(root.hasSuffix("/") ? root.count : root.count + 1))
     }
 
+    /// The path from folder `from` to folder `to`, both with their links resolved as the
+    /// library's root is, ending in "/" ("" for the same folder, "../Scores/" for a sibling):
+    /// `prefix + path` finds a library file from `from`.
+    ///
+    /// ```swift
+    /// LibraryPaths.prefix(from: "/home/me/Export", to: "/home/me/Noty – 楽譜")   // "../Noty – 楽譜/"
+    /// ```
+    public static func prefix(from: String, to: String) -> String {
+        func components(_ path: String) -> [String] {
+            PathName.components(realPath(path) ?? URL(fileURLWithPath: path).standardizedFileURL.path, keepingEmpty: false)
+        }
+        let base = components(from), target = components(to)
+        var common = 0
+        while common < base.count, common < target.count, base[common] == target[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
+        return parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
+    }
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

@@ -102,9 +102,7 @@ public enum AnnotationTransfer {
 
     /// The exchange document as pretty-printed JSON.
     public static func export(from document: PDFDocument) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(Document(annotations: items(from: document)))
+        try JSONCoding.data(Document(annotations: items(from: document)), pretty: true)
     }
 
     /// Reads an exchange document; a wrong format or a value of the wrong kind is a

@@ -175,8 +175,7 @@ public struct XMPBookmarkProvider: BookmarkProvider {
             entry["action"] = action
             list.append(entry)
         }
-        let data = try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return try JSONCoding.text(object: list)
     }
 }
 
@@ -185,7 +184,7 @@ private func readNutrient(_ json: String) -> [(Bookmark, Data)] {
     guard let list = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any] else { return [] }
     var result: [(Bookmark, Data)] = []
     for case let entry as [String: Any] in list {
-        guard let id = entry["uuid"] as? String, let raw = try? JSONSerialization.data(withJSONObject: entry) else {
+        guard let id = entry["uuid"] as? String, let raw = try? JSONCoding.data(object: entry) else {
             continue
         }
         let action = entry["action"] as? [String: Any] ?? [:]

@@ -73,9 +73,7 @@ public enum OpenInDictionary {
         let exported = Exported(score)
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(exported) + Data("\n".utf8)
+            return try JSONCoding.data(exported, pretty: true) + Data("\n".utf8)
         case .plist:
             let encoder = PropertyListEncoder()
             encoder.outputFormat = .xml

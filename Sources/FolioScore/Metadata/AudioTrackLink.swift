@@ -72,9 +72,7 @@ public struct AudioTrackLink: Sendable, Equatable, Codable {
             throw ScoreError(.outOfRange, "\(links.count) tracks (valid: up to \(maxTracks) per score)")
         }
         if let refusal = links.lazy.compactMap(\.refusal).first { throw ScoreError(.invalidValue, refusal) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let items = try links.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let items = try links.map { try JSONCoding.text($0) }
         try StoredScore.setList(property, to: items, in: document)
     }
 

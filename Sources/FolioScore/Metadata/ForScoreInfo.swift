@@ -92,15 +92,9 @@ public enum ForScoreInfo {
     /// forScore: that throws unless `allowComma` is set.
     public static func fields(for score: ScoreMetadata, allowComma: Bool = false) throws -> InfoFields {
         try score.validate()
-        if !allowComma {
-            for (field, values) in [("composer", score.composers), ("genre", score.genres), ("tag", score.tags)] {
-                if let value = values.first(where: { $0.contains(",") }) {
-                    throw ScoreError(.invalidValue,
-                                     "\(field) '\(value)' contains a comma, so forScore would read it as several values "
-                                     + "(use --allow-comma to keep it)")
-                }
-            }
-        }
+        let split: [(ScoreField, [String])] = [(.composers, score.composers), (.genres, score.genres), (.tags, score.tags)]
+        try ScoreEdit.commaRule(split.flatMap { field, values in values.filter { $0.contains(",") }.map { (field.rawValue, $0) } },
+                                allowComma: allowComma)
         var keywords = score.tags
         if let rating = score.rating { keywords.append("rating:\(rating)") }
         if let difficulty = score.difficulty { keywords.append("difficulty:\(difficulty)") }

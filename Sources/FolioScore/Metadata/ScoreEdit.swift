@@ -39,15 +39,11 @@ public struct ScoreEdit: Sendable, Equatable {
     /// edit.cleared     // every other field but composers
     /// ```
     public init(replacingWith score: ScoreMetadata) {
-        func text(_ value: String) -> String? {
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty ? nil : trimmed
-        }
         for field in ScoreField.allCases {
             switch score[field] {
-            case .text(let value): values[field] = text(value).map(ScoreValue.text)
+            case .text(let value): values[field] = Self.trimmed(value).map(ScoreValue.text)
             case .list(let list):
-                let kept = list.compactMap(text)
+                let kept = Self.trimmed(list)
                 values[field] = kept.isEmpty ? nil : .list(kept)
             case let value: values[field] = value
             }
@@ -121,6 +117,49 @@ public struct ScoreEdit: Sendable, Equatable {
             guard case .list(let list) = values[field] else { return [] }
             return list.filter { $0.contains(",") }.map { (field, $0) }
         }
+    }
+
+    /// forScore's comma rule for this edit: throws ``ScoreError`` `.invalidValue` naming the
+    /// first value with a comma unless `allowComma`; with it, one warning per such value.
+    ///
+    /// ```swift
+    /// var edit = ScoreEdit()
+    /// edit.composers = ["Dvořák, Antonín"]
+    /// try edit.commaWarnings(allowComma: true)   // ["composers: 'Dvořák, Antonín' contains a comma, …"]
+    /// ```
+    @discardableResult
+    public func commaWarnings(allowComma: Bool) throws -> [String] {
+        try Self.commaRule(valuesWithCommas.map { ($0.field.rawValue, $0.value) }, allowComma: allowComma)
+    }
+
+    /// The comma rule over `(field, value)` pairs that hold a comma, written once for an edit
+    /// and for metadata about to become Info fields (``ForScoreInfo/fields(for:allowComma:)``).
+    static func commaRule(_ values: [(field: String, value: String)], allowComma: Bool) throws -> [String] {
+        let messages = values.map { "\($0.field): '\($0.value)' contains a comma, so forScore reads it as several values" }
+        if !allowComma, let first = messages.first {
+            throw ScoreError(.invalidValue, first + " (--allow-comma keeps it)")
+        }
+        return messages
+    }
+
+    /// A text as a field keeps it: white space trimmed at both ends, nil when nothing is left.
+    ///
+    /// ```swift
+    /// ScoreEdit.trimmed("  Rusalka ")   // "Rusalka"
+    /// ScoreEdit.trimmed(" \n")          // nil
+    /// ```
+    public static func trimmed(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A list as a field keeps it: each value trimmed, blank ones dropped.
+    ///
+    /// ```swift
+    /// ScoreEdit.trimmed(["Antonín Dvořák ", " ", "Чайковский"])   // ["Antonín Dvořák", "Чайковский"]
+    /// ```
+    public static func trimmed(_ values: [String]) -> [String] {
+        values.compactMap { trimmed($0) }
     }
 
     /// `score` with this edit applied.

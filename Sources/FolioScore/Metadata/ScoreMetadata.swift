@@ -68,7 +68,7 @@ public struct ScoreMetadata: Sendable, Equatable {
 /// duration as seconds or as written ("4:05", read by ``ScoreDuration``).
 ///
 /// ```swift
-/// let json = try JSONEncoder().encode(ScoreMetadata(title: "Má vlast", composers: ["Bedřich Smetana"]))
+/// let json = try JSONCoding.data(ScoreMetadata(title: "Má vlast", composers: ["Bedřich Smetana"]))
 /// let back = try JSONDecoder().decode(ScoreMetadata.self, from: json)
 /// ```
 extension ScoreMetadata: Codable {

@@ -43,12 +43,7 @@ public enum ScoreWriter {
         -> [String]
     {
         try edit.validate()
-        var warnings: [String] = []
-        for (field, value) in edit.valuesWithCommas {
-            let message = "\(field.rawValue): '\(value)' contains a comma, so forScore reads it as several values"
-            guard options.allowComma else { throw ScoreError(.invalidValue, message + " (--allow-comma keeps it)") }
-            warnings.append(message)
-        }
+        var warnings = try edit.commaWarnings(allowComma: options.allowComma)
 
         let stored = StoredScore(document)
         let (current, _) = ForScoreInfo.read(stored.fields)

@@ -24,38 +24,6 @@ export function button(text, label, action, disabled = false) {
   return element;
 }
 
-// What a key does to the page: 1 forward, -1 back (arrows, space, PageDown/PageUp — what
-// Bluetooth page-turner pedals send), 'first' or 'last' (Home, End); null for other keys.
-export function pageTurn(event) {
-  if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].includes(event.key)) return 1;
-  if (['ArrowLeft', 'ArrowUp', 'PageUp'].includes(event.key)) return -1;
-  if (event.key === 'Home') return 'first';
-  if (event.key === 'End') return 'last';
-  return null;
-}
-
-// What a pointer released after starting at `start` ({x, time}) does to the page: a quick
-// horizontal swipe over 50 px turns toward it; a tap turns back in the left third of
-// `element`, forward elsewhere.
-export function tapOrSwipe(start, event, element) {
-  const moved = event.clientX - start.x;
-  if (Math.abs(moved) > 50 && Date.now() - start.time < 800) return moved < 0 ? 1 : -1;
-  const box = element.getBoundingClientRect();
-  return event.clientX - box.left < box.width / 3 ? -1 : 1;
-}
-
-// Turns `element`'s pages by tap or swipe (see tapOrSwipe): `turn(direction)` gets 1 or -1.
-export function turnOnTapOrSwipe(element, turn) {
-  let start = null;
-  element.addEventListener('pointerdown', (event) => { start = { x: event.clientX, time: Date.now() }; });
-  element.addEventListener('pointerup', (event) => {
-    if (!start) return;
-    const started = start;
-    start = null;
-    turn(tapOrSwipe(started, event, element));
-  });
-}
-
 // Search as you type: the returned function runs `task` `delay` ms (120 by default) after
 // its last call; `task` gets `current()`, false once a newer call came, so an answer
 // that arrives late does not overwrite a newer one.

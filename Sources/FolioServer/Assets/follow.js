@@ -6,8 +6,8 @@
 // (a server blip) leaves the page shown on screen, says so, and is drawn once the server
 // answers. If the leader hands over, this page leads: its turns reach the others.
 import { getJSON } from './api.js';
-import { pageTurn, turnOnTapOrSwipe } from './dom.js';
-import { openDocument, sheet, drawHalves, turned } from './pages.js';
+import { openDocument, sheet, drawHalves } from './pages.js';
+import { goTo, pageTurn, turnOnTapOrSwipe } from './turns.js';
 import { connect, memberID } from './rehearsal.js';
 import { whenReachable } from './reconnect.js';
 import { whoAmI } from './who.js';
@@ -91,10 +91,12 @@ function setAttached(attached) {
   link?.send({ type: attached ? 'attach' : 'detach' });
 }
 
-// A turn of this player's own: a leader's move, or a follower looking elsewhere.
-function turn(direction) {
+// A turn or a jump of this player's own (1, -1, 'first', 'last'), as every view turns
+// (turns.js): a leader's move, or a follower looking elsewhere. The leader's half turns are
+// shown; a follower's own turns are whole pages.
+function turn(action) {
   if (!state.document) return;
-  const next = turned(state, direction, state.pages, { half: false, step: state.two ? 2 : 1 });
+  const next = goTo(state, action, state.pages, { two: state.two });
   if (next.page === state.page) return;
   if (!state.key && state.attached) setAttached(false);
   drawing = drawing.then(() => show(state.score, next.page, false, state.two));
@@ -144,8 +146,8 @@ document.getElementById('prev').addEventListener('click', () => turn(-1));
 document.getElementById('next').addEventListener('click', () => turn(1));
 document.addEventListener('keydown', (event) => {
   if (form.contains(event.target)) return;
-  const direction = pageTurn(event);
-  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
+  const action = pageTurn(event);
+  if (action !== null) { turn(action); event.preventDefault(); }
 });
 turnOnTapOrSwipe(stage, turn);
 window.addEventListener('resize', () => { if (state.document) drawing = drawing.then(() => show(state.score, state.page, state.halfway, state.two)); });

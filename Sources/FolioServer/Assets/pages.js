@@ -220,19 +220,3 @@ export function viewModes(state, twoButton, halfButton, render) {
   halfButton.addEventListener('click', toggles.half);
   return toggles;
 }
-
-// Where a turn by `direction` (1, -1) leads from `at` ({page, halfway}) in a run of `pages`:
-// with half turns, a page goes to the next by way of its half turn (next page's top above
-// this one's bottom); without, page by page (`step` at a time).
-export function turned(at, direction, pages, { half = false, step = 1 } = {}) {
-  if (!half) {
-    const page = Math.min(Math.max(1, at.page + direction * step), Math.max(1, pages - step + 1));
-    return { page, halfway: false };
-  }
-  if (direction > 0) {
-    if (at.halfway) return { page: at.page + 1, halfway: false };
-    return at.page < pages ? { page: at.page, halfway: true } : at;
-  }
-  if (at.halfway) return { page: at.page, halfway: false };
-  return at.page > 1 ? { page: at.page - 1, halfway: true } : at;
-}

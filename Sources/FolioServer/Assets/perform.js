@@ -6,8 +6,8 @@
 // As a piece opens, its linked recording is queued in the sound bar and the metronome takes
 // its tempo and time signature (/api/setlists/NAME/sound).
 import { getJSON } from './api.js';
-import { pageTurn, turnOnTapOrSwipe } from './dom.js';
-import { sheet, openDocument, drawHalves, turned, viewModes, pageFrames, framed, fit } from './pages.js';
+import { sheet, openDocument, drawHalves, viewModes, pageFrames, framed, fit } from './pages.js';
+import { goTo, pageTurn, turnOnTapOrSwipe } from './turns.js';
 import { drawAhead } from './ahead.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
@@ -161,18 +161,17 @@ function described(piece) {
   return piece.note ? `${piece.title} — ${piece.note}` : piece.title;
 }
 
-function turn(direction) {
-  const next = turned(state, direction, state.pages, { half: state.half, step: state.two ? 2 : 1 });
+// A turn or a jump (1, -1, 'first', 'last'), as every view turns (turns.js).
+function turn(action) {
+  const next = goTo(state, action, state.pages, state);
   if (next.page === state.page && next.halfway === state.halfway) return;
   Object.assign(state, next);
   render();
 }
 
 document.addEventListener('keydown', (event) => {
-  const direction = pageTurn(event);
-  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
-  else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
-  else if (direction === 'last') { Object.assign(state, { page: Math.max(1, state.pages - (state.two ? 1 : 0)), halfway: false }); render(); }
+  const action = pageTurn(event);
+  if (action !== null) { turn(action); event.preventDefault(); }
   else if (event.key === '2') modes.two();
   else if (event.key === 'h') modes.half();
 });

@@ -27,7 +27,9 @@ export function whenReachable(every = 2000) {
 // the state names, to the screen), place() (the state into the address), reopen() (the PDF
 // opened again). Returns render(): what draw() did, or — the page not to be had — the state
 // back on the page shown, a notice, and the page drawn once the server answers (first asked
-// again of pdf.js, then, should that fail too, of a newly opened document).
+// again of pdf.js, then, should that fail too, of a newly opened document). One drawing at a
+// time: a render asked for while one runs is done once after it, for the state as it is then,
+// so a slow drawing never lands over a newer one and turns in between are not drawn at all.
 export function blipProof({ stage, state, draw, place, reopen }) {
   let retries = 0;
   const notice = pageNotice(stage, async (page) => {
@@ -39,7 +41,22 @@ export function blipProof({ stage, state, draw, place, reopen }) {
     await render();
     if (!stage.dataset.missed) retries = 0;
   });
-  async function render() {
+  let running = null;
+  let again = false;
+  function render() {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await drawOnce();
+      } while (again);
+    })().finally(() => { running = null; });
+    return running;
+  }
+  async function drawOnce() {
     const wanted = { page: state.page, halfway: state.halfway };
     try {
       await within(20, draw());

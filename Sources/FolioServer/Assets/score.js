@@ -11,8 +11,9 @@
 import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
-import { pageTurn, tabList } from './dom.js';
-import { fit, size, sized, draw, openDocument, drawHalves, drawSideBySide, turned, viewModes } from './pages.js';
+import { tabList } from './dom.js';
+import { fit, size, sized, draw, openDocument, drawHalves, drawSideBySide, viewModes } from './pages.js';
+import { goTo, pageTurn } from './turns.js';
 import { pageTools } from './pagetools.js';
 import { markSettings } from './settings.js';
 import { placeNumber, keepPlace } from './place.js';
@@ -268,8 +269,9 @@ async function run(action, done) {
   await render();
 }
 
-function turn(direction) {
-  const next = turned(state, direction, state.pages, { half: state.half, step: state.two ? 2 : 1 });
+// A turn or a jump (1, -1, 'first', 'last'), as every view turns (turns.js).
+function turn(action) {
+  const next = goTo(state, action, state.pages, state);
   if (next.page === state.page && next.halfway === state.halfway) return;
   Object.assign(state, next);
   render();
@@ -281,10 +283,8 @@ document.addEventListener('keydown', (event) => {
   if (event.target.closest?.('input, select, textarea, form')) return;
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { undo(); event.preventDefault(); return; }
   if (tools.cursorKey(event)) { event.preventDefault(); return; }
-  const direction = pageTurn(event);
-  if (direction === 1 || direction === -1) { turn(direction); event.preventDefault(); }
-  else if (direction === 'first') { Object.assign(state, { page: 1, halfway: false }); render(); }
-  else if (direction === 'last') { Object.assign(state, { page: state.pages, halfway: false }); render(); }
+  const action = pageTurn(event);
+  if (action !== null) { turn(action); event.preventDefault(); }
   else {
     const keys = { v: 'view', t: 'freetext', r: 'square', h: 'highlight', p: 'ink', s: 'stamp', m: 'move', l: 'link' };
     if (keys[event.key] && !event.ctrlKey && !event.metaKey) tools.choose(keys[event.key]);

@@ -2,7 +2,7 @@
 // swipe turns the page; on touch a long press places a text where it is, or, dragged on,
 // draws a rectangle; two fingers zoom (pinch). The other tools: a pointer makes the mark
 // (see tools.js). Fit width and zoom draw the page again.
-import { tapOrSwipe } from './dom.js';
+import { tapOrSwipe } from './turns.js';
 
 export function pageGestures(view, tools, links) {
   const { state, stage, canvas, overlay, say, render, turn, composed, marking } = view;

@@ -9,35 +9,35 @@ import Hummingbird
 /// `?order=` custom or page (the default).
 ///
 /// ```swift
-/// BookmarkController(service: server.service, maxBody: 1 << 20).addRoutes(to: router)
+/// BookmarkController(service: server.service, maxBody: 1 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct BookmarkController {
     let service: ScoreService
     let maxBody: Int
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/api/scores/:id/contents") { request, context -> Response in
             let (tag, contents) = try service.contents(score: try LibraryServer.scoreID(context), order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.post("/api/scores/:id/bookmarks/from-toc") { request, context -> Response in
+        router.post("/api/scores/:id/bookmarks/from-toc", right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, contents) = try service.bookmarksFromTOC(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.post("/api/scores/:id/bookmarks") { request, context -> Response in
+        router.post("/api/scores/:id/bookmarks", right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewBookmark.self, request, limit: maxBody, what: "a bookmark")
             let (tag, contents) = try service.addBookmark(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch],
                                                           input, order: try Self.order(request))
             return try LibraryServer.json(contents, status: .created, tag: tag)
         }
-        router.patch("/api/scores/:id/bookmarks/:bookmark") { request, context -> Response in
+        router.patch("/api/scores/:id/bookmarks/:bookmark", right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.BookmarkChange.self, request, limit: maxBody, what: "a bookmark change")
             let (tag, contents) = try service.changeBookmark(score: try LibraryServer.scoreID(context),
                                                              bookmark: try context.parameters.require("bookmark"),
                                                              expected: request.headers[.ifMatch], input, order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.delete("/api/scores/:id/bookmarks/:bookmark") { request, context -> Response in
+        router.delete("/api/scores/:id/bookmarks/:bookmark", right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, contents) = try service.removeBookmark(score: try LibraryServer.scoreID(context),
                                                               bookmark: try context.parameters.require("bookmark"),
                                                               expected: request.headers[.ifMatch], order: try Self.order(request))
@@ -49,7 +49,7 @@ struct BookmarkController {
     static func order(_ request: Request) throws -> BookmarkOrder {
         guard let text = request.uri.queryParameters.get("order") else { return .pageBased }
         guard let order = BookmarkOrder(rawValue: text) else {
-            throw HTTPError(.badRequest, message: "order must be custom or page, not \(text)")
+            throw LibraryError(.invalidArgument, "order must be custom or page, not \(text)")
         }
         return order
     }

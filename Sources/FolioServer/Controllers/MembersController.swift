@@ -9,7 +9,7 @@ import Hummingbird
 /// the link as a QR code (SVG) to show a new member's phone.
 ///
 /// ```swift
-/// MembersController(catalog: catalog, csrf: csrf, maxBody: 1 << 20).addRoutes(to: router)
+/// MembersController(catalog: catalog, csrf: csrf, maxBody: 1 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct MembersController {
     let catalog: LibraryCatalog
@@ -43,7 +43,7 @@ struct MembersController {
         }
     }
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         let catalog = catalog, csrf = csrf, maxBody = maxBody
         router.get("/members") { _, _ -> Response in
             try MemberContext.current?.require(.members, to: "manage the members")
@@ -53,7 +53,7 @@ struct MembersController {
             try MemberContext.current?.require(.members, to: "see the members")
             return try LibraryServer.json(["members": try catalog.members()])
         }
-        router.post("/api/members") { request, context -> Response in
+        router.post("/api/members", right: .library("manage the members"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Setting.self, request, limit: maxBody, what: "a member")
             let setting = try input.setting()
             if setting.role != .librarian, try !catalog.hasMembers() {
@@ -62,17 +62,17 @@ struct MembersController {
             let added = try catalog.addMember(setting)
             return try LibraryServer.json(try Self.invited(added.member, added.invitation, request, context), status: .created)
         }
-        router.patch("/api/members/:member") { request, context -> Response in
+        router.patch("/api/members/:member", right: .library("manage the members"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Setting.self, request, limit: maxBody, what: "a member's change")
             let member = try catalog.member(id: try Self.id(context))
             return try LibraryServer.json(["member": try catalog.setMember(member.name, try input.setting())])
         }
-        router.delete("/api/members/:member") { _, context -> Response in
+        router.delete("/api/members/:member", right: .library("manage the members"), in: rights) { _, context -> Response in
             let member = try catalog.member(id: try Self.id(context))
             try catalog.removeMember(member.name)
             return Response(status: .noContent)
         }
-        router.post("/api/members/:member/invitation") { request, context -> Response in
+        router.post("/api/members/:member/invitation", right: .library("manage the members"), in: rights) { request, context -> Response in
             let member = try catalog.member(id: try Self.id(context))
             let invited = try catalog.inviteMember(member.name)
             return try LibraryServer.json(try Self.invited(invited.member, invited.invitation, request, context), status: .created)
@@ -80,7 +80,7 @@ struct MembersController {
     }
 
     static func id(_ context: FolioRequestContext) throws -> Int64 {
-        guard let id = context.parameters.get("member", as: Int64.self) else { throw HTTPError(.notFound, message: "no such member") }
+        guard let id = context.parameters.get("member", as: Int64.self) else { throw LibraryError(.notFound, "no such member") }
         return id
     }
 

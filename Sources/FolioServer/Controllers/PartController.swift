@@ -8,7 +8,7 @@ import Hummingbird
 /// "my parts" (`/parts/mine`, `/api/parts/mine`: a player's part of every piece).
 ///
 /// ```swift
-/// PartController(parts: server.parts, csrf: csrf, maxBody: 1 << 20).addRoutes(to: router)
+/// PartController(parts: server.parts, csrf: csrf, maxBody: 1 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct PartController {
     let parts: PartService
@@ -21,7 +21,7 @@ struct PartController {
         let parts: [PlayerPart]
     }
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/api/parts/mine") { request, _ -> Response in
             let mine = try parts.mine(instrument: request.uri.queryParameters.get("instrument"))
             return try LibraryServer.json(Mine(instrument: mine.instrument, parts: mine.parts))
@@ -36,7 +36,7 @@ struct PartController {
         router.get("/api/scores/:id/parts") { _, context -> Response in
             try LibraryServer.json(try parts.piece(score: try LibraryServer.scoreID(context)))
         }
-        router.put("/api/scores/:id/part") { request, context -> Response in
+        router.put("/api/scores/:id/part", right: .library("change the library"), in: rights) { request, context -> Response in
             let label = try await LibraryServer.decode(PartService.Label.self, request, limit: maxBody,
                                                        what: "a part label ({\"label\": \"Trumpet in Bb\", \"song\": null})")
             return try LibraryServer.json(try parts.set(score: try LibraryServer.scoreID(context), label))

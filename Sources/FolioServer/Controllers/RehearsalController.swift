@@ -18,7 +18,7 @@ import HummingbirdWebSocket
 /// ```swift
 /// let controller = RehearsalController(rehearsals: server.rehearsals, hosts: options.hosts, maxBody: 1 << 20,
 ///                                      csrf: token, hasPDFJS: true)
-/// controller.addRoutes(to: router)
+/// controller.addRoutes(to: router, rights: rights)
 /// controller.addSocket(to: socketRouter)
 /// ```
 struct RehearsalController {
@@ -44,7 +44,7 @@ struct RehearsalController {
         var qr: String
     }
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/rehearse") { request, _ -> Response in
             guard let typed = request.uri.queryParameters.get("code") else {
                 return LibraryServer.html(HTMLPage.rehearse(code: nil, error: nil, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
@@ -59,7 +59,7 @@ struct RehearsalController {
             guard await rehearsals.exists(code: code) else { return notFoundPage(typed) }
             return LibraryServer.html(HTMLPage.rehearse(code: code, error: nil, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
         }
-        router.post("/api/rehearsals") { request, context -> Response in
+        router.post("/api/rehearsals", right: .lead, in: rights) { request, context -> Response in
             let start = try await LibraryServer.decode(Start.self, request, limit: maxBody,
                                                        what: "a rehearsal ({\"score\": 12, \"leader\": \"Jana\"})")
             let started = try await rehearsals.start(score: start.score, setlist: start.setlist, piece: start.piece,
@@ -70,16 +70,16 @@ struct RehearsalController {
         router.get("/api/rehearsals/:code") { _, context -> Response in
             try LibraryServer.json(try await rehearsals.summary(code: try Self.code(context)))
         }
-        router.delete("/api/rehearsals/:code") { request, context -> Response in
+        router.delete("/api/rehearsals/:code", right: .lead, in: rights) { request, context -> Response in
             guard let key = request.headers[Self.keyHeader] else {
-                throw HTTPError(.badRequest, message: "send the leader's key in X-Rehearsal-Key")
+                throw LibraryError(.invalidArgument, "send the leader's key in X-Rehearsal-Key")
             }
             try await rehearsals.end(code: try Self.code(context), key: key)
             return Response(status: .noContent)
         }
         router.get("/api/rehearsals/:code/qr.svg") { request, context -> Response in
             let code = try Self.code(context)
-            guard await rehearsals.exists(code: code) else { throw HTTPError(.notFound, message: "no rehearsal \(code)") }
+            guard await rehearsals.exists(code: code) else { throw LibraryError(.notFound, "no rehearsal \(code)") }
             let link = Self.joinLink(code: RehearsalService.normalized(code), request: request, secure: context.client.secure)
             let svg = try QRCode(text: link).svg()
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
@@ -145,12 +145,12 @@ struct RehearsalController {
         let code = try Self.code(context)
         guard let origin = request.headers[.origin], let host = Self.authority(request),
               hosts.allows(origin: origin), origin == "http://\(host)" || origin == "https://\(host)" else {
-            throw HTTPError(.forbidden, message: "a rehearsal's socket is opened by a page of this server (Origin refused)")
+            throw LibraryError(.forbidden, "a rehearsal's socket is opened by a page of this server (Origin refused)")
         }
-        guard await rehearsals.exists(code: code) else { throw HTTPError(.notFound, message: "no rehearsal \(code.prefix(12)) (it may have ended)") }
+        guard await rehearsals.exists(code: code) else { throw LibraryError(.notFound, "no rehearsal \(code.prefix(12)) (it may have ended)") }
         let query = request.uri.queryParameters
         guard let member = query.get("member"), RehearsalMember.isValidID(member) else {
-            throw HTTPError(.badRequest, message: "member must be 8 to 64 letters, digits, - or _")
+            throw LibraryError(.invalidArgument, "member must be 8 to 64 letters, digits, - or _")
         }
         // A member logged in is who they are, playing what they play: nothing to type. As a
         // follower they hold one place however many ids their pages send (their key is the
@@ -161,7 +161,7 @@ struct RehearsalController {
             return RehearsalService.Connection(code: code, member: id, name: known.name, instrument: known.instrument ?? query.get("instrument"),
                                                key: query.get("key"))
         }
-        guard let name = query.get("name") else { throw HTTPError(.badRequest, message: "name is missing") }
+        guard let name = query.get("name") else { throw LibraryError(.invalidArgument, "name is missing") }
         return RehearsalService.Connection(code: code, member: member, name: name, instrument: query.get("instrument"),
                                            key: query.get("key"))
     }
@@ -181,7 +181,7 @@ struct RehearsalController {
 
     static func code(_ context: FolioRequestContext) throws -> String {
         guard let code = context.parameters.get("code"), (1...16).contains(code.count) else {
-            throw HTTPError(.notFound, message: "no such rehearsal")
+            throw LibraryError(.notFound, "no such rehearsal")
         }
         return code
     }

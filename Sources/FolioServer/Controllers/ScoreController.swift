@@ -7,14 +7,14 @@ import Hummingbird
 /// pages, its metadata, page tools, the 4SC download and undo.
 ///
 /// ```swift
-/// ScoreController(service: server.service, pictures: server.pictures, maxBody: 1 << 20).addRoutes(to: router)
+/// ScoreController(service: server.service, pictures: server.pictures, maxBody: 1 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct ScoreController {
     let service: ScoreService
     let pictures: PageImageCache
     let maxBody: Int
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/api/scores") { request, _ -> Response in
             try LibraryServer.json(["scores": service.search(try LibraryServer.search(request))])
         }
@@ -45,7 +45,7 @@ struct ScoreController {
             var height = PageImageCache.pageHeight
             if let text = request.uri.queryParameters.get("height") {
                 guard let value = Int(text), PageImageCache.heights.contains(value) else {
-                    throw HTTPError(.badRequest, message: "height \(text) is out of range (valid: \(PageImageCache.heights.lowerBound) to \(PageImageCache.heights.upperBound))")
+                    throw LibraryError(.invalidArgument, "height \(text) is out of range (valid: \(PageImageCache.heights.lowerBound) to \(PageImageCache.heights.upperBound))")
                 }
                 height = value
             }
@@ -62,24 +62,24 @@ struct ScoreController {
             let (tag, metadata) = try service.metadata(score: try LibraryServer.scoreID(context))
             return try LibraryServer.json(metadata, tag: tag)
         }
-        router.put("/api/scores/:id/metadata") { request, context -> Response in
+        router.put("/api/scores/:id/metadata", right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreMetadata.self, request, limit: maxBody, what: "metadata")
             let (tag, metadata) = try service.setMetadata(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(metadata, tag: tag)
         }
-        router.post("/api/scores/:id/pages") { request, context -> Response in
+        router.post("/api/scores/:id/pages", right: .library("change the library"), in: rights) { request, context -> Response in
             let tool = try await LibraryServer.decode(PageTool.self, request, limit: maxBody, what: "a page tool")
             let id = try LibraryServer.scoreID(context), expected = request.headers[.ifMatch]
             let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try LibraryServer.json(result, tag: tag)
         }
-        router.post("/api/scores/:id/split") { request, context -> Response in
+        router.post("/api/scores/:id/split", right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.SplitInput.self, request, limit: maxBody, what: "how to split")
             let id = try LibraryServer.scoreID(context)
             let pieces = try await service.work.run { try service.split(score: id, input) }
             return try LibraryServer.json(["pieces": pieces], status: input.dryRun == true ? .ok : .created)
         }
-        router.post("/api/merge") { request, _ -> Response in
+        router.post("/api/merge", right: .library("change the library"), in: rights) { request, _ -> Response in
             let input = try await LibraryServer.decode(ScoreService.MergeInput.self, request, limit: maxBody, what: "what to merge")
             let score = try await service.work.run { try service.merge(input) }
             return try LibraryServer.json(score, status: .created)
@@ -97,7 +97,7 @@ struct ScoreController {
             let id = try LibraryServer.scoreID(context)
             let asked = request.uri.queryParameters.get("marks") ?? "mine"
             guard let marks = ScoreService.HandoutMarks(rawValue: asked) else {
-                throw HTTPError(.badRequest, message: "marks is mine or none")
+                throw LibraryError(.invalidArgument, "marks is mine or none")
             }
             let (name, bytes) = try await service.work.run { try service.handout(score: id, marks: marks) }
             var response = LibraryServer.bytes(Data(bytes), type: "application/pdf", cache: "no-store")
@@ -108,15 +108,15 @@ struct ScoreController {
             let member = request.uri.queryParameters.get("member")
             return try LibraryServer.json(["changes": try service.changes(score: try LibraryServer.scoreID(context), member: member)])
         }
-        router.post("/api/scores/:id/changes/:change/undo") { request, context -> Response in
-            guard let change = context.parameters.get("change", as: Int64.self) else { throw HTTPError(.notFound) }
+        router.post("/api/scores/:id/changes/:change/undo", right: .markOwn, in: rights) { request, context -> Response in
+            guard let change = context.parameters.get("change", as: Int64.self) else { throw LibraryError(.notFound, "no such change") }
             let undone = try service.takeBack(score: try LibraryServer.scoreID(context), change: change, expected: request.headers[.ifMatch])
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
         }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }
-        router.post("/api/scores/:id/undo") { request, context -> Response in
+        router.post("/api/scores/:id/undo", right: .markOwn, in: rights) { request, context -> Response in
             let undone = try service.undo(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
         }
@@ -148,9 +148,9 @@ struct ScoreController {
                          draw: (String, Int64, String) async throws -> Data?) async throws -> Response {
         let (score, path) = try service.score(try LibraryServer.scoreID(context))
         if let page, let count = score.pages, !(1...max(count, 1)).contains(page) {
-            throw HTTPError(.badRequest, message: "page \(page) is out of range (valid: 1 to \(count))")
+            throw LibraryError(.invalidArgument, "page \(page) is out of range (valid: 1 to \(count))")
         }
-        guard let version = FileVersion.tag(of: path) else { throw HTTPError(.notFound, message: "no score \(score.id)") }
+        guard let version = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(score.id)") }
         // A picture without marks is another picture of the same version: a browser that kept
         // one with marks (the librarian's, on a shared tablet) is not told it still has it.
         let tag = Self.marks(context) == .shown ? version : String(version.dropLast()) + "-no-marks\""
@@ -158,7 +158,7 @@ struct ScoreController {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
         guard let png = try await draw(path, score.id, version) else {
-            throw HTTPError(.notFound, message: "no picture of score \(score.id) (pdftoppm from poppler-utils draws them)")
+            throw LibraryError(.notFound, "no picture of score \(score.id) (pdftoppm from poppler-utils draws them)")
         }
         var response = LibraryServer.bytes(png, type: "image/png", cache: "no-cache")
         response.headers[.eTag] = tag

@@ -15,7 +15,7 @@ import Logging
 ///
 /// ```swift
 /// SessionController(catalog: catalog, csrf: csrf, members: true, throttle: throttle, accounts: accounts,
-///                   passwords: WorkQueue(slots: 1)).addRoutes(to: router)
+///                   passwords: WorkQueue(slots: 1)).addRoutes(to: router, rights: rights)
 /// ```
 struct SessionController {
     let catalog: LibraryCatalog
@@ -64,7 +64,7 @@ struct SessionController {
         let hiddenLayers: [String]
     }
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         let catalog = catalog, csrf = csrf, members = members, throttle = throttle, accounts = accounts, passwords = passwords
         // Only Folio's own pages can read it: no CORS is granted, and the API refuses requests
         // a browser marks cross-site.
@@ -78,8 +78,8 @@ struct SessionController {
         router.get("/login") { request, _ -> Response in
             LibraryServer.html(HTMLPage.login(next: Self.next(request.uri.queryParameters.get("next")), members: members, csrf: csrf), csrf: csrf)
         }
-        router.post("/api/session") { request, context -> Response in
-            guard members else { throw HTTPError(.notFound, message: "this library has no members to log in as (folio members add)") }
+        router.post("/api/session", right: .open, in: rights) { request, context -> Response in
+            guard members else { throw LibraryError(.notFound, "this library has no members to log in as (folio members add)") }
             let login = try await LibraryServer.decode(Login.self, request, limit: 16 << 10, what: "a name and a password")
             let client = context.client.address, account = "account:" + LibraryCatalog.nameKey(login.name)
             try Self.refuseGuessing(client, throttle: throttle)
@@ -99,7 +99,7 @@ struct SessionController {
             accounts.succeeded(account)
             return Self.opening(session, try LibraryServer.json(["member": session.member]))
         }
-        router.delete("/api/session") { request, _ -> Response in
+        router.delete("/api/session", right: .open, in: rights) { request, _ -> Response in
             if let token = request.cookies[Secret.sessionCookie]?.value { try catalog.endSession(token) }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: Secret.sessionCookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
@@ -121,7 +121,7 @@ struct SessionController {
         }
         // The token is looked up (its form first) before anything is hashed, and a wrong one
         // counts as a wrong password does: guessing tokens costs the guesser, not the server.
-        router.post("/api/invitations/:token") { request, context -> Response in
+        router.post("/api/invitations/:token", right: .open, in: rights) { request, context -> Response in
             let token = try context.parameters.require("token")
             try Self.refuseGuessing(context.client.address, throttle: throttle)
             let input = try await LibraryServer.decode(NewPassword.self, request, limit: 16 << 10, what: "a password")

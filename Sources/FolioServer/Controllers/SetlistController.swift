@@ -6,7 +6,7 @@ import Hummingbird
 /// moved, noted and removed, 4SS and PDF downloads.
 ///
 /// ```swift
-/// SetlistController(setlists: server.setlists, csrf: token, maxBody: 1 << 20, hasPDFJS: true).addRoutes(to: router)
+/// SetlistController(setlists: server.setlists, csrf: token, maxBody: 1 << 20, hasPDFJS: true).addRoutes(to: router, rights: rights)
 /// ```
 struct SetlistController {
     let setlists: SetlistService
@@ -14,7 +14,7 @@ struct SetlistController {
     let maxBody: Int
     let hasPDFJS: Bool
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/setlists") { _, _ -> Response in
             LibraryServer.html(HTMLPage.setlists(try setlists.list(), csrf: csrf), csrf: csrf)
         }
@@ -29,7 +29,7 @@ struct SetlistController {
         router.get("/api/setlists") { _, _ -> Response in
             try LibraryServer.json(["setlists": setlists.list().map { SetlistItem(name: $0.name, folder: $0.folder, count: $0.count) }])
         }
-        router.post("/api/setlists") { request, _ -> Response in
+        router.post("/api/setlists", right: .library("change setlists"), in: rights) { request, _ -> Response in
             let input = try await LibraryServer.decode(NewSetlist.self, request, limit: maxBody, what: "a setlist ({\"name\": …})")
             let (tag, shown) = try setlists.create(input.name)
             return try LibraryServer.json(shown, status: .created, tag: tag)
@@ -38,29 +38,29 @@ struct SetlistController {
             let (tag, shown) = try setlists.show(try Self.setlistName(context))
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.delete("/api/setlists/:name") { request, context -> Response in
+        router.delete("/api/setlists/:name", right: .library("change setlists"), in: rights) { request, context -> Response in
             try setlists.delete(try Self.setlistName(context), expected: request.headers[.ifMatch])
             return Response(status: .noContent)
         }
-        router.post("/api/setlists/:name/entries") { request, context -> Response in
+        router.post("/api/setlists/:name/entries", right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(SetlistService.NewEntry.self, request, limit: maxBody, what: "a setlist entry")
             let (tag, shown) = try setlists.add(to: try Self.setlistName(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.post("/api/setlists/:name/move") { request, context -> Response in
+        router.post("/api/setlists/:name/move", right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Move.self, request, limit: maxBody, what: "a move ({\"from\": 1, \"to\": 2})")
             let (tag, shown) = try setlists.move(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                  from: input.from, to: input.to)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.delete("/api/setlists/:name/entries/:position") { request, context -> Response in
-            guard let position = context.parameters.get("position", as: Int.self) else { throw HTTPError(.notFound, message: "no such entry") }
+        router.delete("/api/setlists/:name/entries/:position", right: .library("change setlists"), in: rights) { request, context -> Response in
+            guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
             let (tag, shown) = try setlists.remove(from: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                    position: position)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.put("/api/setlists/:name/entries/:position/note") { request, context -> Response in
-            guard let position = context.parameters.get("position", as: Int.self) else { throw HTTPError(.notFound, message: "no such entry") }
+        router.put("/api/setlists/:name/entries/:position/note", right: .library("change setlists"), in: rights) { request, context -> Response in
+            guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
             let input = try await LibraryServer.decode(Note.self, request, limit: maxBody, what: "a note ({\"note\": \"attacca\"})")
             let (tag, shown) = try setlists.note(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                  position: position, note: input.note)
@@ -90,7 +90,7 @@ struct SetlistController {
     /// A setlist's name from the path, percent-decoded (names hold spaces, slashes, accents).
     static func setlistName(_ context: FolioRequestContext) throws -> String {
         guard let raw = context.parameters.get("name"), let name = raw.removingPercentEncoding, !name.isEmpty else {
-            throw HTTPError(.notFound, message: "no such setlist")
+            throw LibraryError(.notFound, "no such setlist")
         }
         return name
     }

@@ -7,19 +7,19 @@ import Hummingbird
 /// (`POST /api/scores/{id}/annotations` with `"image": NAME`).
 ///
 /// ```swift
-/// StampController(service: server.service, maxUpload: 32 << 20).addRoutes(to: router)
+/// StampController(service: server.service, maxUpload: 32 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct StampController {
     let service: ScoreService
     let maxUpload: Int
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
         router.get("/api/stamps") { _, _ -> Response in
             try LibraryServer.json(Stamps(stamps: try service.stamps.list()))
         }
-        router.post("/api/stamps") { request, _ -> Response in
+        router.post("/api/stamps", right: .library("change the library's stamps"), in: rights) { request, _ -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
-                throw HTTPError(.badRequest, message: "name is missing: the stamp's name")
+                throw LibraryError(.invalidArgument, "name is missing: the stamp's name")
             }
             var request = request
             let body = try await request.collectBody(upTo: maxUpload)
@@ -30,7 +30,7 @@ struct StampController {
             let image = try service.stamps.image(of: try Self.name(context))
             return LibraryServer.bytes(Data(image.bytes), type: "image/\(image.format)", cache: "no-cache")
         }
-        router.delete("/api/stamps/:name") { _, context -> Response in
+        router.delete("/api/stamps/:name", right: .library("change the library's stamps"), in: rights) { _, context -> Response in
             try service.stamps.remove(try Self.name(context))
             return Response(status: .noContent)
         }

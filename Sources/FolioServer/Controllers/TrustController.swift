@@ -1,3 +1,4 @@
+import FolioLibrary
 import Foundation
 import Hummingbird
 
@@ -27,15 +28,15 @@ struct TrustController {
             return LibraryServer.bytes(Data(page.utf8), type: "text/html; charset=utf-8", cache: "no-store")
         }
         router.get("/trust/folio.mobileconfig") { _, _ -> Response in
-            guard let authority else { throw HTTPError(.notFound, message: "this server has no local authority (start it with --https)") }
+            guard let authority else { throw LibraryError(.notFound, "this server has no local authority (start it with --https)") }
             return Self.download(try TrustProfile.mobileconfig(for: authority), type: "application/x-apple-aspen-config", name: "Folio.mobileconfig")
         }
         router.get("/trust/folio-ca.crt") { _, _ -> Response in
-            guard let authority else { throw HTTPError(.notFound, message: "this server has no local authority (start it with --https)") }
+            guard let authority else { throw LibraryError(.notFound, "this server has no local authority (start it with --https)") }
             return Self.download(Data(authority.certificateDER), type: "application/x-x509-ca-cert", name: "folio-ca.crt")
         }
         router.get("/trust/folio-ca.pem") { _, _ -> Response in
-            guard let authority else { throw HTTPError(.notFound, message: "this server has no local authority (start it with --https)") }
+            guard let authority else { throw LibraryError(.notFound, "this server has no local authority (start it with --https)") }
             return Self.download(Data(authority.certificatePEM.utf8), type: "application/x-pem-file", name: "folio-ca.pem")
         }
     }

@@ -9,7 +9,7 @@ import Hummingbird
 /// together (see ``UploadDrops``).
 ///
 /// ```swift
-/// UploadController(service: server.service, spool: server.spool, drops: server.drops, maxUpload: 256 << 20).addRoutes(to: router)
+/// UploadController(service: server.service, spool: server.spool, drops: server.drops, maxUpload: 256 << 20).addRoutes(to: router, rights: rights)
 /// ```
 struct UploadController {
     let service: ScoreService
@@ -27,31 +27,31 @@ struct UploadController {
         var error: String?
     }
 
-    func addRoutes(to router: Router<FolioRequestContext>) {
-        router.post("/api/uploads") { request, context -> Response in
+    func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
+        router.post("/api/uploads", right: .library("add scores to the library"), in: rights) { request, context -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
-                throw HTTPError(.badRequest, message: "name is missing: the received file's name")
+                throw LibraryError(.invalidArgument, "name is missing: the received file's name")
             }
             var openIn: Data?
             if let encoded = request.uri.queryParameters.get("openin") {
                 guard encoded.count <= 4 * OpenInDictionary.maxBytes / 3 + 4, let data = LibraryServer.base64URL(encoded) else {
-                    throw HTTPError(.badRequest, message: "openin must be the Open In dictionary in base64url, at most \(OpenInDictionary.maxBytes) bytes")
+                    throw LibraryError(.invalidArgument, "openin must be the Open In dictionary in base64url, at most \(OpenInDictionary.maxBytes) bytes")
                 }
                 openIn = data
             }
             let apply = request.uri.queryParameters.get("apply").map { $0 == "1" || $0 == "true" } ?? false
             var target: Int64?
             if let value = request.uri.queryParameters.get("score") {
-                guard let id = Int64(value), id > 0 else { throw HTTPError(.badRequest, message: "score must be a score's id (1 or more)") }
+                guard let id = Int64(value), id > 0 else { throw LibraryError(.invalidArgument, "score must be a score's id (1 or more)") }
                 target = id
             }
             if let drop = request.uri.queryParameters.get("drop") {
                 guard openIn == nil, !apply, target == nil else {
-                    throw HTTPError(.badRequest, message: "a file staged in a drop takes no openin, apply or score")
+                    throw LibraryError(.invalidArgument, "a file staged in a drop takes no openin, apply or score")
                 }
                 let staged = try ScoreService.receivedName(name)
                 guard UploadDrops.isValidID(drop) else {
-                    throw HTTPError(.badRequest, message: "drop must be 16 to 64 letters, digits and dashes")
+                    throw LibraryError(.invalidArgument, "drop must be 16 to 64 letters, digits and dashes")
                 }
                 let file = try await spool.receive(request.body, limit: maxUpload, client: context.client.address)
                 defer { spool.discard(file) }
@@ -64,7 +64,7 @@ struct UploadController {
             let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary, apply: apply, target: score) }
             return try LibraryServer.json(added, status: added.applied ? .created : .ok)
         }
-        router.post("/api/drops/:drop") { _, context -> Response in
+        router.post("/api/drops/:drop", right: .library("add scores to the library"), in: rights) { _, context -> Response in
             let id = try context.parameters.require("drop")
             let files = try await drops.take(id)
             let outcomes: [ScoreService.DropOutcome]

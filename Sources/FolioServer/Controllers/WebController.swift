@@ -40,7 +40,7 @@ struct WebController {
             let name = try context.parameters.require("name")
             guard ["pdf.js", "pdf.worker.js", "pdf.min.js", "pdf.worker.min.js"].contains(name),
                   let data = FileManager.default.contents(atPath: pdfjs + "/" + name) else {
-                throw HTTPError(.notFound)
+                throw LibraryError(.notFound, "no such file of pdf.js: \(name.prefix(80))")
             }
             return LibraryServer.bytes(data, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         }
@@ -52,7 +52,7 @@ struct WebController {
                 let name = try context.parameters.require("name")
                 guard LibraryServer.isPlainName(name), let directory,
                       let data = FileManager.default.contents(atPath: directory + "/" + name) else {
-                    throw HTTPError(.notFound)
+                    throw LibraryError(.notFound, "no such file of pdf.js's \(folder): \(name.prefix(80))")
                 }
                 return LibraryServer.bytes(data, type: "application/octet-stream", cache: "public, max-age=86400")
             }

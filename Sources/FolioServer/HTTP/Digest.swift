@@ -1,3 +1,4 @@
+import FolioScore
 import Foundation
 
 /// A short, file-name-safe digest (FNV-1a, 64 bits, hex) for versions and cache keys —
@@ -16,8 +17,6 @@ enum Digest {
     /// A version of what the catalog keeps (a setlist, a track list): the digest of its JSON
     /// (keys sorted), after `kind`, quoted as an entity tag (`"s1f…"`).
     static func entityTag<T: Encodable>(of value: T, kind: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return "\"\(kind)\(fnv1a((try? encoder.encode(value)) ?? Data()))\""
+        "\"\(kind)\(fnv1a((try? JSONCoding.data(value)) ?? Data()))\""
     }
 }

@@ -68,7 +68,7 @@ enum FileResponse {
     /// The file at `path`: 404 when it cannot be opened; 304, 206 or 200 as the request's
     /// headers ask.
     static func file(at path: String, type: String, request: Request, headers extra: HTTPFields = [:]) throws -> Response {
-        guard let file = OpenFile(path) else { throw HTTPError(.notFound, message: "the file is gone") }
+        guard let file = OpenFile(path) else { throw LibraryError(.notFound, "the file is gone") }
         let tag = FileVersion.tag(of: file.info), size = Int(file.info.st_size)
         var headers = extra
         headers[.eTag] = tag
@@ -108,7 +108,7 @@ enum FileResponse {
                     max(0, pread(file.descriptor, raw.baseAddress, wanted, off_t(offset)))
                 }
                 // Shrunk under us (not by a save of ours: those rename): end the response short.
-                guard read > 0 else { throw HTTPError(.internalServerError, message: "the file shrank while it was sent") }
+                guard read > 0 else { throw LibraryError(.io, "the file shrank while it was sent") }
                 offset += read
                 try await writer.write(buffer)
             }

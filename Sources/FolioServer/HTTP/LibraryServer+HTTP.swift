@@ -1,3 +1,4 @@
+import FolioLibrary
 import FolioScore
 import Foundation
 import Hummingbird
@@ -33,15 +34,15 @@ extension LibraryServer {
     /// not an integer in it (checked before anyone does arithmetic with it).
     static func integer(_ name: String, _ request: Request, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let value = Int(text) else { throw HTTPError(.badRequest, message: "\(name) must be an integer, not \(text.prefix(40))") }
+        guard let value = Int(text) else { throw LibraryError(.invalidArgument, "\(name) must be an integer, not \(text.prefix(40))") }
         guard range.contains(value) else {
-            throw HTTPError(.badRequest, message: "\(name) \(value) is out of range (valid: \(range.lowerBound) to \(range.upperBound))")
+            throw LibraryError(.invalidArgument, "\(name) \(value) is out of range (valid: \(range.lowerBound) to \(range.upperBound))")
         }
         return value
     }
 
     static func scoreID(_ context: FolioRequestContext) throws -> Int64 {
-        guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw LibraryError(.notFound, "no such score") }
         return id
     }
 
@@ -54,9 +55,7 @@ extension LibraryServer {
     }
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, tag: String? = nil) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        let data = try JSONCoding.data(value)
         var response = Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         if let tag { response.headers[.eTag] = tag }
@@ -70,7 +69,7 @@ extension LibraryServer {
         do { return try JSONDecoder().decode(type, from: Data(body.readableBytesView)) } catch let failure as any Failure {
             throw failure   // a value refused by the score layer while decoding, by its kind
         } catch {
-            throw HTTPError(.badRequest, message: "the body is not \(what): \(error)")
+            throw LibraryError(.invalidArgument, "the body is not \(what): \(error)")
         }
     }
 
@@ -110,7 +109,7 @@ extension LibraryServer {
         let suffix = name.split(separator: ".").last.map(String.init) ?? ""
         guard isPlainName(name), let type = types[suffix], let url = Bundle.module.url(forResource: "Assets/" + name, withExtension: nil),
               let data = try? Data(contentsOf: url) else {
-            throw HTTPError(.notFound)
+            throw LibraryError(.notFound, "no such file of the web pages: \(name.prefix(80))")
         }
         return bytes(data, type: type, cache: "no-cache")
     }

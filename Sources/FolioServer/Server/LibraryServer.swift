@@ -141,7 +141,14 @@ public struct LibraryServer: Sendable {
     }
 
     public func router() -> Router<FolioRequestContext> {
+        routes().router
+    }
+
+    /// The router and the rights its controllers declared for each route that changes
+    /// something (``RouteRights``, read by ``MemberRights`` in a library with members).
+    func routes() -> (router: Router<FolioRequestContext>, rights: RouteRights) {
         let router = Router(context: FolioRequestContext.self)
+        let rights = RouteRights()
         router.add(middleware: SecurityHeadersMiddleware(folders: [service.catalog.folder, service.catalog.files.root]))
         // Every decision below is made on the path the router routes (see CanonicalPath).
         router.add(middleware: CanonicalPathMiddleware())
@@ -151,24 +158,24 @@ public struct LibraryServer: Sendable {
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
         }
         router.add(middleware: CSRFMiddleware(token: csrf, hosts: options.hosts))
-        if options.access == .members { router.add(middleware: MemberRights()) }
+        if options.access == .members { router.add(middleware: MemberRights(rights: rights)) }
         WebController(service: service, csrf: csrf, pdfjs: options.pdfjs, hasPDFJS: hasPDFJS).addRoutes(to: router)
         AppController().addRoutes(to: router)
         SessionController(catalog: service.catalog, csrf: csrf, members: options.access == .members, throttle: throttle,
-                          accounts: accounts, passwords: passwords).addRoutes(to: router)
-        MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
+                          accounts: accounts, passwords: passwords).addRoutes(to: router, rights: rights)
+        MembersController(catalog: service.catalog, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
         TrustController(tls: tls).addRoutes(to: router)
         HealthController(catalog: service.catalog).addRoutes(to: router)
-        ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router)
-        AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router)
-        BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router)
-        StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router)
-        UploadController(service: service, spool: spool, drops: drops, maxUpload: options.maxUpload).addRoutes(to: router)
-        SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router)
-        TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router)
-        PartController(parts: parts, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router)
-        rehearsalController.addRoutes(to: router)
-        return router
+        ScoreController(service: service, pictures: pictures, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
+        AnnotationController(service: service, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
+        BookmarkController(service: service, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
+        StampController(service: service, maxUpload: ImageStamp.maxBytes).addRoutes(to: router, rights: rights)
+        UploadController(service: service, spool: spool, drops: drops, maxUpload: options.maxUpload).addRoutes(to: router, rights: rights)
+        SetlistController(setlists: setlists, csrf: csrf, maxBody: options.maxBody, hasPDFJS: hasPDFJS).addRoutes(to: router, rights: rights)
+        TrackController(tracks: tracks, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
+        PartController(parts: parts, csrf: csrf, maxBody: options.maxBody).addRoutes(to: router, rights: rights)
+        rehearsalController.addRoutes(to: router, rights: rights)
+        return (router, rights)
     }
 
     var rehearsalController: RehearsalController {
@@ -187,7 +194,8 @@ public struct LibraryServer: Sendable {
             router.add(middleware: AccessAuthenticator(secret: secret, catalog: service.catalog))
             router.add(middleware: AccessGate(secret: secret, throttle: throttle))
         }
-        if options.access == .members { router.add(middleware: MemberRights()) }
+        // The socket's route (a GET) changes nothing by itself: no rights to declare.
+        if options.access == .members { router.add(middleware: MemberRights(rights: RouteRights())) }
         rehearsalController.addSocket(to: router)
         return router
     }

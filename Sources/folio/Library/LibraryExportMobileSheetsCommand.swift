@@ -29,7 +29,7 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
         try LibraryCommand.run("export-mobilesheets") {
             let catalog = try library.catalog()
             let out = outputDir ?? catalog.folder
-            let prefix = LibraryExportMobileSheetsCommand.relativePrefix(from: out, to: catalog.folder)
+            let prefix = LibraryPaths.prefix(from: out, to: catalog.folder)
             var csv = ""
             let scores = try catalog.exportMobileSheetsCSV(filePrefix: prefix) { csv += $0 }
             let setlists = try catalog.mobileSheetsSetlists()
@@ -39,18 +39,5 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
             for (setlist, title) in setlists.omitted { print("left out of \(setlist): placeholder \(title) (no file)") }
             print("wrote \(scores) scores to mobilesheets.csv and \(setlists.setlists.count) setlists to mobilesheets.mss in \(out)")
         }
-    }
-
-    /// The path from folder `from` to folder `to` with a trailing slash ("" for the same
-    /// folder, "../Scores/" for a sibling), so `prefix + path` finds a library file from `from`.
-    static func relativePrefix(from: String, to: String) -> String {
-        func components(_ path: String) -> [String] {
-            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().pathComponents
-        }
-        let base = components(from), target = components(to)
-        var common = 0
-        while common < base.count, common < target.count, base[common] == target[common] { common += 1 }
-        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
-        return parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
     }
 }

@@ -91,8 +91,9 @@ struct LibrarySearchCommand: ParsableCommand {
         abstract: "Search scores and the bookmarks inside them (a song in a fake book is found by its title).",
         discussion: """
             The words to find come as arguments (or --text): full-text search with SQLite FTS5, case and accents
-            ignored ("dvorak" finds "Dvořák"), prefixes match, results ranked. A first argument that is a folder is
-            the library (as before; else --library, $FOLIO_LIBRARY, or the library at or above the current folder).
+            ignored ("dvorak" finds "Dvořák"), prefixes match, results ranked. A first argument is the library only
+            when it is a folder that holds a catalog (.folio/); any other word is searched for, a subfolder named like a
+            composer included. Without one: --library, $FOLIO_LIBRARY, or the library at or above the current folder.
             A bookmark result carries its own fields, or the score's where it has none; its "bookmark" is
             {"title","start","end"}. Output as for `folio library list`. Nothing found is said on standard error
             and exits 1, as grep does.
@@ -103,25 +104,28 @@ struct LibrarySearchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The words to find (a first argument that is a folder is the library).")
+    @Argument(help: "The words to find (a first argument that is a folder holding .folio/ is the library).")
     var words: [String] = []
     @OptionGroup var location: LibraryLocation
     @OptionGroup var filters: LibraryFilterOptions
 
     func validate() throws {
-        if !words.isEmpty, filters.text != nil, !Self.isFolder(words[0]) || words.count > 1 {
+        if !words.isEmpty, filters.text != nil, !Self.isLibrary(words[0]) || words.count > 1 {
             throw ValidationError("give the words as arguments or as --text, not both")
         }
     }
 
-    private static func isFolder(_ path: String) -> Bool {
+    /// Whether a word is a library: a folder that holds a catalog. A folder without one (a
+    /// composer's subfolder, "Чайковский") is a word to find.
+    static func isLibrary(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".folio"), isDirectory: &isDirectory)
+            && isDirectory.boolValue
     }
 
     func run() throws {
-        // A folder first is the library, as `folio library search DIR --text …` always took it.
-        let folder = words.first.flatMap { Self.isFolder($0) && location.library == nil ? $0 : nil }
+        // A library first is the library, as `folio library search DIR --text …` always took it.
+        let folder = words.first.flatMap { Self.isLibrary($0) && location.library == nil ? $0 : nil }
         let typed = (folder == nil ? words : Array(words.dropFirst())).joined(separator: " ")
         var filters = self.filters
         if !typed.isEmpty { filters.text = typed }

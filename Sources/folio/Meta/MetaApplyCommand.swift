@@ -38,10 +38,7 @@ struct MetaApplyCommand: ParsableCommand {
             // One byte past the limit tells a too-large file without reading all of it.
             let data = try handle.read(upToCount: OpenInDictionary.maxBytes + 1) ?? Data()
             (edit, warnings) = try OpenInDictionary.edit(from: data)
-            if !allowComma, let (field, value) = edit.valuesWithCommas.first {
-                throw ScoreError(.invalidValue, "\(field.rawValue): '\(value)' contains a comma, so forScore would "
-                    + "read it as several values (--allow-comma keeps it)")
-            }
+            try edit.commaWarnings(allowComma: allowComma)
         } catch {
             // The dictionary is the command's input: a bad one is a usage error, and no file is touched.
             printError("folio meta apply: \(from): \(CommandError.describe(error))")

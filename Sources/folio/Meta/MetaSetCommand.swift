@@ -54,9 +54,7 @@ struct MetaSetCommand: ParsableCommand {
         do {
             var edit = ScoreEdit()
             edit.title = title
-            func list(_ values: [String]) -> [String]? {
-                values.isEmpty ? nil : values.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-            }
+            func list(_ values: [String]) -> [String]? { values.isEmpty ? nil : ScoreEdit.trimmed(values) }
             edit.composers = list(composers)
             edit.genres = list(genres)
             edit.tags = list(tags)
@@ -65,15 +63,12 @@ struct MetaSetCommand: ParsableCommand {
             edit.difficulty = difficulty
             edit.duration = try duration.map(ScoreDuration.parse)
             edit.key = try key.map { try MusicalKey(parsing: $0) }
-            edit.reference = reference.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            edit.reference = reference.flatMap(ScoreEdit.trimmed)
             edit.tempo = tempo
             edit.timeSignature = timeSignature
             edit.cleared = Set(try cleared.map { try ScoreField(parsing: $0) })
             try edit.validate()
-            if !allowComma, let (field, value) = edit.valuesWithCommas.first {
-                throw ScoreError(.invalidValue, "\(field.rawValue): '\(value)' contains a comma, so forScore would read "
-                    + "it as several values (--allow-comma keeps it)")
-            }
+            try edit.commaWarnings(allowComma: allowComma)
             return edit
         } catch let error as ScoreError {
             throw ValidationError(error.message)

@@ -186,8 +186,7 @@ struct PagesHalfTurnCommand: ParsableCommand {
         }
         for (page, split) in splits.sorted(by: { $0.key < $1.key }) {
             if json {
-                let line = try JSONSerialization.data(withJSONObject: ["page": page, "split": split], options: [.sortedKeys])
-                print(String(decoding: line, as: UTF8.self))
+                print(try JSONCoding.text(object: ["page": page, "split": split]))
             } else {
                 print("\(page)\t\(String(format: "%.3f", split))")
             }
@@ -226,7 +225,7 @@ struct PagesLabelsCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            print(String(decoding: try JSONSerialization.data(withJSONObject: all), as: UTF8.self))
+            print(try JSONCoding.text(all))
         } else {
             for (index, label) in all.enumerated() { print("\(index + 1)\t\(label)") }
         }

@@ -1,3 +1,4 @@
+import FolioScore
 import Foundation
 
 /// Writes a line to standard error.
@@ -8,8 +9,7 @@ func printError(_ message: String) {
 /// Prints each value as one line of JSON (JSON Lines: keys sorted, slashes unescaped),
 /// as every `--json` prints its results; nothing for no values.
 func printJSONLines<T: Encodable>(_ values: [T]) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let encoder = JSONCoding.encoder()
     for value in values { print(String(decoding: try encoder.encode(value), as: UTF8.self)) }
 }
 

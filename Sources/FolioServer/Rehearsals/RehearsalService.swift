@@ -484,8 +484,7 @@ public actor RehearsalService {
     }
 
     static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        (try? JSONCoding.text(object: object)) ?? "{}"
     }
 
     /// Codes are six letters and digits that cannot be mistaken for each other (no 0/O, 1/I).
