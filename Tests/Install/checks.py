@@ -1,10 +1,17 @@
 """What the tests of the installed package and the image share: a check that prints what it
-found or stops the test naming it, a free port, where the repository's samples are."""
+found or stops the test naming it, where the repository's samples are, serving in a root and
+stopping by SIGTERM; a free port and a file's digest come from the browser tests' harness."""
 import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 
 REPOSITORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SAMPLES = os.path.join(REPOSITORY, "Samples")
+sys.path.insert(0, os.path.join(REPOSITORY, "Tests", "Browser"))
+from harness import free_port, sha256  # noqa: E402,F401  (re-exported for the install tests)
 
 
 def expect(condition, message):
@@ -13,17 +20,9 @@ def expect(condition, message):
     print(f"  ok: {message}", flush=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def serve_in_root(root, command, environment, port):
     """`command` (the folio serve line) run in `root` by chroot as the user folio; returns the
     process and the line where it says where it serves, once its port takes connections."""
-    import subprocess
-    import time
     process = subprocess.Popen(["chroot", "--userspec=folio:folio", root, *command], cwd="/", env=environment,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     output, serving = [], None
@@ -49,8 +48,6 @@ def serve_in_root(root, command, environment, port):
 
 def stop(process):
     """SIGTERM, as systemd and container runtimes stop it; the exit code, or None after 20 s."""
-    import signal
-    import subprocess
     process.send_signal(signal.SIGTERM)
     try:
         return process.wait(timeout=20)

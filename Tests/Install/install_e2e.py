@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from checks import SAMPLES, expect, free_port, serve_in_root, stop
+from checks import SAMPLES, expect, free_port, serve_in_root, sha256, stop
 # Names in three scripts, as musicians' libraries have them.
 LIBRARY_NAMES = {"Brahms-Cancion_de_Cuna.pdf": "Brahms – Wiegenlied.pdf",
                  "Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf": "Дебюсси/Clair de lune.pdf",
@@ -56,11 +56,6 @@ def inside(root, *command, check=True, capture=True, user=None):
     if user:
         env["HOME"] = "/var/lib/folio"
     return run(*prefix, *command, check=check, capture=capture, env=env)
-
-
-def sha256(path):
-    with open(path, "rb") as file:
-        return hashlib.sha256(file.read()).hexdigest()
 
 
 def unit_command(root, port):
