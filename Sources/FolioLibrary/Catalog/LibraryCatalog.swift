@@ -28,6 +28,16 @@ public final class LibraryCatalog: Sendable {
         (folder as NSString).appendingPathComponent(".folio/library.sqlite")
     }
 
+    /// Whether `folder` is a library: it holds its catalog (`.folio/library.sqlite`).
+    ///
+    /// ```swift
+    /// LibraryCatalog.isLibrary("Scores")               // true after `folio library scan Scores`
+    /// LibraryCatalog.isLibrary("Scores/Чайковский")    // false: a folder inside it
+    /// ```
+    public static func isLibrary(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: defaultDatabasePath(folder: folder))
+    }
+
     /// Opens (creating or migrating when `create`) the catalog of `folder`.
     public init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
         var isDirectory: ObjCBool = false

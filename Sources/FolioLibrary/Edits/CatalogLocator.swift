@@ -31,7 +31,7 @@ public struct CatalogLocator {
     public mutating func library(containing folder: String) -> LibraryCatalog? {
         guard var folder = LibraryPaths.realPath(folder.isEmpty ? "." : folder) else { return nil }
         while true {
-            if FileManager.default.fileExists(atPath: LibraryCatalog.defaultDatabasePath(folder: folder)) { return open(folder) }
+            if LibraryCatalog.isLibrary(folder) { return open(folder) }
             let parent = PathName.parent(of: folder)
             guard parent != folder, folder != "/" else { return nil }
             folder = parent

@@ -26,23 +26,23 @@ struct AnnotationController {
             let (tag, list, hidden) = try service.annotations(score: try LibraryServer.scoreID(context), page: page)
             return try LibraryServer.json(Listing(annotations: list, hiddenLayers: hidden), tag: tag)
         }
-        router.post("/api/scores/:id/annotations", right: .markOwn, in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/annotations", method: .post, right: .markOwn, in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewAnnotation.self, request, limit: maxBody, what: "an annotation")
             let added = try service.addAnnotation(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(["id": added.id], status: .created, tag: added.tag)
         }
-        router.post("/api/scores/:id/links", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/links", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewLink.self, request, limit: maxBody, what: "a link")
             let added = try service.addLink(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(["id": added.id], status: .created, tag: added.tag)
         }
-        router.patch("/api/scores/:id/annotations/:annotation", right: .markOwn, in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/annotations/:annotation", method: .patch, right: .markOwn, in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.AnnotationChange.self, request, limit: maxBody, what: "an annotation change")
             let tag = try service.editAnnotation(score: try LibraryServer.scoreID(context), annotation: try context.parameters.require("annotation"),
                                                  expected: request.headers[.ifMatch], input)
             return Response(status: .noContent, headers: [.eTag: tag])
         }
-        router.delete("/api/scores/:id/annotations/:annotation", right: .markOwn, in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/annotations/:annotation", method: .delete, right: .markOwn, in: rights) { request, context -> Response in
             let tag = try service.removeAnnotation(score: try LibraryServer.scoreID(context),
                                                    annotation: try context.parameters.require("annotation"),
                                                    expected: request.headers[.ifMatch])

@@ -20,24 +20,24 @@ struct BookmarkController {
             let (tag, contents) = try service.contents(score: try LibraryServer.scoreID(context), order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.post("/api/scores/:id/bookmarks/from-toc", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/bookmarks/from-toc", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, contents) = try service.bookmarksFromTOC(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.post("/api/scores/:id/bookmarks", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/bookmarks", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewBookmark.self, request, limit: maxBody, what: "a bookmark")
             let (tag, contents) = try service.addBookmark(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch],
                                                           input, order: try Self.order(request))
             return try LibraryServer.json(contents, status: .created, tag: tag)
         }
-        router.patch("/api/scores/:id/bookmarks/:bookmark", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/bookmarks/:bookmark", method: .patch, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.BookmarkChange.self, request, limit: maxBody, what: "a bookmark change")
             let (tag, contents) = try service.changeBookmark(score: try LibraryServer.scoreID(context),
                                                              bookmark: try context.parameters.require("bookmark"),
                                                              expected: request.headers[.ifMatch], input, order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
-        router.delete("/api/scores/:id/bookmarks/:bookmark", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/bookmarks/:bookmark", method: .delete, right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, contents) = try service.removeBookmark(score: try LibraryServer.scoreID(context),
                                                               bookmark: try context.parameters.require("bookmark"),
                                                               expected: request.headers[.ifMatch], order: try Self.order(request))

@@ -53,7 +53,7 @@ struct MembersController {
             try MemberContext.current?.require(.members, to: "see the members")
             return try LibraryServer.json(["members": try catalog.members()])
         }
-        router.post("/api/members", right: .library("manage the members"), in: rights) { request, context -> Response in
+        router.on("/api/members", method: .post, right: .library("manage the members"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Setting.self, request, limit: maxBody, what: "a member")
             let setting = try input.setting()
             if setting.role != .librarian, try !catalog.hasMembers() {
@@ -62,17 +62,17 @@ struct MembersController {
             let added = try catalog.addMember(setting)
             return try LibraryServer.json(try Self.invited(added.member, added.invitation, request, context), status: .created)
         }
-        router.patch("/api/members/:member", right: .library("manage the members"), in: rights) { request, context -> Response in
+        router.on("/api/members/:member", method: .patch, right: .library("manage the members"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Setting.self, request, limit: maxBody, what: "a member's change")
             let member = try catalog.member(id: try Self.id(context))
             return try LibraryServer.json(["member": try catalog.setMember(member.name, try input.setting())])
         }
-        router.delete("/api/members/:member", right: .library("manage the members"), in: rights) { _, context -> Response in
+        router.on("/api/members/:member", method: .delete, right: .library("manage the members"), in: rights) { _, context -> Response in
             let member = try catalog.member(id: try Self.id(context))
             try catalog.removeMember(member.name)
             return Response(status: .noContent)
         }
-        router.post("/api/members/:member/invitation", right: .library("manage the members"), in: rights) { request, context -> Response in
+        router.on("/api/members/:member/invitation", method: .post, right: .library("manage the members"), in: rights) { request, context -> Response in
             let member = try catalog.member(id: try Self.id(context))
             let invited = try catalog.inviteMember(member.name)
             return try LibraryServer.json(try Self.invited(invited.member, invited.invitation, request, context), status: .created)

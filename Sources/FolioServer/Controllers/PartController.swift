@@ -36,7 +36,7 @@ struct PartController {
         router.get("/api/scores/:id/parts") { _, context -> Response in
             try LibraryServer.json(try parts.piece(score: try LibraryServer.scoreID(context)))
         }
-        router.put("/api/scores/:id/part", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/part", method: .put, right: .library("change the library"), in: rights) { request, context -> Response in
             let label = try await LibraryServer.decode(PartService.Label.self, request, limit: maxBody,
                                                        what: "a part label ({\"label\": \"Trumpet in Bb\", \"song\": null})")
             return try LibraryServer.json(try parts.set(score: try LibraryServer.scoreID(context), label))

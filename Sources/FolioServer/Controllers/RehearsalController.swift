@@ -59,7 +59,7 @@ struct RehearsalController {
             guard await rehearsals.exists(code: code) else { return notFoundPage(typed) }
             return LibraryServer.html(HTMLPage.rehearse(code: code, error: nil, csrf: csrf, pdfjs: hasPDFJS), csrf: csrf)
         }
-        router.post("/api/rehearsals", right: .lead, in: rights) { request, context -> Response in
+        router.on("/api/rehearsals", method: .post, right: .lead, in: rights) { request, context -> Response in
             let start = try await LibraryServer.decode(Start.self, request, limit: maxBody,
                                                        what: "a rehearsal ({\"score\": 12, \"leader\": \"Jana\"})")
             let started = try await rehearsals.start(score: start.score, setlist: start.setlist, piece: start.piece,
@@ -70,7 +70,7 @@ struct RehearsalController {
         router.get("/api/rehearsals/:code") { _, context -> Response in
             try LibraryServer.json(try await rehearsals.summary(code: try Self.code(context)))
         }
-        router.delete("/api/rehearsals/:code", right: .lead, in: rights) { request, context -> Response in
+        router.on("/api/rehearsals/:code", method: .delete, right: .lead, in: rights) { request, context -> Response in
             guard let key = request.headers[Self.keyHeader] else {
                 throw LibraryError(.invalidArgument, "send the leader's key in X-Rehearsal-Key")
             }

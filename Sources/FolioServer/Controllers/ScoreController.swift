@@ -62,24 +62,24 @@ struct ScoreController {
             let (tag, metadata) = try service.metadata(score: try LibraryServer.scoreID(context))
             return try LibraryServer.json(metadata, tag: tag)
         }
-        router.put("/api/scores/:id/metadata", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/metadata", method: .put, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreMetadata.self, request, limit: maxBody, what: "metadata")
             let (tag, metadata) = try service.setMetadata(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(metadata, tag: tag)
         }
-        router.post("/api/scores/:id/pages", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/pages", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let tool = try await LibraryServer.decode(PageTool.self, request, limit: maxBody, what: "a page tool")
             let id = try LibraryServer.scoreID(context), expected = request.headers[.ifMatch]
             let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try LibraryServer.json(result, tag: tag)
         }
-        router.post("/api/scores/:id/split", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/split", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.SplitInput.self, request, limit: maxBody, what: "how to split")
             let id = try LibraryServer.scoreID(context)
             let pieces = try await service.work.run { try service.split(score: id, input) }
             return try LibraryServer.json(["pieces": pieces], status: input.dryRun == true ? .ok : .created)
         }
-        router.post("/api/merge", right: .library("change the library"), in: rights) { request, _ -> Response in
+        router.on("/api/merge", method: .post, right: .library("change the library"), in: rights) { request, _ -> Response in
             let input = try await LibraryServer.decode(ScoreService.MergeInput.self, request, limit: maxBody, what: "what to merge")
             let score = try await service.work.run { try service.merge(input) }
             return try LibraryServer.json(score, status: .created)
@@ -108,7 +108,7 @@ struct ScoreController {
             let member = request.uri.queryParameters.get("member")
             return try LibraryServer.json(["changes": try service.changes(score: try LibraryServer.scoreID(context), member: member)])
         }
-        router.post("/api/scores/:id/changes/:change/undo", right: .markOwn, in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/changes/:change/undo", method: .post, right: .markOwn, in: rights) { request, context -> Response in
             guard let change = context.parameters.get("change", as: Int64.self) else { throw LibraryError(.notFound, "no such change") }
             let undone = try service.takeBack(score: try LibraryServer.scoreID(context), change: change, expected: request.headers[.ifMatch])
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
@@ -116,7 +116,7 @@ struct ScoreController {
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }
-        router.post("/api/scores/:id/undo", right: .markOwn, in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/undo", method: .post, right: .markOwn, in: rights) { request, context -> Response in
             let undone = try service.undo(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
         }

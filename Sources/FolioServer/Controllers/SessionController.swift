@@ -78,7 +78,7 @@ struct SessionController {
         router.get("/login") { request, _ -> Response in
             LibraryServer.html(HTMLPage.login(next: Self.next(request.uri.queryParameters.get("next")), members: members, csrf: csrf), csrf: csrf)
         }
-        router.post("/api/session", right: .open, in: rights) { request, context -> Response in
+        router.on("/api/session", method: .post, right: .open, in: rights) { request, context -> Response in
             guard members else { throw LibraryError(.notFound, "this library has no members to log in as (folio members add)") }
             let login = try await LibraryServer.decode(Login.self, request, limit: 16 << 10, what: "a name and a password")
             let client = context.client.address, account = "account:" + LibraryCatalog.nameKey(login.name)
@@ -99,7 +99,7 @@ struct SessionController {
             accounts.succeeded(account)
             return Self.opening(session, try LibraryServer.json(["member": session.member]))
         }
-        router.delete("/api/session", right: .open, in: rights) { request, _ -> Response in
+        router.on("/api/session", method: .delete, right: .open, in: rights) { request, _ -> Response in
             if let token = request.cookies[Secret.sessionCookie]?.value { try catalog.endSession(token) }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: Secret.sessionCookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
@@ -121,7 +121,7 @@ struct SessionController {
         }
         // The token is looked up (its form first) before anything is hashed, and a wrong one
         // counts as a wrong password does: guessing tokens costs the guesser, not the server.
-        router.post("/api/invitations/:token", right: .open, in: rights) { request, context -> Response in
+        router.on("/api/invitations/:token", method: .post, right: .open, in: rights) { request, context -> Response in
             let token = try context.parameters.require("token")
             try Self.refuseGuessing(context.client.address, throttle: throttle)
             let input = try await LibraryServer.decode(NewPassword.self, request, limit: 16 << 10, what: "a password")

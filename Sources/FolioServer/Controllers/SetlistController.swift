@@ -29,7 +29,7 @@ struct SetlistController {
         router.get("/api/setlists") { _, _ -> Response in
             try LibraryServer.json(["setlists": setlists.list().map { SetlistItem(name: $0.name, folder: $0.folder, count: $0.count) }])
         }
-        router.post("/api/setlists", right: .library("change setlists"), in: rights) { request, _ -> Response in
+        router.on("/api/setlists", method: .post, right: .library("change setlists"), in: rights) { request, _ -> Response in
             let input = try await LibraryServer.decode(NewSetlist.self, request, limit: maxBody, what: "a setlist ({\"name\": …})")
             let (tag, shown) = try setlists.create(input.name)
             return try LibraryServer.json(shown, status: .created, tag: tag)
@@ -38,28 +38,28 @@ struct SetlistController {
             let (tag, shown) = try setlists.show(try Self.setlistName(context))
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.delete("/api/setlists/:name", right: .library("change setlists"), in: rights) { request, context -> Response in
+        router.on("/api/setlists/:name", method: .delete, right: .library("change setlists"), in: rights) { request, context -> Response in
             try setlists.delete(try Self.setlistName(context), expected: request.headers[.ifMatch])
             return Response(status: .noContent)
         }
-        router.post("/api/setlists/:name/entries", right: .library("change setlists"), in: rights) { request, context -> Response in
+        router.on("/api/setlists/:name/entries", method: .post, right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(SetlistService.NewEntry.self, request, limit: maxBody, what: "a setlist entry")
             let (tag, shown) = try setlists.add(to: try Self.setlistName(context), expected: request.headers[.ifMatch], input)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.post("/api/setlists/:name/move", right: .library("change setlists"), in: rights) { request, context -> Response in
+        router.on("/api/setlists/:name/move", method: .post, right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Move.self, request, limit: maxBody, what: "a move ({\"from\": 1, \"to\": 2})")
             let (tag, shown) = try setlists.move(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                  from: input.from, to: input.to)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.delete("/api/setlists/:name/entries/:position", right: .library("change setlists"), in: rights) { request, context -> Response in
+        router.on("/api/setlists/:name/entries/:position", method: .delete, right: .library("change setlists"), in: rights) { request, context -> Response in
             guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
             let (tag, shown) = try setlists.remove(from: try Self.setlistName(context), expected: request.headers[.ifMatch],
                                                    position: position)
             return try LibraryServer.json(shown, tag: tag)
         }
-        router.put("/api/setlists/:name/entries/:position/note", right: .library("change setlists"), in: rights) { request, context -> Response in
+        router.on("/api/setlists/:name/entries/:position/note", method: .put, right: .library("change setlists"), in: rights) { request, context -> Response in
             guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
             let input = try await LibraryServer.decode(Note.self, request, limit: maxBody, what: "a note ({\"note\": \"attacca\"})")
             let (tag, shown) = try setlists.note(in: try Self.setlistName(context), expected: request.headers[.ifMatch],

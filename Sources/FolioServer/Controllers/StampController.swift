@@ -17,7 +17,7 @@ struct StampController {
         router.get("/api/stamps") { _, _ -> Response in
             try LibraryServer.json(Stamps(stamps: try service.stamps.list()))
         }
-        router.post("/api/stamps", right: .library("change the library's stamps"), in: rights) { request, _ -> Response in
+        router.on("/api/stamps", method: .post, right: .library("change the library's stamps"), in: rights) { request, _ -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
                 throw LibraryError(.invalidArgument, "name is missing: the stamp's name")
             }
@@ -30,7 +30,7 @@ struct StampController {
             let image = try service.stamps.image(of: try Self.name(context))
             return LibraryServer.bytes(Data(image.bytes), type: "image/\(image.format)", cache: "no-cache")
         }
-        router.delete("/api/stamps/:name", right: .library("change the library's stamps"), in: rights) { _, context -> Response in
+        router.on("/api/stamps/:name", method: .delete, right: .library("change the library's stamps"), in: rights) { _, context -> Response in
             try service.stamps.remove(try Self.name(context))
             return Response(status: .noContent)
         }

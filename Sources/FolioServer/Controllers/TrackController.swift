@@ -28,20 +28,20 @@ struct TrackController {
             let (tag, list) = try tracks.list(score: try LibraryServer.scoreID(context))
             return try LibraryServer.json(list, tag: tag)
         }
-        router.post("/api/scores/:id/tracks", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/tracks", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let new = try await LibraryServer.decode(TrackService.NewTrack.self, request, limit: maxBody,
                                                      what: "a track ({\"audio\": 3} or {\"file\": \"Audio/…\"})")
             let (tag, list, _) = try tracks.link(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], new)
             return try LibraryServer.json(list, status: .created, tag: tag)
         }
-        router.patch("/api/scores/:id/tracks/:track", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/tracks/:track", method: .patch, right: .library("change the library"), in: rights) { request, context -> Response in
             let edit = try await LibraryServer.decode(TrackService.TrackEdit.self, request, limit: maxBody,
                                                       what: "a track change ({\"loopStart\": 12.5, \"loopEnd\": null})")
             let (tag, list) = try tracks.edit(score: try LibraryServer.scoreID(context), track: try Self.trackID(context),
                                               expected: request.headers[.ifMatch], edit)
             return try LibraryServer.json(list, tag: tag)
         }
-        router.delete("/api/scores/:id/tracks/:track", right: .library("change the library"), in: rights) { request, context -> Response in
+        router.on("/api/scores/:id/tracks/:track", method: .delete, right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, list) = try tracks.unlink(score: try LibraryServer.scoreID(context), track: try Self.trackID(context),
                                                 expected: request.headers[.ifMatch])
             return try LibraryServer.json(list, tag: tag)
@@ -53,14 +53,14 @@ struct TrackController {
             guard let bytes = tracks.sample.bytes() else { throw LibraryError(.notFound, "no sample: the metronome clicks") }
             return LibraryServer.bytes(Data(bytes), type: AudioKind.wav.mimeType, cache: "no-cache")
         }
-        router.put("/api/metronome/sample", right: .library("change the library"), in: rights) { request, _ -> Response in
+        router.on("/api/metronome/sample", method: .put, right: .library("change the library"), in: rights) { request, _ -> Response in
             let file = request.uri.queryParameters.get("file")
             var request = request
             let body = try await request.collectBody(upTo: WAVFormat.maxSampleBytes)
             let format = try tracks.setSample(bytes: file == nil ? Array(buffer: body) : nil, file: file)
             return try LibraryServer.json(Sample(channels: format.channels, sampleRate: format.sampleRate, seconds: format.seconds))
         }
-        router.delete("/api/metronome/sample", right: .library("change the library"), in: rights) { _, _ -> Response in
+        router.on("/api/metronome/sample", method: .delete, right: .library("change the library"), in: rights) { _, _ -> Response in
             _ = try tracks.sample.remove()
             return Response(status: .noContent)
         }

@@ -28,7 +28,7 @@ struct UploadController {
     }
 
     func addRoutes(to router: Router<FolioRequestContext>, rights: RouteRights) {
-        router.post("/api/uploads", right: .library("add scores to the library"), in: rights) { request, context -> Response in
+        router.on("/api/uploads", method: .post, right: .library("add scores to the library"), in: rights) { request, context -> Response in
             guard let name = request.uri.queryParameters.get("name") else {
                 throw LibraryError(.invalidArgument, "name is missing: the received file's name")
             }
@@ -64,7 +64,7 @@ struct UploadController {
             let added = try await service.work.run { try service.upload(name: name, file: file, openIn: dictionary, apply: apply, target: score) }
             return try LibraryServer.json(added, status: added.applied ? .created : .ok)
         }
-        router.post("/api/drops/:drop", right: .library("add scores to the library"), in: rights) { _, context -> Response in
+        router.on("/api/drops/:drop", method: .post, right: .library("add scores to the library"), in: rights) { _, context -> Response in
             let id = try context.parameters.require("drop")
             let files = try await drops.take(id)
             let outcomes: [ScoreService.DropOutcome]

@@ -6,7 +6,7 @@ import Synchronization
 
 /// What a route that changes something (POST, PUT, PATCH, DELETE) asks of a member in a library
 /// with members, declared by the controller where it registers the route
-/// (`router.post("/api/stamps", right: .library("change the library's stamps"), in: rights)`).
+/// (`router.on("/api/stamps", method: .post, right: .library("change the library's stamps"), in: rights)`).
 enum RouteRight: Sendable, Equatable {
     /// Nothing: logging in and out, accepting an invitation.
     case open
@@ -53,34 +53,13 @@ final class RouteRights: Sendable {
 }
 
 extension Router where Context == FolioRequestContext {
-    typealias Handler = @Sendable (Request, Context) async throws -> Response
-
-    /// Registers a route that changes something with the right it asks of a member (see
-    /// ``RouteRight``); `post`, `put`, `patch` and `delete` below say the method.
+    /// Registers a route that changes something (POST, PUT, PATCH, DELETE) with the right it asks
+    /// of a member (see ``RouteRight``).
     @discardableResult
-    func on(_ path: RouterPath, method: HTTPRequest.Method, right: RouteRight, in rights: RouteRights, use handler: @escaping Handler) -> Self {
+    func on(_ path: RouterPath, method: HTTPRequest.Method, right: RouteRight, in rights: RouteRights,
+            use handler: @escaping @Sendable (Request, Context) async throws -> Response) -> Self {
         rights.declare(method, path, right)
         return on(path, method: method, use: handler)
-    }
-
-    @discardableResult
-    func post(_ path: RouterPath, right: RouteRight, in rights: RouteRights, use handler: @escaping Handler) -> Self {
-        on(path, method: .post, right: right, in: rights, use: handler)
-    }
-
-    @discardableResult
-    func put(_ path: RouterPath, right: RouteRight, in rights: RouteRights, use handler: @escaping Handler) -> Self {
-        on(path, method: .put, right: right, in: rights, use: handler)
-    }
-
-    @discardableResult
-    func patch(_ path: RouterPath, right: RouteRight, in rights: RouteRights, use handler: @escaping Handler) -> Self {
-        on(path, method: .patch, right: right, in: rights, use: handler)
-    }
-
-    @discardableResult
-    func delete(_ path: RouterPath, right: RouteRight, in rights: RouteRights, use handler: @escaping Handler) -> Self {
-        on(path, method: .delete, right: right, in: rights, use: handler)
     }
 }
 

@@ -110,22 +110,15 @@ struct LibrarySearchCommand: ParsableCommand {
     @OptionGroup var filters: LibraryFilterOptions
 
     func validate() throws {
-        if !words.isEmpty, filters.text != nil, !Self.isLibrary(words[0]) || words.count > 1 {
+        if !words.isEmpty, filters.text != nil, !LibraryCatalog.isLibrary(words[0]) || words.count > 1 {
             throw ValidationError("give the words as arguments or as --text, not both")
         }
     }
 
-    /// Whether a word is a library: a folder that holds a catalog. A folder without one (a
-    /// composer's subfolder, "Чайковский") is a word to find.
-    static func isLibrary(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(".folio"), isDirectory: &isDirectory)
-            && isDirectory.boolValue
-    }
-
     func run() throws {
-        // A library first is the library, as `folio library search DIR --text …` always took it.
-        let folder = words.first.flatMap { Self.isLibrary($0) && location.library == nil ? $0 : nil }
+        // A library first is the library, as `folio library search DIR --text …` always took it;
+        // a folder without a catalog (a composer's subfolder, "Чайковский") is a word to find.
+        let folder = words.first.flatMap { LibraryCatalog.isLibrary($0) && location.library == nil ? $0 : nil }
         let typed = (folder == nil ? words : Array(words.dropFirst())).joined(separator: " ")
         var filters = self.filters
         if !typed.isEmpty { filters.text = typed }
