@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark of page turns in the score view (not a test): key to ink over 20 turns at two
-# viewports, pages drawn ahead off and on, in Debian's Chromium (Playwright). Needs chromium,
-# playwright (PyPI) and pdfinfo (poppler-utils).
+# Benchmark of page turns (not a test): key to ink in the score view and in Perform, at three
+# paces, at an iPad's window, in Debian's Chromium (Playwright) and in WebKitGTK (Safari's
+# engine: webkit2gtk-driver, Selenium, Xvfb). Needs chromium, playwright and selenium (PyPI),
+# webkit2gtk-driver, xvfb and pdfinfo (poppler-utils). FOLIO_ENGINES=chromium|webkit: one only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # FOLIO=path picks the binary.

@@ -130,6 +130,105 @@ def launch(playwright, *args):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *args])
 
 
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+
+
+def _xvfb(screen):
+    """An Xvfb on a free display: (process, display number)."""
+    for _ in range(5):
+        # Xvfb picks a free display and writes its number; one that ends at once is started
+        # again, saying why.
+        read, write = os.pipe()
+        said = tempfile.TemporaryFile()
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
+                                pass_fds=(write,), stderr=said)
+        os.close(write)
+        # Read up to the line's end: Xvfb writes the number and the newline apart, and stops
+        # ("Cannot write display number") when the pipe is closed between the two.
+        answer = b""
+        while not answer.endswith(b"\n"):
+            chunk = os.read(read, 16)
+            if not chunk:
+                break
+            answer += chunk
+        os.close(read)
+        display = answer.decode().strip()
+        time.sleep(0.3)
+        if display and xvfb.poll() is None:
+            return xvfb, display
+        xvfb.wait()
+        said.seek(0)
+        print(f"Xvfb ended at once (display {display!r}): {said.read().decode(errors='replace')[-500:]}", file=sys.stderr)
+        time.sleep(0.5)
+    raise AssertionError("Xvfb did not start")
+
+
+@contextlib.contextmanager
+def webkit(width=1024, height=1366, scale=2, tries=3):
+    """WebKitGTK — Safari's engine, the only one on an iPad — driven by Selenium through Debian's
+    webkit2gtk-driver (its MiniBrowser), in an Xvfb display of its own: a window of `width` ×
+    `height` CSS px at `scale` device px each (2: an iPad's). Yields the driver; quits it and
+    the display after the block. A browser that does not start within a minute (its display
+    gone) is started again, `tries` times in all, never waited for without end."""
+    import threading
+    from selenium import webdriver
+    from selenium.webdriver import WebKitGTKOptions
+    from selenium.webdriver.webkitgtk.service import Service
+    screen = f"{(width + 100) * scale}x{(height + 100) * scale}x24"
+    driver = xvfb = None
+    for attempt in range(1, tries + 1):
+        xvfb, display = _xvfb(screen)
+        env = dict(os.environ, DISPLAY=f":{display}", GDK_SCALE=str(scale), GDK_BACKEND="x11")
+        options = WebKitGTKOptions()
+        options.binary_location = MINIBROWSER
+        options.add_argument("--automation")
+        service = Service(env=env)
+        watchdog = threading.Timer(60, lambda: service.process and service.process.kill())
+        watchdog.start()
+        try:
+            driver = webdriver.WebKitGTK(options=options, service=service)
+            break
+        except Exception as error:
+            print(f"WebKitGTK did not start (try {attempt} of {tries}): {type(error).__name__}", file=sys.stderr)
+            xvfb.terminate()
+            xvfb.wait()
+            if attempt == tries:
+                raise
+        finally:
+            watchdog.cancel()
+    try:
+        driver.set_window_size(width, height)
+        yield driver
+    finally:
+        driver.quit()
+        xvfb.terminate()
+        xvfb.wait()
+
+
+def until(driver, script, holds, seconds=20, what="a condition", every=0.05):
+    """Runs `script` (a function body: `return …`) in the WebDriver `driver`'s page every `every`
+    s until `holds(value)`; returns the value."""
+    deadline = time.time() + seconds
+    value = None
+    while time.time() < deadline:
+        try:
+            value = driver.execute_script(script)
+        except Exception as error:   # the page navigating meanwhile: asked again
+            value = f"({type(error).__name__})"
+        else:
+            if holds(value):
+                return value
+        time.sleep(every)
+    raise AssertionError(f"{what} did not happen in {seconds} s (last: {value})")
+
+
+def page_errors(driver):
+    """What the tab's pages recorded since it opened (Assets/errors.js): uncaught errors,
+    unhandled rejections and CSP violations, as [{kind, text, page}]."""
+    import json
+    return json.loads(driver.execute_script("return sessionStorage.getItem('folio.errors') || '[]'"))
+
+
 def person(browser, errors, **options):
     """A browser context of its own (one person: cookies, storage, service worker) and its page;
     every JavaScript error on the page is appended to `errors`."""

@@ -104,7 +104,7 @@ def main(folio, artifacts):
             rendered(page, 1)
             page.click("#keep-offline")
             expect(page.locator("#offline-status")).to_contain_text("Available offline", timeout=20000)
-            expect(page.locator("#offline-status")).to_contain_text("this device keeps")
+            expect(page.locator("#offline-status")).to_contain_text("on this device")
             expect(page.locator("#keep-offline")).to_have_attribute("aria-pressed", "true")
             page.screenshot(path=f"{artifacts}/01-kept.png")
             # A mark made after keeping (by another device: the command line) is seen online, and kept.

@@ -5,7 +5,7 @@ import { getJSON, upload, uploadDrop } from './api.js';
 import { splitScore } from './split.js';
 import { latest } from './dom.js';
 import { place, keepPlace } from './place.js';
-import { keptItems, serverAnswers } from './offline.js';
+import { keptItems, keptGaps, keptHow, serverAnswers } from './offline.js';
 import { showWho } from './who.js';
 
 const input = document.getElementById('search');
@@ -31,10 +31,35 @@ async function markKept() {
   return kept;
 }
 
+// Before a gig: a kept setlist whose files are no longer all on this device is named, with
+// what to do, while there is still a connection to fetch them again; so is a device that may
+// clear what it keeps (see keptHow).
+async function warnKept(kept) {
+  const gaps = await keptGaps();
+  const lines = gaps.map(({ name, missing }) => `The setlist “${name}” is kept on this device, but ${missing === 1 ? '1 of its files is' : `${missing} of its files are`} `
+    + 'no longer here: open it while connected and press Keep offline again.');
+  if (kept.setlists.size + kept.scores.size > 0) {
+    const how = await keptHow();
+    if (how.kept !== 'until-removed') lines.push(`Music kept on this device is ${how.words}`);
+  }
+  if (!lines.length) return;
+  const warning = document.createElement('div');
+  warning.className = 'kept-warning';
+  warning.setAttribute('role', 'alert');
+  warning.dataset.gaps = String(gaps.length);
+  for (const line of lines) {
+    const paragraph = document.createElement('p');
+    paragraph.textContent = line;
+    warning.append(paragraph);
+  }
+  document.getElementById('drop').prepend(warning);
+}
+
 // With the server out of reach (this page from the device's copy), the kept scores are what
 // can be played: the others are greyed, and a line says so.
 (async () => {
   const kept = await markKept();
+  await warnKept(kept).catch(() => {});
   if (await serverAnswers()) return;
   document.body.classList.add('offline');
   const count = kept.scores.size;

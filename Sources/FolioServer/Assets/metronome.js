@@ -25,8 +25,13 @@ export class Metronome {
     this.listeners = new Set();
   }
 
-  // The audio clock, made on first use (a browser allows sound after a gesture).
+  // The audio clock, made on first use (a browser allows sound after a gesture). Where the
+  // platform lets a page say so (Safari's navigator.audioSession), the click is playback, heard
+  // with an iPad's Silent switch on, as a recording is.
   audio() {
+    if (navigator.audioSession && navigator.audioSession.type !== 'playback') {
+      try { navigator.audioSession.type = 'playback'; } catch { /* the platform keeps its own */ }
+    }
     this.context ??= new AudioContext({ latencyHint: 'interactive' });
     if (this.context.state === 'suspended') this.context.resume();
     return this.context;

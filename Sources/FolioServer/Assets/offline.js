@@ -135,10 +135,12 @@ export async function keepToggle(button, status, item) {
   };
   const say = async (kept) => {
     button.setAttribute('aria-pressed', String(kept));
-    if (!kept) { status.textContent = ''; return; }
+    if (!kept) { status.textContent = ''; delete status.dataset.kept; return; }
     const estimate = await navigator.storage?.estimate?.().catch(() => null);
-    const used = estimate ? ` · this device keeps ${formatBytes(estimate.usage)} for Folio` : '';
-    status.textContent = `Available offline${used}`;
+    const used = estimate ? ` · ${formatBytes(estimate.usage)} on this device` : '';
+    const how = await keptHow();
+    status.dataset.kept = how.kept;
+    status.textContent = `Available offline: ${how.words}${used}`;
   };
   await say(await isKept());
   button.addEventListener('click', async () => {
@@ -162,6 +164,40 @@ export async function keepToggle(button, status, item) {
       button.disabled = false;
     }
   });
+}
+
+// Whether what is kept stays kept, in a musician's words: {kept: 'until-removed' | 'may-be-cleared',
+// words}. Storage the browser has made persistent (navigator.storage.persisted()), or a web
+// app opened from the Home Screen (which Safari does not clear), stays until removed; else the
+// browser may clear it — Safari after a week without a visit — and the words say what to do.
+export async function keptHow() {
+  const persisted = await navigator.storage?.persisted?.().catch(() => false);
+  const homeScreen = navigator.standalone === true || window.matchMedia?.('(display-mode: standalone)').matches;
+  if (persisted || homeScreen) return { kept: 'until-removed', words: 'kept until you remove it' };
+  return { kept: 'may-be-cleared', words: 'for now — the browser may clear it (Safari after a week unused). '
+    + 'To keep it, add Folio to the Home Screen: Share, then "Add to Home Screen", and open Folio from there.' };
+}
+
+// The kept setlists whose files are no longer all on this device (the browser cleared some,
+// or a score was kept off again): [{name, missing}], read from the device's caches alone, so
+// it can be asked with the server out of reach, before a gig.
+export async function keptGaps() {
+  if (!supported) return [];
+  const cache = await caches.open(KEPT);
+  const { setlists } = await keptItems();
+  const gaps = [];
+  for (const name of setlists) {
+    const base = `/api/setlists/${encodeURIComponent(name)}`;
+    let missing = 0;
+    const answer = await cache.match(base);
+    if (!answer) { gaps.push({ name, missing: 1 }); continue; }
+    const setlist = await answer.json().catch(() => ({ entries: [] }));
+    const scores = [...new Set((setlist.entries ?? []).map((entry) => entry.score).filter(Boolean))];
+    const needed = [`${base}/pdf`, `/setlists/${encodeURIComponent(name)}/perform`, ...scores.map((id) => `/api/scores/${id}/pdf`)];
+    for (const url of needed) if (!(await cache.match(url))) missing += 1;
+    if (missing > 0) gaps.push({ name, missing });
+  }
+  return gaps;
 }
 
 // Whether the server answers (a small request with a short wait).

@@ -15,11 +15,39 @@ export function openDocument(url) {
 }
 
 // The viewport that fits `page` into `room` ({width, height}; a height of Infinity fits
-// the width), at least `least` times its size, then zoomed by `zoom`.
-export function fit(page, room, least = 0, zoom = 1) {
+// the width), at least `least` times its size, then zoomed by `zoom`; drawn at `ratio`
+// device pixels per CSS pixel (the screen's, unless a quick draft asks for fewer).
+export function fit(page, room, least = 0, zoom = 1, ratio = window.devicePixelRatio || 1) {
   const base = page.getViewport({ scale: 1 });
   const scale = Math.max(least, Math.min(room.width / base.width, room.height / base.height)) * zoom;
-  return { scale, viewport: page.getViewport({ scale }), ratio: window.devicePixelRatio || 1 };
+  return { scale, viewport: page.getViewport({ scale }), ratio };
+}
+
+// The pixel ratio of a quick draft of a page, drawn first when the sharp page is not ready: a
+// screen of 2 device pixels per CSS pixel gets one (a quarter of the pixels, so about a
+// quarter of the time), and the sharp page replaces it when drawn. Null where a draft would
+// save nothing (a screen of one device pixel per CSS pixel).
+export function draftRatio() {
+  const ratio = window.devicePixelRatio || 1;
+  return ratio >= 1.5 ? 1 : null;
+}
+
+// The drawings a view has under way, cancelled together when a newer turn makes them moot
+// (a page flipped past is never finished). `draw` is pages.js's draw, remembered until done.
+export function drawings() {
+  const tasks = new Set();
+  return {
+    draw(page, canvas, fitted) {
+      const task = draw(page, canvas, fitted);
+      tasks.add(task);
+      task.promise.then(() => tasks.delete(task), () => tasks.delete(task));
+      return task;
+    },
+    cancel() {
+      for (const task of tasks) task.cancel();
+      tasks.clear();
+    },
+  };
 }
 
 // Gives `canvas` the fitted size: CSS pixels shown, device pixels drawn.
@@ -41,12 +69,33 @@ export function sized(canvas, { viewport, ratio }) {
 // draws each layer as the file says.
 let layers = null;
 export function showLayers(config) { layers = config; }
+// Whether the pages are drawn with the layers as the reader set them (a file with layers): the
+// server's pictures of its pages show the file's own choice, so they stand in for none of them.
+export function withLayers() { return layers !== null; }
+
+// How long the last three drawings took (ms), for slowDrawing().
+const lately = [];
 
 // Starts drawing `page` on `canvas`; returns pdf.js's render task (cancel, promise).
 export function draw(page, canvas, { viewport, ratio }) {
-  return page.render({ canvasContext: canvas.getContext('2d'), viewport,
+  const started = performance.now();
+  const task = page.render({ canvasContext: canvas.getContext('2d'), viewport,
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0],
     optionalContentConfigPromise: layers ? Promise.resolve(layers) : undefined });
+  task.promise.then(() => {
+    lately.push(performance.now() - started);
+    if (lately.length > 3) lately.shift();
+  }, () => {});
+  return task;
+}
+
+// Whether this browser draws pages slowly here (the middle of the last three drawings took
+// over 400 ms: Safari's engine on a long score, an old tablet), so a turn may come before
+// the page after it is drawn ahead: the views then fetch the server's pictures of the next
+// pages as stand-ins (pictures.js); a fast browser never asks the server for them.
+export function slowDrawing() {
+  if (!lately.length) return false;
+  return [...lately].sort((a, b) => a - b)[Math.floor(lately.length / 2)] > 400;
 }
 
 // One size for a run of pages of differing paper (a setlist of A4, letter and a scan): the
@@ -76,12 +125,13 @@ export function framed(page, room, frames) {
   return { width: width * scale, height: height * scale };
 }
 
-// `page` drawn on a canvas of its own, fitted to `room`.
-export async function sheet(page, room) {
-  const fitted = fit(page, room);
+// `page` drawn on a canvas of its own, fitted to `room`: at the screen's pixel ratio, or at
+// `ratio` (a draft), through `via` (a view's drawings(), so a newer turn can cancel it).
+export async function sheet(page, room, { ratio, via } = {}) {
+  const fitted = ratio ? fit(page, room, 0, 1, ratio) : fit(page, room);
   const canvas = document.createElement('canvas');
   size(canvas, fitted);
-  await draw(page, canvas, fitted).promise;
+  await (via ?? { draw }).draw(page, canvas, fitted).promise;
   return canvas;
 }
 
@@ -94,10 +144,10 @@ function shown(canvas, ratio) {
 }
 
 // Pages side by side on `canvas`, each fitted to an equal share of `room`, 6 CSS pixels
-// apart. Returns the canvas's size in CSS pixels.
-export async function drawSideBySide(pages, canvas, room) {
+// apart (`via`: as for sheet()). Returns the canvas's size in CSS pixels.
+export async function drawSideBySide(pages, canvas, room, via = undefined) {
   const share = { width: (room.width - (pages.length - 1) * 6) / pages.length, height: room.height };
-  const sheets = await Promise.all(pages.map((page) => sheet(page, share)));
+  const sheets = await Promise.all(pages.map((page) => sheet(page, share, { via })));
   const ratio = window.devicePixelRatio || 1, gap = Math.round(6 * ratio);
   canvas.width = sheets.reduce((sum, part) => sum + part.width, 0) + gap * (sheets.length - 1);
   canvas.height = Math.max(...sheets.map((part) => part.height));
@@ -111,9 +161,9 @@ export async function drawSideBySide(pages, canvas, room) {
 // finished), each fitted to `room`, on `canvas`, with a rule between. Where the file says
 // (`split`, forScore keeps one per page) both pages are cut there; else each is cut at a gap
 // between its systems near the middle (`systemGaps`), so no staff is cut, and the two parts
-// are shown at a size that fits the room. Returns the canvas's size in CSS pixels.
-export async function drawHalves(current, next, canvas, room, split = null) {
-  const [lower, upper] = await Promise.all([current, next].map((page) => sheet(page, room)));
+// are shown at a size that fits the room. `via`: as for sheet(). Returns the canvas's size in CSS pixels.
+export async function drawHalves(current, next, canvas, room, split = null, via = undefined) {
+  const [lower, upper] = await Promise.all([current, next].map((page) => sheet(page, room, { via })));
   const ratio = window.devicePixelRatio || 1;
   const cut = split === null ? systemGaps(upper, lower) : { upper: split, lower: split };
   const top = Math.floor(upper.height * cut.upper), bottom = lower.height - Math.floor(lower.height * cut.lower);

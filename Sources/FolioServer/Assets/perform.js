@@ -6,7 +6,8 @@
 // As a piece opens, its linked recording is queued in the sound bar and the metronome takes
 // its tempo and time signature (/api/setlists/NAME/sound).
 import { getJSON } from './api.js';
-import { sheet, openDocument, drawHalves, viewModes, pageFrames, framed, fit } from './pages.js';
+import { sheet, size, openDocument, drawHalves, viewModes, pageFrames, framed, fit, drawings, draftRatio, withLayers, slowDrawing } from './pages.js';
+import { pagePictures } from './pictures.js';
 import { goTo, pageTurn, turnOnTapOrSwipe } from './turns.js';
 import { drawAhead } from './ahead.js';
 import { placeNumber, keepPlace } from './place.js';
@@ -101,17 +102,44 @@ function keep() {
   keepPlace({ piece: number, page: piece ? state.page - piece.page + 1 : state.page });
 }
 
-// Page `number` on a canvas of its own: the one drawn ahead when there is one, else drawn now.
-async function pageSheet(number, room) {
-  const key = ahead.key(number, room, 1);
-  let canvas = (await ahead.ready(key))?.canvas;
-  stage.dataset.drawn = canvas ? 'ahead' : 'on the turn';
-  if (!canvas) {
-    ahead.yield();
-    const page = await state.document.getPage(number);
-    canvas = await sheet(page, framed(page, room, state.frames));
-    ahead.keep(key, number, canvas, null);
-  }
+// Page `number` as drawn ahead, or null.
+function aheadSheet(number, room) {
+  const canvas = ahead.ready(ahead.key(number, room, 1))?.canvas ?? null;
+  if (canvas) canvas.className = 'sheet';
+  return canvas;
+}
+
+// Page `number` drawn now: a quick draft at `ratio`, or (no ratio) sharp and kept for the
+// turns back. Cancelled by a newer turn (turnDrawings).
+async function drawnSheet(number, room, ratio = null) {
+  const page = await state.document.getPage(number);
+  const canvas = await sheet(page, framed(page, room, state.frames), { ratio, via: turnDrawings });
+  if (!ratio) ahead.keep(ahead.key(number, room, 1), number, canvas, null);
+  canvas.className = 'sheet';
+  return canvas;
+}
+
+// The drawings of the pages asked for: cancelled when a newer turn comes before they are done.
+const turnDrawings = drawings();
+
+// The server's pictures of the pages (pictures.js), by the piece's score and its page there;
+// none for a placeholder.
+const pictures = pagePictures((number) => {
+  const piece = pieceAt(number);
+  const score = piece?.sound?.score;
+  if (!score || number > state.pages) return null;
+  return `/api/scores/${score}/pages/${(piece.sound.firstPage ?? 1) + number - piece.page}/image`;
+});
+
+// Page `number` as the server's picture, on a canvas of the sheet's size; null without one.
+async function pictureSheet(number, room) {
+  if (withLayers()) return null;
+  const picture = await pictures.get(number, 150);
+  if (!picture) return null;
+  const page = await state.document.getPage(number);
+  const canvas = document.createElement('canvas');
+  size(canvas, fit(page, framed(page, room, state.frames)));
+  canvas.getContext('2d').drawImage(picture, 0, 0, canvas.width, canvas.height);
   canvas.className = 'sheet';
   return canvas;
 }
@@ -119,7 +147,7 @@ async function pageSheet(number, room) {
 // Draws the page (half turn, two pages) the state names. A page that cannot be had leaves
 // the pages shown on screen and the state on them, with a notice; the page is drawn when the
 // server answers again (see reconnect.js).
-const render = blipProof({ stage, state, draw: () => drawState(), place: () => keep(), reopen: async () => {
+const render = blipProof({ stage, state, draw: () => drawState(), place: () => keep(), cancel: () => { turnDrawings.cancel(); ahead.yield(); }, reopen: async () => {
   ahead.clear();
   state.document = await openDocument(`/api/setlists/${encodeURIComponent(stage.dataset.setlist)}/pdf`).promise;
 } });
@@ -132,27 +160,75 @@ async function drawState() {
     const canvas = document.createElement('canvas');
     canvas.className = 'sheet';
     const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
-    const [current, next] = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
-    await drawHalves(current, next, canvas, framed(current, room, state.frames));
-    stage.replaceChildren(canvas, ...stage.querySelectorAll('.page-notice'));
-    label.textContent = `${state.page}½ / ${state.pages}`;
-    pieceLabel.textContent = described(pieceAt(state.page + 1));
-    stage.dataset.rendered = `${state.page}.5`;
+    const number = state.page;
+    const [current, next] = await Promise.all([number, number + 1].map((each) => state.document.getPage(each)));
+    turnDrawings.cancel();
+    await drawHalves(current, next, canvas, framed(current, room, state.frames), null, turnDrawings);
+    if (state.page !== number || !state.halfway) return;   // turned on meanwhile: a newer render draws
+    stage.replaceChildren(canvas, ...stage.querySelectorAll('.page-notice, .awake-note'));
+    label.textContent = `${number}½ / ${state.pages}`;
+    pieceLabel.textContent = described(pieceAt(number + 1));
+    stage.dataset.rendered = `${number}.5`;
     return;
   }
   const count = state.two ? 2 : 1;
   const room = { width: (stage.clientWidth - 20) / count - (count - 1) * 6, height: stage.clientHeight - 20 };
   const numbers = [state.page, state.page + 1].slice(0, count).filter((number) => number <= state.pages);
-  const canvases = await Promise.all(numbers.map((number) => pageSheet(number, room)));
-  stage.replaceChildren(...canvases, ...stage.querySelectorAll('.page-notice'));
-  performance.mark('folio-page-shown', { detail: state.page });   // read by Benchmarks/pageturn_bench.py
-  label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
-  const piece = pieceAt(state.page);
-  pieceLabel.textContent = described(piece);
-  stage.dataset.rendered = String(state.page);
+  // Turned past meanwhile (a newer render waits): left unfinished.
+  const passed = () => state.page !== numbers[0] || state.halfway || (state.two ? 2 : 1) !== count;
+  // Where drawing is slow, the pictures of the pages a turn may show next, asked for first: a
+  // turn may come before these pages are drawn.
+  const nextPictures = () => {
+    if (!slowDrawing() || withLayers()) return;
+    pictures.prefetch([...numbers, ...numbers.map((number) => number + count), ...numbers.map((number) => number + 2 * count),
+      ...numbers.map((number) => number - count)]);
+  };
+  nextPictures();
+  // Drawn ahead (ahead.js): swapped in at once. Else the server's pictures first (pictures.js)
+  // or, without them, on a high-density screen quick drafts (see draftRatio), then the sharp
+  // pages; the pages shown stay until then.
+  const canvases = numbers.map((number) => aheadSheet(number, room));
+  turnDrawings.cancel();
+  stage.dataset.drawn = canvases.every(Boolean) ? 'ahead' : 'on the turn';
+  if (!canvases.every(Boolean)) {
+    // A page being drawn ahead is finished, not begun again; any other drawing ahead yields.
+    const finishing = numbers.map((number, index) => (canvases[index] ? null : ahead.finishing(ahead.key(number, room, 1))));
+    if (!finishing.some(Boolean)) ahead.yield();
+    const pictured = await Promise.all(numbers.map((number, index) => canvases[index] ?? pictureSheet(number, room)));
+    if (passed()) return;
+    const quick = draftRatio();
+    if (pictured.every(Boolean)) {
+      showPages(pictured, numbers);
+      stage.dataset.sharp = 'drawing';
+    } else if (quick && !finishing.some(Boolean)) {
+      const drafts = await Promise.all(numbers.map((number, index) => canvases[index] ?? drawnSheet(number, room, quick)));
+      if (passed()) return;
+      showPages(drafts, numbers);
+      stage.dataset.sharp = 'drawing';
+    }
+    for (const [index, number] of numbers.entries()) {
+      canvases[index] ??= (await finishing[index])?.canvas ?? null;
+      if (canvases[index]) canvases[index].className = 'sheet';
+      if (passed()) return;
+      canvases[index] ??= await drawnSheet(number, room);
+    }
+    if (passed()) return;
+  }
+  showPages(canvases, numbers);
+  stage.dataset.sharp = String(numbers[0]);
+  stage.dataset.rendered = String(numbers[0]);
   // The pages a turn shows next (the next piece's first, at a piece's end) and those before.
   const near = [...numbers.map((number) => number + count), ...numbers.map((number) => number - count)];
+  nextPictures();
   ahead.prepare(state.document, near, room, 1, (page) => fit(page, framed(page, room, state.frames)), [...numbers, ...near]);
+}
+
+// Puts `canvases` (pages `numbers`, drafts or sharp) on the stage, with the page and the piece.
+function showPages(canvases, numbers) {
+  stage.replaceChildren(...canvases, ...stage.querySelectorAll('.page-notice, .awake-note'));
+  performance.mark('folio-page-shown', { detail: numbers[0] });   // read by Benchmarks/pageturn_bench.py
+  label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${numbers[0]} / ${state.pages}`;
+  pieceLabel.textContent = described(pieceAt(numbers[0]));
 }
 
 // A piece as the header names it: its title, and its note for the set.

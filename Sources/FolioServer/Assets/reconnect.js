@@ -29,8 +29,10 @@ export function whenReachable(every = 2000) {
 // back on the page shown, a notice, and the page drawn once the server answers (first asked
 // again of pdf.js, then, should that fail too, of a newly opened document). One drawing at a
 // time: a render asked for while one runs is done once after it, for the state as it is then,
-// so a slow drawing never lands over a newer one and turns in between are not drawn at all.
-export function blipProof({ stage, state, draw, place, reopen }) {
+// so a slow drawing never lands over a newer one and turns in between are not drawn at all;
+// `cancel()` (optional) stops the drawing under way then, so a page flipped past is never
+// finished before the page asked for is begun.
+export function blipProof({ stage, state, draw, place, reopen, cancel = () => {} }) {
   let retries = 0;
   const notice = pageNotice(stage, async (page) => {
     retries += 1;
@@ -46,6 +48,7 @@ export function blipProof({ stage, state, draw, place, reopen }) {
   function render() {
     if (running) {
       again = true;
+      cancel();
       return running;
     }
     running = (async () => {

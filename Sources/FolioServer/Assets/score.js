@@ -12,7 +12,8 @@ import { getJSON, change } from './api.js';
 import { details } from './details.js';
 import { contents } from './contents.js';
 import { tabList } from './dom.js';
-import { fit, size, sized, draw, openDocument, drawHalves, drawSideBySide, viewModes } from './pages.js';
+import { fit, size, sized, openDocument, drawHalves, drawSideBySide, viewModes, drawings, draftRatio, withLayers, slowDrawing } from './pages.js';
+import { pagePictures } from './pictures.js';
 import { goTo, pageTurn } from './turns.js';
 import { pageTools } from './pagetools.js';
 import { markSettings } from './settings.js';
@@ -24,7 +25,7 @@ import { marksList } from './marks.js';
 import { linkNavigation } from './links.js';
 import { markingTools } from './tools.js';
 import { pageGestures } from './touch.js';
-import { setUpStand } from './stand.js';
+import { setUpStand, stayAwake } from './stand.js';
 import { splitHandle } from './halfsplit.js';
 import { blipProof } from './reconnect.js';
 import { pendingChanges } from './pending.js';
@@ -51,7 +52,7 @@ firstPicture?.addEventListener('error', () => firstPicture.remove());
 // `annotations`: the musician's marks on the page; `links`: the links a tap follows.
 // `zoom` scales the fitted page (pinch); `back` holds the pages links were followed from.
 const state = { document: null, page: placeNumber('page', 1), pages: 0, scale: 1, version: null, tool: 'view', annotations: [],
-  links: [], rendering: null, half: false, halfway: false, two: false, splits: {}, fitWidth: false, zoom: 1, back: [] };
+  links: [], half: false, halfway: false, two: false, splits: {}, fitWidth: false, zoom: 1, back: [] };
 
 const undoButton = document.getElementById('undo');
 // The history in the Details panel (history.js), listed anew after every save.
@@ -79,8 +80,10 @@ const app = {
 const panels = { details: details(app), contents: contents(app) };
 // The parts of the view: what they share of it, and each part's own file.
 const view = { scoreID, state, stage, canvas, overlay, say, run, render, turn, composed, marking, goTo: app.goTo };
-// Pages drawn ahead of a turn (forgotten with a new file or a layer shown or hidden).
+// Pages drawn ahead of a turn (forgotten with a new file or a layer shown or hidden), and the
+// server's pictures of the pages a turn may show, its stand-ins while pdf.js draws.
 const ahead = drawAhead();
+const pictures = pagePictures((number) => (number >= 1 && number <= state.pages ? `/api/scores/${scoreID}/pages/${number}/image` : null));
 const layers = layerMenu(document.getElementById('layers'), () => { ahead.clear(); render(); }, scoreID);
 // Marks made with the server out of reach wait on the device and are sent when it is back.
 view.pending = pendingChanges(view, async () => {
@@ -141,6 +144,7 @@ async function loadDocument({ broken = false } = {}) {
   const task = openDocument(url);
   const loaded = await task.promise;
   ahead.clear();
+  pictures.clear();
   if (state.document && !broken) state.document.destroy();
   state.document = loaded;
   state.pages = loaded.numPages;
@@ -151,7 +155,9 @@ async function loadDocument({ broken = false } = {}) {
 // Draws the page (or half turn, or two pages) the state names. A page that cannot be had
 // (the server out of reach, its bytes not kept) leaves the page drawn before it on screen and
 // the state on it, with a notice; the page is drawn when the server answers again.
-const blipSafe = blipProof({ stage, state, draw: () => drawState(),
+// The drawings of the page asked for: cancelled when a newer turn comes before they are done.
+const current = drawings();
+const blipSafe = blipProof({ stage, state, draw: () => drawState(), cancel: () => { current.cancel(); ahead.yield(); },
   place: () => keepPlace({ page: state.page > 1 ? state.page : null }), reopen: () => loadDocument({ broken: true }) });
 function render() { return blipSafe(); }
 
@@ -159,43 +165,85 @@ async function drawState() {
   keepPlace({ page: state.page > 1 ? state.page : null });
   rehearsal.moved();
   if (composed()) return renderComposed();
-  const page = await state.document.getPage(state.page);
+  // The page asked for now; turned past meanwhile (a newer render waits), it is left unfinished.
+  const number = state.page;
+  const passed = () => state.page !== number || composed();
+  // Where drawing is slow, the pictures of the pages a turn may show next, asked for first: a
+  // turn may come before this page is drawn.
+  const nextPictures = () => { if (slowDrawing() && !withLayers()) pictures.prefetch([number + 1, number + 2, number - 1, number]); };
+  nextPictures();
+  const page = await state.document.getPage(number);
   const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };
   const fitted = fit(page, room, 0.2, state.zoom);
-  // Drawn ahead (ahead.js): swapped in at once. Else drawn aside first: the page shown stays
-  // until the new one is whole.
-  const key = ahead.key(state.page, room, state.zoom);
-  let spare = (await ahead.ready(key))?.canvas;
-  if (state.rendering) state.rendering.cancel();
+  // Drawn ahead (ahead.js): swapped in at once. Else the server's picture of the page is shown
+  // first (pictures.js) or, without one, on a high-density screen a quick draft at one device
+  // pixel per CSS pixel, and the sharp page drawn after; drawn aside either way: the page
+  // shown stays until the new one is whole.
+  const key = ahead.key(number, room, state.zoom);
+  let spare = ahead.ready(key)?.canvas;
+  current.cancel();
   if (!spare) {
-    ahead.yield();
-    spare = document.createElement('canvas');
-    size(spare, fitted);
-    state.rendering = draw(page, spare, fitted);
-    try { await state.rendering.promise; } catch (error) { state.rendering = null; throw error; }
-    state.rendering = null;
-    ahead.keep(key, state.page, spare, fitted);
+    // Being drawn ahead: finished, not begun again; any other drawing ahead yields.
+    const finishing = ahead.finishing(key);
+    if (!finishing) ahead.yield();
+    // (Not for the page opened on: the server's picture of it shows until it is drawn.)
+    const picture = stage.dataset.rendered && !withLayers() ? await pictures.get(number, 150) : null;
+    if (passed()) return;
+    const quick = stage.dataset.rendered && !picture && !finishing ? draftRatio() : null;
+    if (picture) {
+      show(picture, fitted, number, 'picture');
+      overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);   // the last page's marks
+      stage.dataset.sharp = 'drawing';
+    } else if (quick) {
+      const draftFit = fit(page, room, 0.2, state.zoom, quick);
+      const draft = document.createElement('canvas');
+      size(draft, draftFit);
+      await current.draw(page, draft, draftFit).promise;
+      if (passed()) return;
+      show(draft, fitted, number, 'draft');
+      overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);   // the last page's marks
+      stage.dataset.sharp = 'drawing';
+    }
+    spare = (await finishing)?.canvas;
+    if (passed()) return;
+    if (!spare) {
+      spare = document.createElement('canvas');
+      size(spare, fitted);
+      await current.draw(page, spare, fitted).promise;
+      ahead.keep(key, number, spare, fitted);
+      if (passed()) return;
+    }
   }
-  state.scale = fitted.scale;
-  // A turn between pages of one size copies pixels only: pdf.js paints a page opaque, so the
-  // copy replaces every pixel, and the marks' layer is cleared rather than reallocated.
-  if (!sized(canvas, fitted)) size(canvas, fitted);
-  canvas.getContext('2d').drawImage(spare, 0, 0);
-  performance.mark('folio-page-shown', { detail: state.page });   // read by Benchmarks/pageturn_bench.py
+  show(spare, fitted, number, 'sharp');
+  stage.dataset.sharp = String(number);
+  performance.mark('folio-page-sharp', { detail: number });   // read by Benchmarks/pageturn_bench.py
   if (sized(overlay, fitted)) overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height); else size(overlay, fitted);
   overlay.style.left = `${canvas.offsetLeft}px`;
   overlay.style.top = `${canvas.offsetTop}px`;
   view.pending.draw();
   splitter.shown(false);
-  pageLabel.textContent = `${state.page} / ${state.pages}`;
   tools.clear();
   await loadMarks();
   if (!stage.dataset.rendered) performance.mark('folio-first-page');  // read by Benchmarks/serve_bench.py
-  stage.dataset.rendered = `${state.page}`;
+  stage.dataset.rendered = `${number}`;
   firstPicture?.remove();
+  if (passed()) return;
   // The pages a turn is likely to show next, drawn while the musician plays this one.
-  const near = [state.page + 1, state.page - 1];
-  ahead.prepare(state.document, near, room, state.zoom, (each) => fit(each, room, 0.2, state.zoom), [state.page, ...near]);
+  nextPictures();
+  const near = [number + 1, number - 1];
+  ahead.prepare(state.document, near, room, state.zoom, (each) => fit(each, room, 0.2, state.zoom), [number, ...near]);
+}
+
+// Puts `drawn` (page `number` drawn aside, as `kind`: the sharp page, or a stand-in scaled
+// up — the server's picture or a draft) on the visible canvas, sized for `fitted`. A turn between pages of one size copies pixels only: pdf.js
+// paints a page opaque, so the copy replaces every pixel.
+function show(drawn, fitted, number, kind) {
+  stage.dataset.shownAs = kind;   // 'picture', 'draft' or 'sharp': read by the benchmark
+  state.scale = fitted.scale;
+  if (!sized(canvas, fitted)) size(canvas, fitted);
+  canvas.getContext('2d').drawImage(drawn, 0, 0, canvas.width, canvas.height);
+  pageLabel.textContent = `${number} / ${state.pages}`;
+  performance.mark('folio-page-shown', { detail: number });   // read by Benchmarks/pageturn_bench.py
 }
 
 // The page's marks; the page itself is drawn whatever becomes of them (the server out of
@@ -211,13 +259,13 @@ async function loadMarks() {
 // A half turn (the next page's top half above this page's bottom half) or two pages side by
 // side. They are for reading on; the tools mark one whole page (see marking()).
 async function renderComposed() {
-  if (state.rendering) state.rendering.cancel();
+  current.cancel();
   const pages = await Promise.all([state.page, state.page + 1].map((number) => state.document.getPage(number)));
   const room = { width: stage.clientWidth - 20, height: stage.clientHeight - 20 };
   // Composed aside first, then shown (the same sizes and marks as drawn).
   const spare = document.createElement('canvas');
-  const shown = state.halfway ? await drawHalves(pages[0], pages[1], spare, room, state.splits[state.page] ?? null)
-    : await drawSideBySide(pages, spare, room);
+  const shown = state.halfway ? await drawHalves(pages[0], pages[1], spare, room, state.splits[state.page] ?? null, current)
+    : await drawSideBySide(pages, spare, room, current);
   canvas.width = spare.width;
   canvas.height = spare.height;
   canvas.style.width = spare.style.width;
@@ -295,6 +343,8 @@ document.getElementById('next').addEventListener('click', () => turn(1));
 
 window.addEventListener('resize', () => { if (state.document) render(); });
 setUpStand();
+// Played from, the score view keeps the screen on too (asked for on the first tap or key).
+stayAwake(stage);
 
 (async () => {
   try {

@@ -116,27 +116,84 @@ function watchStage() {
 }
 
 // The screen stays on while the music is up (the Screen Wake Lock, which a browser offers on
-// HTTPS and localhost): taken when the page opens and again whenever it is shown again (the
-// browser lets it go when the page is hidden, and when the musician leaves the page). The
-// stage says how it went (data-awake: "on", or why not) for the page and for tests.
+// HTTPS and localhost). Safari's engine grants it only from a tap or a key, so it is asked for
+// when the page opens (where that is enough), on every tap, key or pedal while it is not held,
+// and again after every return to the page (the browser lets it go while the page is hidden).
+// The stage says how it went (data-awake: "on", or why not), and a note on the stage says so
+// only when it matters: "Screen may dim — tap to keep it on".
 export function stayAwake(stage) {
-  const take = async () => {
-    if (document.visibilityState !== 'visible') return;
-    if (!navigator.wakeLock) { stage.dataset.awake = 'not offered (needs HTTPS)'; return; }
-    try {
-      const lock = await navigator.wakeLock.request('screen');
-      stage.dataset.awake = 'on';
-      lock.addEventListener('release', () => { stage.dataset.awake = 'released'; });
-    } catch (error) {
-      stage.dataset.awake = `refused: ${error.name}`;
+  let lock = null;
+  let asking = false;
+  const note = document.createElement('p');
+  note.className = 'awake-note';
+  note.setAttribute('role', 'status');
+  note.hidden = true;
+  stage.append(note);
+  let fade = 0;
+  const shown = (state) => {
+    stage.dataset.awake = state;
+    clearTimeout(fade);
+    note.hidden = state === 'on';
+    if (state.startsWith('not offered')) {
+      // Nothing a tap can change: said for a moment, not over the music all evening.
+      note.textContent = 'Screen may dim: keeping it on needs HTTPS (see /trust)';
+      fade = setTimeout(() => { note.hidden = true; }, 8000);
+    } else {
+      note.textContent = 'Screen may dim — tap to keep it on';
     }
   };
+  const take = async () => {
+    if (lock || asking || document.visibilityState !== 'visible') return;
+    if (!navigator.wakeLock) { shown('not offered (needs HTTPS)'); return; }
+    asking = true;
+    try {
+      const held = await navigator.wakeLock.request('screen');   // asked within the tap's or key's handler
+      lock = held;
+      shown('on');
+      held.addEventListener('release', () => {
+        if (lock === held) lock = null;
+        shown('released');
+      });
+    } catch (error) {
+      shown(`refused: ${error.name}`);
+    } finally {
+      asking = false;
+    }
+  };
+  for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, take, { capture: true });
   document.addEventListener('visibilitychange', take);
   return take();
 }
 
+// The header's title, composers and piece, cut short to keep one row: a tap shows them
+// whole (the header wraps while it does), another tap cuts them short again.
+function wholeOnTap() {
+  const bar = document.querySelector('body.score header.bar');
+  if (!bar) return;
+  for (const part of bar.querySelectorAll('h1, .people, #piece')) {
+    if (part.id !== 'piece') part.title = part.textContent;   // the piece changes as pages turn
+    part.addEventListener('click', () => bar.classList.toggle('whole'));
+  }
+}
+
+// The menus of the header's tools strip (Style, Layers), which scrolls sideways: each opens
+// fixed below its summary, where the strip has scrolled it, and within the window.
+function menusBelowStrip() {
+  for (const menu of document.querySelectorAll('header.bar .tools details')) {
+    menu.addEventListener('toggle', () => {
+      const panel = menu.querySelector(':scope > div');
+      if (!menu.open || !panel) return;
+      const at = menu.querySelector('summary').getBoundingClientRect();
+      panel.style.top = `${Math.round(at.bottom + 4)}px`;
+      panel.style.left = `${Math.round(Math.max(4, Math.min(at.left, window.innerWidth - panel.offsetWidth - 4)))}px`;
+    });
+  }
+}
+
 export function setUpStand() {
   watchStage();
+  wholeOnTap();
+  menusBelowStrip();
   const nightButton = document.getElementById('night');
   if (nightButton) night(nightButton);
   const screenButton = document.getElementById('fullscreen');

@@ -32,7 +32,7 @@ struct SessionController {
     /// What a request without a session may reach in a library with members: the login and
     /// invitation pages and their API, and the files those pages load.
     static func isPublic(_ path: String) -> Bool {
-        if ["/login", "/assets/login.js", "/assets/folio.css", "/assets/icon-192.png", "/manifest.webmanifest", "/api/session"].contains(path) {
+        if ["/login", "/assets/login.js", "/assets/errors.js", "/assets/folio.css", "/assets/icon-192.png", "/manifest.webmanifest", "/api/session"].contains(path) {
             return true
         }
         for prefix in ["/invite/", "/api/invitations/"] where path.hasPrefix(prefix) {

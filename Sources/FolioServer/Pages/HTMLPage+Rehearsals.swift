@@ -22,7 +22,7 @@ extension HTMLPage {
 
     /// The Rehearse button, for the pager of a page that leads.
     static let rehearseButton = """
-        <button id="rehearse" data-right="lead" aria-pressed="false" title="Lead a rehearsal: the others' devices follow your page turns, each on their part">⇉ Rehearse</button>
+        <button id="rehearse" data-right="lead" aria-pressed="false" title="Lead a rehearsal: the others' devices follow your page turns, each on their part">⇉<span class="word"> Rehearse</span></button>
         """
 
     /// The follower's page. `code` is the rehearsal's (already known to exist), or nil for

@@ -77,7 +77,7 @@ extension HTMLPage {
           <a href="/setlists/\(escape(pathComponent(setlist.name)))" class="back" aria-label="Setlist">←</a>
           <h1>\(escape(setlist.name))</h1>
           <span id="piece" class="people muted"></span>
-          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="Each piece's recording and the metronome">♪ Sound</button>
+          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="Each piece's recording and the metronome">♪<span class="word"> Sound</span></button>
             <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side (2)">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page (H)">½</button>
             <button id="prev" aria-label="Previous page">‹</button><span id="pageno">–</span>

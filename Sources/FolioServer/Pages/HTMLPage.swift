@@ -35,6 +35,10 @@ enum HTMLPage {
             : "<script type=\"module\" src=\"\(escape(source))\"></script>"
     }
 
+    /// The classic script every page runs first: it keeps the tab's errors, unhandled
+    /// rejections and CSP violations in `sessionStorage['folio.errors']` (see Assets/errors.js).
+    static let errorRecorder = "/assets/errors.js"
+
     /// The scripts of a page that draws PDFs, before its own module.
     static let workerStarter = "/assets/pdf-worker.js"
     static let pdfScripts = [workerStarter, "/pdfjs/pdf.js"]
@@ -54,6 +58,7 @@ enum HTMLPage {
         <meta name="theme-color" content="#8a3b12">
         <link rel="icon" href="/assets/icon-192.png">
         <link rel="apple-touch-icon" href="/assets/icon-192.png">
+        <script src="\(errorRecorder)"></script>
         \(scripts.filter { $0 == workerStarter }.map(script).joined())
         </head>
         <body class="\(bodyClass)">
@@ -139,7 +144,7 @@ enum HTMLPage {
             ? "<button type=\"button\" class=\"split\" data-split=\"\(score.id)\" aria-label=\"Split \(escape(score.title)) into its \(score.pieces ?? 0) pieces\">Split (\(score.pieces ?? 0))</button>"
             : ""
         return """
-            <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" height="60"><span class="title">\(escape(score.title))</span>
+            <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" width="43" height="60"><span class="title">\(escape(score.title))</span>
               <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span>\(path)</a>\(split)</li>
         """
     }
@@ -199,9 +204,9 @@ enum HTMLPage {
             <button id="undo" disabled title="Nothing to undo">Undo</button>
             <details id="layers" class="layers" hidden><summary title="Show or hide the file's layers">Layers</summary><div></div></details>
           </nav>
-          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="The linked recording and the metronome">♪ Sound</button>
+          <span class="pager">\(rehearseButton)<button id="sound-toggle" aria-pressed="false" title="The linked recording and the metronome">♪<span class="word"> Sound</span></button>
             <button id="link-back" hidden title="Back to where the link was followed from">↩ Back</button>
-            <button id="fit-width" aria-pressed="false" title="Fit the page's width (scroll down the page); off: the whole page">↔ Width</button>
+            <button id="fit-width" aria-pressed="false" title="Fit the page's width (scroll down the page); off: the whole page">↔<span class="word"> Width</span></button>
             <button id="two" aria-pressed="false" aria-label="Two pages side by side" title="Two pages side by side">2</button>
             <button id="half" aria-pressed="false" aria-label="Half-page turns" title="Half-page turns: the next page's top half shows while you finish this page">½</button>
             <button id="prev" aria-label="Previous page">‹</button>
@@ -278,7 +283,7 @@ enum HTMLPage {
     /// a side panel, the button that opens and folds it.
     static func standButtons(panel: Bool) -> String {
         let toggle = panel ? "<button id=\"panel-toggle\" aria-expanded=\"true\" aria-controls=\"side-panel\" aria-label=\"Panel\" title=\"Panel: marks, contents, details (open or fold)\">☰</button>" : ""
-        return "<button id=\"night\" aria-pressed=\"false\" title=\"Night: the page light on dark, for a dark stage\">Night</button>"
+        return "<button id=\"night\" aria-pressed=\"false\" title=\"Night: the page light on dark, for a dark stage\">☾<span class=\"word\"> Night</span></button>"
             + "<button id=\"fullscreen\" aria-pressed=\"false\" aria-label=\"Full screen\" title=\"Full screen: the page alone, as large as the screen\">⤢</button>" + toggle
     }
 
