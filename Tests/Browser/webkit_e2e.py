@@ -107,8 +107,8 @@ def main(folio, artifacts):
             assert header < 70, f"the library's header took {header} px"
             search = driver.find_element(By.ID, "search")
             search.send_keys("ukolébavka")
-            until(driver, "return [...document.querySelectorAll('#scores li .title')].map((t) => t.textContent)",
-                  lambda titles: titles == [CZECH], what="the search for a Czech word")
+            until(driver, "return [document.getElementById('search').value, [...document.querySelectorAll('#scores li .title')]"
+                  ".map((t) => t.textContent)]", lambda found: found[1] == [CZECH], seconds=40, what="the search for a Czech word")
             snap(driver, artifacts, "01-library")
             no_errors(driver, "the library")
 

@@ -116,9 +116,10 @@ for (const select of filters) select.addEventListener('change', () => refresh(0)
 
 // The search and filters the address holds (a reload, a shared link, back and forward);
 // a value the menus do not offer yet (a facet past the first hundred) is added to its menu.
-function restore() {
+// On load (`typed`), words typed before this module ran — a slow tablet — are kept and searched.
+function restore(typed = '') {
   const query = place();
-  input.value = query.get('q') ?? '';
+  input.value = query.get('q') ?? typed;
   for (const select of filters) {
     const value = query.get(select.dataset.filter) ?? '';
     if (value && ![...select.options].some((option) => option.value === value)) {
@@ -126,10 +127,10 @@ function restore() {
     }
     select.value = value;
   }
-  return [...query.keys()].length > 0;
+  return [...query.keys()].length > 0 || input.value.trim() !== '';
 }
 window.addEventListener('popstate', () => { restore(); refresh(0); });
-if (restore()) refresh(0);
+if (restore(input.value)) refresh(0);
 input.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowDown') { list.querySelector('a')?.focus(); event.preventDefault(); }
 });
