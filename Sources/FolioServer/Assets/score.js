@@ -235,8 +235,9 @@ async function drawState() {
 }
 
 // Puts `drawn` (page `number` drawn aside, as `kind`: the sharp page, or a stand-in scaled
-// up — the server's picture or a draft) on the visible canvas, sized for `fitted`. A turn between pages of one size copies pixels only: pdf.js
-// paints a page opaque, so the copy replaces every pixel.
+// up — the server's picture or a draft) on the visible canvas, sized for `fitted`. A turn
+// between pages of one size copies pixels only: pdf.js paints a page opaque, so the copy
+// replaces every pixel.
 function show(drawn, fitted, number, kind) {
   stage.dataset.shownAs = kind;   // 'picture', 'draft' or 'sharp': read by the benchmark
   state.scale = fitted.scale;

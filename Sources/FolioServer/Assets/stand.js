@@ -144,7 +144,10 @@ export function stayAwake(stage) {
   };
   const take = async () => {
     if (lock || asking || document.visibilityState !== 'visible') return;
-    if (!navigator.wakeLock) { shown('not offered (needs HTTPS)'); return; }
+    if (!navigator.wakeLock) {
+      if (!stage.dataset.awake) shown('not offered (needs HTTPS)');   // said once, not at every tap
+      return;
+    }
     asking = true;
     try {
       const held = await navigator.wakeLock.request('screen');   // asked within the tap's or key's handler
