@@ -187,7 +187,10 @@ async function drawState() {
     const finishing = ahead.finishing(key);
     if (!finishing) ahead.yield();
     // (Not for the page opened on: the server's picture of it shows until it is drawn.)
-    const picture = stage.dataset.rendered && !withLayers() ? await pictures.get(number, 150) : null;
+    const pictured = stage.dataset.rendered && !withLayers();
+    let picture = pictured ? await pictures.get(number, 150) : null;
+    // The page being drawn ahead and its picture on the way: whichever comes first.
+    if (!picture && pictured && finishing) picture = await Promise.race([pictures.get(number, 5000), finishing.then(() => null)]);
     if (passed()) return;
     const quick = stage.dataset.rendered && !picture && !finishing ? draftRatio() : null;
     if (picture) {
