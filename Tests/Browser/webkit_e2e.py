@@ -72,6 +72,18 @@ def snap(driver, folder, name):
     driver.save_screenshot(f"{folder}/{name}.png")
 
 
+def one_row(driver, where):
+    """The page's header is one row (under 70 CSS px)."""
+    header = driver.execute_script(HEADER)
+    assert header < 70, f"{where}'s header took {header} px (two rows?)"
+
+
+def free_texts(path):
+    """The FreeText marks' words on the first page of the PDF at `path` (pikepdf)."""
+    with pikepdf.open(path) as pdf:
+        return [str(a.get("/Contents")) for a in pdf.pages[0].get("/Annots", []) if a.get("/Subtype") == "/FreeText"]
+
+
 def no_errors(driver, where):
     errors = page_errors(driver)
     assert not errors, f"{where}: {errors}"
@@ -103,8 +115,7 @@ def main(folio, artifacts):
             covers = driver.execute_script(
                 "return [...document.querySelectorAll('img.cover')].map((img) => [img.getAttribute('width'), img.getAttribute('height')])")
             assert covers and all(size == ["43", "60"] for size in covers), covers
-            header = driver.execute_script(HEADER)
-            assert header < 70, f"the library's header took {header} px"
+            one_row(driver, "the library")
             search = driver.find_element(By.ID, "search")
             search.send_keys("ukolébavka")
             until(driver, "return [document.getElementById('search').value, [...document.querySelectorAll('#scores li .title')]"
@@ -115,8 +126,7 @@ def main(folio, artifacts):
             # A score: keys and taps, one header row, a text mark added, deleted, undone.
             driver.get(f"{base}/scores/{debussy_id}")
             shown(driver, 1, "the score view")
-            header = driver.execute_script(HEADER)
-            assert header < 70, f"the score's header took {header} px (two rows?)"
+            one_row(driver, "the score view")
             people = driver.execute_script("return document.querySelector('.bar .people').getBoundingClientRect().width")
             assert people >= 80, f"the composer cut to {people} px"
             overlay = driver.find_element(By.ID, "overlay")
@@ -141,8 +151,7 @@ def main(folio, artifacts):
             ActionChains(driver).send_keys("dolce – 甘く").send_keys(Keys.ENTER).perform()
             until(driver, "return [...document.querySelectorAll('#annotations li')].some((li) => li.textContent.includes('dolce – 甘く'))",
                   bool, what="the text mark listed")
-            with pikepdf.open(debussy) as pdf:
-                texts = [str(a.get("/Contents")) for a in pdf.pages[0].get("/Annots", []) if a.get("/Subtype") == "/FreeText"]
+            texts = free_texts(debussy)
             assert texts.count("dolce – 甘く") == 1, texts
             driver.execute_script("[...document.querySelectorAll('#annotations li')].find((li) => li.textContent.includes('dolce'))"
                                   ".querySelector('button:last-of-type').click()")   # Delete
@@ -153,8 +162,7 @@ def main(folio, artifacts):
             driver.find_element(By.ID, "undo").click()
             until(driver, "return [...document.querySelectorAll('#annotations li')].some((li) => li.textContent.includes('dolce – 甘く'))",
                   bool, what="the text mark back after Undo")
-            with pikepdf.open(debussy) as pdf:
-                texts = [str(a.get("/Contents")) for a in pdf.pages[0].get("/Annots", []) if a.get("/Subtype") == "/FreeText"]
+            texts = free_texts(debussy)
             assert texts.count("dolce – 甘く") == 1, texts
             snap(driver, artifacts, "03-mark")
             no_errors(driver, "the score view")
@@ -207,8 +215,7 @@ def main(folio, artifacts):
             # Perform across the three pieces; the wake lock from the first tap.
             driver.get(f"{base}/setlists/{SETLIST_PATH}/perform")
             shown(driver, 1, "Perform")
-            header = driver.execute_script(HEADER)
-            assert header < 70, f"Perform's header took {header} px"
+            one_row(driver, "Perform")
             before = driver.execute_script("return document.getElementById('stage').dataset.awake ?? ''")
             first_piece = driver.execute_script("return document.getElementById('piece').textContent")
             stage = driver.find_element(By.ID, "stage")
