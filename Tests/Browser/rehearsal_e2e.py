@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 
 from playwright.sync_api import sync_playwright
@@ -116,15 +117,20 @@ def main(folio, artifacts):
             assert slowest <= limit, f"{what}: {slowest} ms (limit {limit} ms)"
             if limit == LIMIT_MS:
                 latencies.append(slowest)
+                check.slowest = max(check.slowest, (slowest, what))
             elif limit == PIECE_LIMIT_MS:
                 pieces.append(slowest)
             return slowest
 
         check.last = 0
+        check.slowest = (0, None)
         # Late joiners start where the leader is: page 1 of their parts.
         for instrument, score in (("Trumpet in Bb", trumpet_part), ("Violin I", violin_part)):
             poll(followers[instrument], SHOWN, lambda value, s=score: value["score"] == str(s) and value["rendered"] == "1", what=f"{instrument} joined")
 
+        # A rehearsal's first turn comes a while after the players joined, not while their pages
+        # are still being drawn (three browsers on two cores): what is measured is a turn.
+        time.sleep(1.5)
         # Ten page turns: on to 4, back to 1, on to 4, back to 3.
         leader.locator("#overlay").focus()
         pages = [2, 3, 4, 3, 2, 1, 2, 3, 4, 3]
@@ -243,7 +249,7 @@ def main(folio, artifacts):
         browser.close()
 
     print(f"rehearsal: {len(latencies)} moves, follower latency median {statistics.median(latencies):.0f} ms, "
-          f"max {max(latencies):.0f} ms (limit {LIMIT_MS} ms); changes of piece {', '.join(f'{x:.0f}' for x in pieces)} ms "
+          f"max {max(latencies):.0f} ms at {check.slowest[1]} (limit {LIMIT_MS} ms); changes of piece {', '.join(f'{x:.0f}' for x in pieces)} ms "
           f"(limit {PIECE_LIMIT_MS} ms)")
 
 

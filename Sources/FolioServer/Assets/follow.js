@@ -4,9 +4,11 @@
 // full score). Turning a page yourself looks elsewhere; Rejoin goes back to the leader's
 // place. A dropped connection reconnects by itself and catches up; a page that cannot be had
 // (a server blip) leaves the page shown on screen, says so, and is drawn once the server
-// answers. If the leader hands over, this page leads: its turns reach the others.
+// answers. If the leader hands over, this page leads: its turns reach the others. The pages
+// the leader is likeliest to turn to next are drawn ahead (ahead.js), so a turn is swapped in.
 import { getJSON } from './api.js';
-import { openDocument, sheet, drawHalves } from './pages.js';
+import { openDocument, sheet, drawHalves, fit } from './pages.js';
+import { drawAhead } from './ahead.js';
 import { goTo, pageTurn, turnOnTapOrSwipe } from './turns.js';
 import { connect, memberID } from './rehearsal.js';
 import { whenReachable } from './reconnect.js';
@@ -23,14 +25,27 @@ const code = stage.dataset.code;
 const state = { score: null, document: null, pages: 0, page: 1, halfway: false, two: false, attached: true, leader: null, key: null, following: null };
 const fits = { part: 'your part', instrument: 'your instrument (another desk)', section: 'your section', full: 'no part of yours: the full score' };
 let link = null;
+const ahead = drawAhead();
 
 function say(text) { status.textContent = text; }
 
+// The files of the last two pieces shown, open: going back to the piece before ("once more
+// from the Debussy") opens nothing anew. (Not destroyed when let go: that would end the pdf.js
+// worker every document shares.)
+const documents = new Map();   // score → pdf.js document
+async function opened(score) {
+  const pdf = documents.get(score) ?? await openDocument(`/api/scores/${score}/pdf`).promise;
+  documents.delete(score);
+  documents.set(score, pdf);
+  for (const older of [...documents.keys()].slice(0, -2)) documents.delete(older);
+  return pdf;
+}
+
 async function show(score, page, halfway, two) {
   if (score !== state.score) {
-    // (Not destroyed: that would end the pdf.js worker every document shares.)
+    ahead.clear();
     state.score = score;
-    state.document = await openDocument(`/api/scores/${score}/pdf`).promise;
+    state.document = await opened(score);
     state.pages = state.document.numPages;
   }
   // The server keeps a follower's page within their part and never half-turns its last page.
@@ -42,16 +57,30 @@ async function show(score, page, halfway, two) {
     await drawHalves(await state.document.getPage(state.page), await state.document.getPage(state.page + 1), canvas, room);
     stage.replaceChildren(canvas);
     label.textContent = `${state.page}½ / ${state.pages}`;
+    // A half turn is finished by the next whole page.
+    ahead.prepare(state.document, [state.page + 1], room, 1, (page) => fit(page, room), [state.page + 1]);
   } else {
     const numbers = [state.page, state.page + 1].slice(0, two ? 2 : 1).filter((number) => number <= state.pages);
     const share = { width: room.width / numbers.length - (numbers.length - 1) * 6, height: room.height };
-    const canvases = await Promise.all(numbers.map(async (number) => {
-      const canvas = await sheet(await state.document.getPage(number), share);
+    // Drawn ahead: swapped in; being drawn ahead: finished, not begun again.
+    const keys = numbers.map((number) => ahead.key(number, share, 1));
+    const finishing = keys.map((key) => (ahead.ready(key) ? null : ahead.finishing(key)));
+    if (!finishing.some(Boolean)) ahead.yield();
+    const canvases = await Promise.all(numbers.map(async (number, index) => {
+      let canvas = (ahead.ready(keys[index]) ?? await finishing[index])?.canvas;
+      if (!canvas) {
+        canvas = await sheet(await state.document.getPage(number), share);
+        ahead.keep(keys[index], number, canvas, null);
+      }
       canvas.className = 'sheet';
       return canvas;
     }));
     stage.replaceChildren(...canvases);
     label.textContent = numbers.length > 1 ? `${numbers[0]}–${numbers[1]} / ${state.pages}` : `${state.page} / ${state.pages}`;
+    // The leader's likeliest next moves: on by a page (or two), then back.
+    const step = numbers.length;
+    const next = [...numbers.map((number) => number + step), ...numbers.map((number) => number - step)];
+    ahead.prepare(state.document, next, share, 1, (page) => fit(page, share), [...numbers, ...next]);
   }
   stage.dataset.score = String(score);
   delete stage.dataset.missed;
@@ -75,6 +104,7 @@ function follow(position) {
       // The page shown stays (show() replaces it only once the new one is drawn). The document is
       // opened again next time: one whose byte ranges failed stays broken in pdf.js.
       state.score = null;
+      documents.delete(position.score);
       stage.dataset.missed = String(position.page);
       const of = position.title ?? position.song;
       say(`Page ${position.page}${of ? ` of ${of}` : ''} could not be loaded (${error.message}); the page shown stays until the server answers.`);
@@ -150,7 +180,11 @@ document.addEventListener('keydown', (event) => {
   if (action !== null) { turn(action); event.preventDefault(); }
 });
 turnOnTapOrSwipe(stage, turn);
-window.addEventListener('resize', () => { if (state.document) drawing = drawing.then(() => show(state.score, state.page, state.halfway, state.two)); });
+window.addEventListener('resize', () => {
+  if (!state.document) return;
+  ahead.clear();
+  drawing = drawing.then(() => show(state.score, state.page, state.halfway, state.two));
+});
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
