@@ -287,6 +287,14 @@ enum CatalogSchema {
                 ALTER TABLE undo_step ADD COLUMN authorKey TEXT;
                 """)
         }
+        migrator.registerMigration("v17") { db in
+            // The catalog's version, counted by every write transaction of every process: a
+            // search answer kept in memory is served only at the version it was computed at.
+            try db.execute(sql: """
+                CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), changes INTEGER NOT NULL);
+                INSERT INTO catalog_state (id, changes) VALUES (1, 0);
+                """)
+        }
         return migrator
     }
 }

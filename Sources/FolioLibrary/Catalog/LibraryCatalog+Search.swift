@@ -152,19 +152,24 @@ extension LibraryCatalog {
             arguments.append(max(0, limit))
         }
         let key = Self.searchKey(query, rankingAtMost: candidates)
-        if let kept = searches.entries(for: key) { return kept }
-        let generation = searches.generation, started = ContinuousClock.now
-        let entries = try read { db in
+        // The catalog's version and the answer from one snapshot: a write by any process
+        // (a scan beside the server) makes the kept answers of older versions stale.
+        return try read { db in
+            let version = try Self.catalogVersion(in: db)
+            if let kept = searches.entries(for: key, version: version) { return kept }
+            let started = ContinuousClock.now
+            let entries: [LibraryEntry]
             if let page, let match {
-                return try Self.rankedPage(match: match, scoresOnly: !query.includeBookmarks, limit: page,
-                                           candidates: candidates, in: db)
+                entries = try Self.rankedPage(match: match, scoresOnly: !query.includeBookmarks, limit: page,
+                                              candidates: candidates, in: db)
+            } else {
+                entries = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.entry)
             }
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.entry)
+            if searches.worthKeeping(started.duration(to: .now)) {
+                searches.store(entries, for: key, version: version)
+            }
+            return entries
         }
-        if searches.worthKeeping(started.duration(to: .now)) {
-            searches.store(entries, for: key, generation: generation)
-        }
-        return entries
     }
 
     /// The first `limit` of the `candidates` matches of `match` catalogued last (text rowids

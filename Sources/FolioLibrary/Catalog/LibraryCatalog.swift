@@ -20,7 +20,7 @@ public final class LibraryCatalog: Sendable {
     /// no `..`, no link that leads out.
     public let files: LibraryPaths
     let pool: DatabasePool
-    /// Answers to slow searches, dropped by every write (see ``SearchCache``).
+    /// Answers to slow searches, each for the catalog's version it was computed at (see ``SearchCache``).
     let searches = SearchCache()
 
     /// The default database of a library folder.
@@ -222,11 +222,13 @@ public final class LibraryCatalog: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        // Dropped before and after: a search that ran meanwhile may hold either state.
-        searches.invalidate()
-        defer { searches.invalidate() }
         do {
-            return try pool.write(body)
+            return try pool.write { db in
+                let result = try body(db)
+                // Counted in the same transaction: searches kept for an older version are stale.
+                try db.cachedStatement(sql: "UPDATE catalog_state SET changes = changes + 1").execute()
+                return result
+            }
         } catch let error as DatabaseError {
             throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
         }
@@ -249,6 +251,11 @@ public final class LibraryCatalog: Sendable {
         } catch let error as DatabaseError {
             throw LibraryError(.database, "\(databasePath): \(error.message ?? error.description)")
         }
+    }
+
+    /// The catalog's version: how many write transactions it has had, from any process.
+    static func catalogVersion(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT changes FROM catalog_state")) ?? 0
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
