@@ -135,7 +135,7 @@ def saves(folio, corpus, work):
         if len(chosen) == 20:
             break
     for index, path in enumerate(chosen):
-        shutil.copy(path, os.path.join(folder, f"{index:02d}.pdf"))
+        shutil.copyfile(path, os.path.join(folder, f"{index:02d}.pdf"))   # (not the corpus's read-only mode: Folio keeps such a file, root too)
     server = Server(folio, folder)
     folio_times, mupdf_times, refused = [], [], 0
     try:
@@ -155,7 +155,7 @@ def saves(folio, corpus, work):
         server.stop()
     for index, path in enumerate(chosen):
         copy = os.path.join(work, f"mupdf-{index:02d}.pdf")
-        shutil.copy(path, copy)
+        shutil.copyfile(path, copy)
         for attempt in range(5):
             started = time.perf_counter()
             try:

@@ -36,6 +36,12 @@ struct Folio: AsyncParsableCommand {
                 printError(usage)
                 exit(withError: ExitCode.validationFailure)
             }
+            // Any other usage error in the one style of every error: "folio COMMAND: what", where to look.
+            if exitCode(for: error) == .validationFailure {
+                let name = UsageCheck.commandName(for: arguments, root: Folio.self)
+                printError("\(name): \(message(for: error)) (\(name) --help shows its options)")
+                exit(withError: ExitCode.validationFailure)
+            }
             exit(withError: error)
         }
         do {
@@ -44,8 +50,15 @@ struct Folio: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let code as ExitCode {
+            exit(withError: code)   // reported already
+        } catch where !CommandError.isOurs(error) {
+            exit(withError: error)   // ArgumentParser's own (help asked for, a clean exit)
         } catch {
-            exit(withError: error)
+            // What a command threw without reporting it (a check of its options after parsing):
+            // the same one style, the exit code by the one mapping.
+            printError("\(UsageCheck.commandName(for: arguments, root: Folio.self)): \(CommandError.describe(error))")
+            exit(withError: CommandError.exitCode(for: error))
         }
     }
 }

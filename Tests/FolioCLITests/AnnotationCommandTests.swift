@@ -29,7 +29,7 @@ final class AnnotationCommandTests: XCTestCase {
 
     private func copy(_ source: String, _ name: String) throws -> String {
         let path = directory.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: source, toPath: path)
+        try TestEnvironment.copy(atPath: source, toPath: path)
         return path
     }
 

@@ -19,10 +19,10 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
 
     func testEveryScriptOnACorpusScore() throws {
         let score = path("Bach.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: score)
         let original = path("original.pdf")
-        try FileManager.default.copyItem(atPath: score, toPath: original)
+        try TestEnvironment.copy(atPath: score, toPath: original)
         let qpdfBefore = try TestEnvironment.runTool("qpdf", ["--check", original])
 
         var top = 60
@@ -102,7 +102,7 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
 
     func testEditingTheTextChangesTheFontItNeeds() throws {
         let score = path("Chopin.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Chopin-Prelude_Op_28_No_15.pdf"), toPath: score)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Chopin-Prelude_Op_28_No_15.pdf"), toPath: score)
         let id = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,60,200,22",
                              "--text", "dolce"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         func daAndText() throws -> [String] {
@@ -133,10 +133,10 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
     /// show, and each still draws its own text.
     func testAnnotationsOfOneUpdateShareTheirFonts() throws {
         let score = path("Mozart.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Mozart-Fantasy_in_D_minor_KV_397.pdf"),
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Mozart-Fantasy_in_D_minor_KV_397.pdf"),
                                          toPath: score)
         let original = path("original.pdf")
-        try FileManager.default.copyItem(atPath: score, toPath: original)
+        try TestEnvironment.copy(atPath: score, toPath: original)
         let lines = ["Dvořák", "Ёлка", "ゆっくり", "Smetana — Vltava", "渐慢", "Šárka ♩=60", "Ελεγεία", "うたう"]
         let items: [[String: Any]] = lines.enumerated().map { index, text in
             ["page": 1, "subtype": "FreeText", "rect": [40, 700 - 40 * index, 200, 724 - 40 * index], "contents": text,
@@ -171,7 +171,7 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
     /// that is no font is refused with the score untouched.
     func testAFontFileDrawsTheFreeText() throws {
         let score = path("Clementi.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: score)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: score)
         let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
         let latin = try invoke(["annot", "add", score, "--page", "1", "--type", "freetext", "--rect", "40,60,200,22",
                                 "--text", "dolce", "--font-file", serif]).out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -206,7 +206,7 @@ final class AnnotationScriptsTests: CommandTestCase, @unchecked Sendable {
     /// A note's text (shown by the viewer's popup) is kept as typed.
     func testTextStampsAndNotesInAnyScript() throws {
         let score = path("Haydn.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: score)
         let stamps = ["poco rit.", "zpomalit, přidej", "Ελεύθερα", "ゆっくり", "לאט מאוד"]
         var ids: [String] = []

@@ -110,7 +110,7 @@ final class AnnotationWriteTests: XCTestCase {
                 let label = "\(testCase.kind) #\(index) on /Rotate \(rotation)"
                 let annotated = directory.appendingPathComponent("a-\(rotation)-\(index).pdf").path
                 let removed = directory.appendingPathComponent("r-\(rotation)-\(index).pdf").path
-                try FileManager.default.copyItem(atPath: variant, toPath: annotated)
+                try TestEnvironment.copy(atPath: variant, toPath: annotated)
                 let added = try folio(["annot", "add", annotated, "--page", "1", "--type", testCase.kind,
                                        "--author", "Test Player"] + testCase.arguments)
                 XCTAssertEqual(added.status, 0, "\(label): \(added.err)")
@@ -120,7 +120,7 @@ final class AnnotationWriteTests: XCTestCase {
                 XCTAssertEqual(try Self.qpdfProblems(annotated), baseline, "\(label): qpdf --check after add")
                 let mine = try XCTUnwrap(try Self.listed(annotated)[id], "\(label): folio lists \(id)")
                 let display = try XCTUnwrap(mine["display"] as? [Double])
-                try FileManager.default.copyItem(atPath: annotated, toPath: removed)
+                try TestEnvironment.copy(atPath: annotated, toPath: removed)
                 let gone = try folio(["annot", "remove", removed, "--id", id])
                 XCTAssertEqual(gone.status, 0, "\(label): \(gone.err)")
                 XCTAssertTrue(try Self.isPrefix(annotated, of: removed), "\(label): removal appends")

@@ -12,7 +12,7 @@ final class ComposerCommandTests: CommandTestCase, @unchecked Sendable {
         let library = path("Klavír – Фортепиано")
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         let book = library + "/Anthologie_pour_piano.pdf"
-        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
                                          toPath: book)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: book)
         try invoke(["meta", "set", book, "--composer", "Erik Satie; Ludwig van Beethoven; Пётр Чайковский"])

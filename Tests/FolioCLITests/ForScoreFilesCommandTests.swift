@@ -102,7 +102,7 @@ final class ForScoreFilesCommandTests: CommandTestCase, @unchecked Sendable {
         let names = ["Dvořák – Humoreska.pdf", "Satie – Gymnopédie.pdf", "Plain.pdf"]
         for (source, name) in zip(try sources, names) {
             // NFC on disk, NFD in the backup.
-            try FileManager.default.copyItem(atPath: source, toPath: target + "/" + name.precomposedStringWithCanonicalMapping)
+            try TestEnvironment.copy(atPath: source, toPath: target + "/" + name.precomposedStringWithCanonicalMapping)
         }
         let original = try XCTUnwrap(FileManager.default.contents(atPath: target + "/Plain.pdf"))
         try invoke(["import-4sb", backup, target])

@@ -31,7 +31,7 @@ final class HalfTurnCommandTests: CommandTestCase, @unchecked Sendable {
 
     func testASplitOfOnesOwnIsKeptInTheFileAndCanBeReset() throws {
         let file = path("Шопен — Ноктюрн ор. 9.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         let original = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertEqual(try pikepdfSplits(file), [])
 

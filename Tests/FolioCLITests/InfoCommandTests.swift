@@ -86,7 +86,7 @@ final class MetaCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("score.pdf").path
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf"), toPath: path)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Faure-Apres_un_Reve_Op_7.pdf"), toPath: path)
         let folio = try TestEnvironment.folioBinary()
         let set = try TestEnvironment.run(folio, ["set-info", path, "--entry", "Author=Gabriel Fauré",
                                                    "--entry", "Keywords=Song, rating:9, keysf:-3, keymi:1"])
@@ -122,7 +122,7 @@ final class MetaWriteCommandTests: XCTestCase {
 
     private func copy(_ name: String, from path: String? = nil) throws -> String {
         let target = directory.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: try path ?? source, toPath: target)
+        try TestEnvironment.copy(atPath: try path ?? source, toPath: target)
         return target
     }
 

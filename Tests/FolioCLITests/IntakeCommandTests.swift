@@ -50,7 +50,7 @@ final class IntakeCommandTests: CommandTestCase, @unchecked Sendable {
         let made = try library("made")
         try (lyrics.joined(separator: "\n") + "\n").write(toFile: made + "/lyrics.txt", atomically: true, encoding: .utf8)
         _ = try python(["office", made, made + "/lyrics.txt"])
-        try FileManager.default.copyItem(atPath: made + "/doc.rtf", toPath: made + "/Disguised.pdf")
+        try TestEnvironment.copy(atPath: made + "/doc.rtf", toPath: made + "/Disguised.pdf")
         let lib = try library()
         let files = ["doc.rtf", "doc.doc", "doc.docx", "doc.odt", "Disguised.pdf"].map { made + "/" + $0 }
         let out = try invoke(["add"] + files + ["--library", lib, "--json"]).out
@@ -79,7 +79,7 @@ final class IntakeCommandTests: CommandTestCase, @unchecked Sendable {
     func testForScoreKindsBecomeSetlistsMetadataAndBookmarks() throws {
         let lib = try library()
         let source = try TestEnvironment.corpus.appendingPathComponent("scores/Brahms-Cancion_de_Cuna.pdf").path
-        try FileManager.default.copyItem(atPath: source, toPath: path("Ukolébavka.pdf"))
+        try TestEnvironment.copy(atPath: source, toPath: path("Ukolébavka.pdf"))
         try """
             <?xml version="1.0" encoding="UTF-8"?>
             <forScore kind="setlist" version="1.0" title="Koncert v Praze">
@@ -135,7 +135,7 @@ final class IntakeCommandTests: CommandTestCase, @unchecked Sendable {
         let hostile = try library("hostile")
         _ = try python(["hostile", hostile])
         let lib = try library()
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpus.appendingPathComponent("scores/Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpus.appendingPathComponent("scores/Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: lib + "/Brahms.pdf")
         try invoke(["library", "scan", lib])
         let before = try snapshot(lib)
@@ -171,7 +171,7 @@ final class IntakeCommandTests: CommandTestCase, @unchecked Sendable {
     /// rectangle and the page where it is transparent; qpdf finds nothing wrong.
     func testAnImageStampShowsItsPixelsAndThePageThroughItsTransparency() throws {
         let source = try TestEnvironment.corpus.appendingPathComponent("scores/Brahms-Cancion_de_Cuna.pdf").path
-        try FileManager.default.copyItem(atPath: source, toPath: path("stamped.pdf"))
+        try TestEnvironment.copy(atPath: source, toPath: path("stamped.pdf"))
         let made = try TestEnvironment.runTool("python3", ["-c", """
             from PIL import Image, ImageDraw
             image = Image.new('RGBA', (200, 100), (0, 0, 0, 0))

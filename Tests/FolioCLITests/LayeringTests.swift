@@ -35,6 +35,7 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(try files(under: "Sources/folio", containing: "import FolioPDF"), [
             "Bookmarks/TocEditCommands.swift", "PDF/CheckCommand.swift", "PDF/InfoCommand.swift",
             "PDF/RewriteCommand.swift", "PDF/SetInfoCommand.swift",
+            "Support/SaveFlags.swift",   // how a PDF is saved (SaveOptions), --force over a read-only mode included
         ])
         XCTAssertEqual(try files(under: "Sources/FolioServer", containing: "import FolioPDF"), [])
     }

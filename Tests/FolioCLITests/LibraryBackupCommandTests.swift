@@ -10,9 +10,9 @@ final class LibraryBackupCommandTests: CommandTestCase, @unchecked Sendable {
         let folder = path("Sbírka – 楽譜")
         try FileManager.default.createDirectory(atPath: folder + "/Чайковский", withIntermediateDirectories: true)
         let scores = try SharedCorpus.folder().appendingPathComponent("scores")
-        try FileManager.default.copyItem(at: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
+        try TestEnvironment.copy(at: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
                                          to: URL(fileURLWithPath: folder + "/Чайковский/Колыбельная.pdf"))
-        try FileManager.default.copyItem(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
+        try TestEnvironment.copy(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
                                          to: URL(fileURLWithPath: folder + "/Chopin – Dešťová.pdf"))
         try invoke(["library", "scan", folder])
         try invoke(["setlist", "create", "Koncert – 演奏会", "--library", folder])

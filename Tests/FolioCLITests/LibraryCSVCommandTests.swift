@@ -18,9 +18,9 @@ final class LibraryCSVCommandTests: CommandTestCase, @unchecked Sendable {
                                                 withIntermediateDirectories: true)
         for (index, file) in names.enumerated() {
             let target = index == 1 ? "Romantik/Lieder/Canción de cuna.pdf" : file
-            try FileManager.default.copyItem(at: scores.appendingPathComponent(file), to: folder.appendingPathComponent(target))
+            try TestEnvironment.copy(at: scores.appendingPathComponent(file), to: folder.appendingPathComponent(target))
         }
-        try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("qpdf/badlin1.pdf"),
+        try TestEnvironment.copy(at: try TestEnvironment.corpus.appendingPathComponent("qpdf/badlin1.pdf"),
                                          to: folder.appendingPathComponent("Fake Book.pdf"))
         try invoke(["library", "scan", folder.path])   // only a scan makes a catalog
         return folder
@@ -106,7 +106,7 @@ final class LibraryCSVCommandTests: CommandTestCase, @unchecked Sendable {
 
         // Bad rows: reported with their line, never guessed; good rows applied; exit 1.
         for copy in ["Romantik/Band.pdf", "Romantik/Lieder/Band.pdf"] {
-            try FileManager.default.copyItem(at: pristine.appendingPathComponent("Fake Book.pdf"),
+            try TestEnvironment.copy(at: pristine.appendingPathComponent("Fake Book.pdf"),
                                              to: pristine.appendingPathComponent(copy))
         }
         let bad = root.appendingPathComponent("bad.csv").path
@@ -122,7 +122,7 @@ final class LibraryCSVCommandTests: CommandTestCase, @unchecked Sendable {
         let reported = try invoke(["library", "import-csv", bad, "--library", pristine.path], status: 1)
         XCTAssertTrue(reported.err.contains("line 2: no file Nowhere.pdf"), reported.err)
         XCTAssertTrue(reported.err.contains("line 3: rating '9' is out of range (valid: 0 to 5)"), reported.err)
-        XCTAssertTrue(reported.err.contains("line 5: Band.pdf names 2 files"), reported.err)
+        XCTAssertTrue(reported.err.contains("line 5: Band.pdf names 2 catalogued files"), reported.err)
         XCTAssertTrue(reported.err.contains("line 6: '../B/Carcassi-Etude_3_Op_60_No_3.pdf' is not a path inside"), reported.err)
         XCTAssertTrue(reported.err.contains("line 7: pages 99–100 are out of range"), reported.err)
         XCTAssertEqual(try FolderOracle.bytes(pristine)["Carcassi-Etude_3_Op_60_No_3.pdf"], carcassi, "a refused row changes nothing")

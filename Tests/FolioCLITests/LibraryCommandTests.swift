@@ -15,7 +15,7 @@ final class LibraryCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Nested/Deeper"), withIntermediateDirectories: true)
         for (index, name) in pdfs.enumerated() {
             let target = index == 0 ? "Nested/Deeper/\(name)" : name
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(target))
+            try TestEnvironment.copy(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(target))
         }
         let folio = try TestEnvironment.folioBinary()
         func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
@@ -40,7 +40,8 @@ final class LibraryCommandTests: XCTestCase {
         XCTAssertEqual(objects.count, pdfs.count)
         // The metadata in its one JSON form (as the API's): lists always, unset fields left out.
         let always: Set = ["id", "path", "title", "composers", "genres", "tags", "labels", "pages", "bookmark"]
-        let known = always.union(["reference", "rating", "difficulty", "duration", "durationText", "key", "tempo", "timeSignature"])
+        let known = always.union(["reference", "rating", "difficulty", "duration", "durationText", "key", "tempo", "timeSignature",
+                                  "credits"])
         for object in objects {
             XCTAssertTrue(always.isSubset(of: Set(object.keys)), "\(object.keys)")
             XCTAssertTrue(Set(object.keys).isSubset(of: known), "\(object.keys)")

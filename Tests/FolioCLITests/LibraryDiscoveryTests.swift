@@ -15,9 +15,9 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
         let samples = TestEnvironment.repositoryRoot.appendingPathComponent("Samples")
         try FileManager.default.createDirectory(atPath: library + "/Sbor", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
                                          toPath: library + "/Sbor/Greensleeves.pdf")
-        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library + "/Ukolébavka.pdf")
     }
 
@@ -113,7 +113,7 @@ final class LibraryDiscoveryTests: CommandTestCase, @unchecked Sendable {
     func testASubfolderNamedLikeAComposerIsAWordToFind() throws {
         let composer = library + "/Чайковский"
         try FileManager.default.createDirectory(atPath: composer, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: library + "/Ukolébavka.pdf", toPath: composer + "/Колыбельная.pdf")
+        try TestEnvironment.copy(atPath: library + "/Ukolébavka.pdf", toPath: composer + "/Колыбельная.pdf")
         try folio(["library", "scan", library], in: elsewhere)
         try folio(["meta", "set", composer + "/Колыбельная.pdf", "--composer", "Пётр Ильич Чайковский"], in: elsewhere)
         let libraryFolder = URL(fileURLWithPath: library)

@@ -50,7 +50,7 @@ final class LinksCommandTests: CommandTestCase, @unchecked Sendable {
 
     func testLintRemovesPointAndClickAndLinksAddJumps() throws {
         let file = path("Sonatina — Сонатина.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         _ = try python(engrave, [file])
         let before = try XCTUnwrap(try python(links, [file]) as? [[Any]])
         XCTAssertEqual(before.map { $0[0] as? Int }, [60, 60, 0])
@@ -88,7 +88,7 @@ final class LinksCommandTests: CommandTestCase, @unchecked Sendable {
 
     func testBookmarksMoveKeepsTheCustomOrderInTheXMP() throws {
         let file = path("Suite.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Mozart-Fantasy_in_D_minor_KV_397.pdf"), toPath: file)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Mozart-Fantasy_in_D_minor_KV_397.pdf"), toPath: file)
         var ids: [String] = []
         for (name, page) in [("Andante — Ανδάντε", "1"), ("Adagio — アダージョ", "2"), ("Allegretto — Аллегретто", "5")] {
             ids.append(try invoke(["bookmarks", "add", file, "--name", name, "--page", page]).out

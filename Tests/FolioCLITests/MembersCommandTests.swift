@@ -11,7 +11,7 @@ final class MembersCommandTests: CommandTestCase, @unchecked Sendable {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestEnvironment.repositoryRoot.appendingPathComponent("Samples/Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: TestEnvironment.repositoryRoot.appendingPathComponent("Samples/Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library + "/Brahms.pdf")
         try invoke(["library", "scan", library])
     }

@@ -66,7 +66,7 @@ final class MetaCorpusTests: XCTestCase {
         for (index, (path, expected)) in oracle.sorted(by: { $0.key < $1.key }).enumerated()
         where expected.qpdf_pages != nil {
             let copy = directory.appendingPathComponent("m\(index).pdf").path
-            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(path), toPath: copy)
+            try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(path), toPath: copy)
             groups[expected.password, default: []].append((try TestEnvironment.corpusFile(path), copy))
         }
         var failures: [String] = []

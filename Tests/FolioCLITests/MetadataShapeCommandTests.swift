@@ -18,7 +18,7 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
 
     private func copyScores(to name: String) throws -> URL {
         let folder = root.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
+        try TestEnvironment.copy(at: try TestEnvironment.corpus.appendingPathComponent("scores"), to: folder)
         _ = try run(["library", "scan", folder.path])   // only a scan makes a catalog
         return folder
     }
@@ -75,8 +75,8 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
                 .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") } ?? ""
             let authors = (after["Author"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             XCTAssertEqual(authors.first, name0, name)
-            // Arranger and poet follow, by their surname (the last word before any dates).
-            let people = ["Arranger", "Poet"].compactMap { info[$0] }
+            // The arranger follows, by their surname (the last word before any dates); a poet is no composer.
+            let people = ["Arranger"].compactMap { info[$0] }
             XCTAssertEqual(authors.count, 1 + people.count, name)
             for (person, author) in zip(people, authors.dropFirst()) {
                 let surname = person.split(separator: "(").first?.split(separator: " ").last?
@@ -111,7 +111,7 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
         for (index, relative) in shelves.enumerated() {
             let target = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: try TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
+            try TestEnvironment.copy(at: try TestEnvironment.corpus.appendingPathComponent("scores/\(scores[index])"),
                                              to: target)
         }
         _ = try run(["library", "scan", folder.path])   // only a scan makes a catalog
@@ -163,6 +163,10 @@ final class MetadataShapeCommandTests: CommandTestCase, @unchecked Sendable {
             XCTAssertEqual((found[name] ?? []).sorted(), rules.sorted(), name)
         }
 
+        // A dry run of the fix prints the table it would apply, writes nothing, and leaves the findings (exit 2).
+        let planned = try run(["lint", "--fix", "--dry-run"] + files, status: 2)
+        XCTAssertTrue(planned.out.contains("→ Etude 3"), planned.out)
+        XCTAssertEqual(try FolderOracle.bytes(folder), untouched, "lint --fix --dry-run wrote")
         try run(["lint", "--fix"] + files)
         let fixed = try FolderOracle.metadata(folder)
         func info(_ name: String) -> [String: String] { fixed[name]?["info"] as? [String: String] ?? [:] }

@@ -11,7 +11,7 @@ final class PageFileCommandTests: CommandTestCase, @unchecked Sendable {
     override func setUpWithError() throws {
         try super.setUpWithError()
         for name in names {
-            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
+            try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: path(name))
         }
     }
 
@@ -175,7 +175,7 @@ final class PageFileCommandTests: CommandTestCase, @unchecked Sendable {
             """
         for (name, page) in [("deterministic-id-in.pdf", 26), ("link-annots.pdf", 1)] {
             let file = path(name)
-            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("qpdf/" + name), toPath: file)
+            try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("qpdf/" + name), toPath: file)
             func links() throws -> [String: Int] {
                 let result = try TestEnvironment.runTool("python3", ["-c", count, file, String(page)])
                 return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Int] ?? [:]
@@ -197,7 +197,7 @@ final class PageFileCommandTests: CommandTestCase, @unchecked Sendable {
     func testPageToolsAreIncrementalAndBookmarksFollowTheirPages() throws {
         let source = try TestEnvironment.corpusFile("scores/Schubert-Impromptu_in_Ges_dur_D_899_Op_90_No_3.pdf")
         let file = path("Impromptu.pdf")
-        try FileManager.default.copyItem(atPath: source, toPath: file)
+        try TestEnvironment.copy(atPath: source, toPath: file)
         let count = try inspect(source)["pages"] as? Int ?? 0
         XCTAssertGreaterThan(count, 5)
         try run(["bookmarks", "add", file, "--name", "Trio", "--page", "3", "--end", "4"])

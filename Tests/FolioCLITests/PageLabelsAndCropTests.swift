@@ -48,7 +48,7 @@ final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
 
     func testLabelsAreWrittenAndStayConsecutiveThroughPageEdits() throws {
         let file = path("book.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         try run(["pages", "insert-blank", file, "--at", "1", "--count", "3"])
         try run(["pages", "labels", file, "--set", "i-ii,A-1-A-2,1-"])
         func pikepdf() throws -> [String] { (try oracle("page_labels.py", [file]) as? [String: [String]])?[file] ?? [] }
@@ -80,7 +80,7 @@ final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
         let scores = ["Clementi-Sonatina_O_36.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Brahms-Cancion_de_Cuna.pdf"]
         for name in scores {
             let file = path(name)
-            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: file)
+            try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/" + name), toPath: file)
             let original = try Data(contentsOf: URL(fileURLWithPath: file))
             let before = try XCTUnwrap(try oracle("ink_box.py", [file]) as? [[String: Any]])
             try run(["pages", "crop", file, "--auto", "--margin", "0"])
@@ -110,7 +110,7 @@ final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
 
     func testCropToABoxAndBack() throws {
         let file = path("c.pdf")
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Clementi-Sonatina_O_36.pdf"), toPath: file)
         try run(["pages", "crop", file, "--pages", "2", "--box", "36,50,500,700"])
         var boxes = try XCTUnwrap(try oracle("ink_box.py", [file]) as? [[String: Any]])
         XCTAssertEqual(boxes[1]["crop"] as? [Double], [36, 50, 536, 750])
@@ -122,7 +122,9 @@ final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
 
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertTrue(try run(["pages", "crop", file, "--box", "0,0,900,100"], status: 64).contains("does not fit page 1"))
-        XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin", "-3"], status: 64).contains("0 to 200"))
+        XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin=-3"], status: 64).contains("0 to 200"))
+        // "-3" after a space reads as an option: the value is missing, and the message says which.
+        XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin", "-3"], status: 64).contains("'--margin <margin>'"))
         try run(["pages", "crop", file, "--auto", "--box", "1,1,1,1"], status: 64)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
 

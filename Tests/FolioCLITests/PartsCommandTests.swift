@@ -15,7 +15,7 @@ final class PartsCommandTests: CommandTestCase, @unchecked Sendable {
         let source = samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path
         for name in ["Smetana/Vltava.pdf", "Smetana/Vltava - Trompete in B.pdf", "Smetana/Vltava (Скрипка II).pdf",
                      "Smetana/Vltava - Blech.pdf", "sken 7.pdf"] {
-            try FileManager.default.copyItem(atPath: source, toPath: library + "/" + name)
+            try TestEnvironment.copy(atPath: source, toPath: library + "/" + name)
         }
         try invoke(["library", "scan", library])   // only a scan makes a catalog
     }
@@ -54,7 +54,7 @@ final class PartsCommandTests: CommandTestCase, @unchecked Sendable {
         XCTAssertTrue(both.err.contains("--clear takes neither"), both.err)
         let missing = try invoke(["parts", "list", "Nowhere.pdf", "--library", library], status: nil)
         XCTAssertNotEqual(missing.status, 0)
-        XCTAssertTrue(missing.err.contains("no catalogued file Nowhere.pdf"), missing.err)
+        XCTAssertTrue(missing.err.contains("no catalogued score Nowhere.pdf"), missing.err)
     }
 
     private func id(_ path: String) throws -> Int {

@@ -34,7 +34,7 @@ final class PermissionTests: CommandTestCase, @unchecked Sendable {
         try own(root.path, mode: 0o755)
         try own(folder, mode: 0o755)
         let score = folder + "/Ukolébavka – Колыбельная.pdf"
-        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
         try own(score, mode: 0o444)
         let before = try sha256(score)
         for method in ["auto", "clone", "journal", "copy"] {
@@ -63,5 +63,43 @@ final class PermissionTests: CommandTestCase, @unchecked Sendable {
         XCTAssertNotEqual(try sha256(score), before)
         let keywords = String(decoding: try TestEnvironment.runTool("exiftool", ["-s3", "-Keywords", score]).stdout, as: UTF8.self)
         XCTAssertTrue(keywords.contains("rating:3"), keywords)
+    }
+
+    /// As root (NAS boxes, containers), `chmod 444` still means "keep this": every command
+    /// that saves refuses the file, untouched, naming `chmod u+w`; `--force` writes it and
+    /// leaves its mode as it was. (Root only: for others the system refuses, tested above.)
+    func testRootKeepsAFileWithoutItsOwnersWriteBitUnlessForced() throws {
+        guard asRoot else { throw XCTSkip("the system refuses others; what Folio adds is for root") }
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples")
+        let folder = path("Архив – アーカイブ")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let score = folder + "/Ukolébavka – 子守歌.pdf"
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: score)
+        let before = try sha256(score)
+        for arguments in [["meta", "set", score, "--rating", "3"],
+                          ["annot", "add", score, "--type", "square", "--page", "1", "--rect", "20,20,80,40"],
+                          ["bookmarks", "add", score, "--name", "Píseň – Песня", "--page", "1"],
+                          ["pages", "rotate", score, "--pages", "1", "--by", "90"],
+                          ["toc", "add", score, "--title", "Strophe — Στροφή", "--page", "1"]] {
+            let refused = try invokeAsRoot(arguments)
+            XCTAssertEqual(refused.status, 1, "\(arguments[0]) \(arguments[1]): \(refused.err)")
+            XCTAssertTrue(refused.err.contains("(mode 444)") && refused.err.contains("chmod u+w"), refused.err)
+            XCTAssertEqual(try sha256(score), before, "\(arguments[0]) \(arguments[1]) left it untouched")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["Ukolébavka – 子守歌.pdf"], "nothing left beside it")
+        let forced = try invokeAsRoot(["meta", "set", score, "--rating", "3", "--force"])
+        XCTAssertEqual(forced.status, 0, forced.err)
+        XCTAssertNotEqual(try sha256(score), before)
+        let keywords = String(decoding: try TestEnvironment.runTool("exiftool", ["-s3", "-Keywords", score]).stdout, as: UTF8.self)
+        XCTAssertTrue(keywords.contains("rating:3"), keywords)
+        let mode = try FileManager.default.attributesOfItem(atPath: score)[.posixPermissions] as? Int
+        XCTAssertEqual(mode.map { $0 & 0o777 }, 0o444, "still read-only after the forced save")
+    }
+
+    private func invokeAsRoot(_ arguments: [String]) throws -> (status: Int32, err: String) {
+        let result = try TestEnvironment.run(folio, arguments)
+        return (result.status, String(decoding: result.stderr, as: UTF8.self))
     }
 }

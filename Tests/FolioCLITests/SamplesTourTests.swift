@@ -12,7 +12,7 @@ final class SamplesTourTests: CommandTestCase, @unchecked Sendable {
     override func setUpWithError() throws {
         try super.setUpWithError()
         samples = root.appendingPathComponent("Samples")
-        try FileManager.default.copyItem(at: TestEnvironment.repositoryRoot.appendingPathComponent("Samples"), to: samples)
+        try TestEnvironment.copy(at: TestEnvironment.repositoryRoot.appendingPathComponent("Samples"), to: samples)
     }
 
     private func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
@@ -33,7 +33,7 @@ final class SamplesTourTests: CommandTestCase, @unchecked Sendable {
     func testMetadataAndTableOfContents() throws {
         let brahms = sample("Brahms-Cancion_de_Cuna.pdf")
         let original = path("original.pdf")
-        try FileManager.default.copyItem(atPath: brahms, toPath: original)
+        try TestEnvironment.copy(atPath: brahms, toPath: original)
         try invoke(["meta", "set", brahms, "--title", "Wiegenlied — Колыбельная", "--composer", "Johannes Brahms",
                     "--genre", "Lied", "--key", "Eb", "--rating", "4", "--reference", "Op. 49 № 4"])
         try invoke(["toc", "add", brahms, "--title", "Strophe — Στροφή", "--page", "1"])
@@ -64,7 +64,7 @@ final class SamplesTourTests: CommandTestCase, @unchecked Sendable {
     func testAnnotationsAddedMovedAndRemoved() throws {
         let debussy = sample("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf")
         let original = path("original.pdf")
-        try FileManager.default.copyItem(atPath: debussy, toPath: original)
+        try TestEnvironment.copy(atPath: debussy, toPath: original)
         let id = try invoke(["annot", "add", debussy, "--type", "freetext", "--page", "1", "--rect", "72,100,200,30",
                              "--text", "Très doux — très lent"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertFalse(id.isEmpty)

@@ -12,7 +12,7 @@ final class ServeHTTPSCommandTests: CommandTestCase, @unchecked Sendable {
         try super.setUpWithError()
         library = path("Bibliothèque – 图书馆")
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestEnvironment.repositoryRoot.appendingPathComponent("Samples/Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: TestEnvironment.repositoryRoot.appendingPathComponent("Samples/Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library + "/Brahms.pdf")
     }
 

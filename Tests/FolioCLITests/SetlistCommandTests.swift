@@ -15,10 +15,10 @@ final class SetlistCommandTests: XCTestCase {
         folio = try TestEnvironment.folioBinary()
         let scores = try TestEnvironment.corpus.appendingPathComponent("scores")
         try FileManager.default.createDirectory(atPath: library + "/Jazz", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library + "/Brahms-Cancion_de_Cuna.pdf")
         // A name with diacritics, stored in NFD as macOS and forScore's backups do.
-        try FileManager.default.copyItem(atPath: scores.appendingPathComponent("Bach-Partita_in_a_minor_BWV_1013.pdf").path,
+        try TestEnvironment.copy(atPath: scores.appendingPathComponent("Bach-Partita_in_a_minor_BWV_1013.pdf").path,
                                          toPath: library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping)
         try run(["bookmarks", "add", library + "/Jazz/" + "Réal Böok.pdf".decomposedStringWithCanonicalMapping,
                  "--name", "Blue Bossa", "--page", "2", "--end", "3"])

@@ -53,7 +53,7 @@ final class TocWriteTests: XCTestCase {
             let shown = try folio(["toc", "--json", original])
             guard shown.status == 0, try !tocLines(shown.out).isEmpty else { continue }
             let copy = directory.appendingPathComponent("t\(index).pdf").path
-            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try TestEnvironment.copy(atPath: original, toPath: copy)
             let json = directory.appendingPathComponent("t\(index).json")
             try shown.out.write(to: json)
             let set = try folio(["toc", "set", copy, "--from", json.path])
@@ -119,7 +119,7 @@ final class TocWriteTests: XCTestCase {
             guard let fitz = expected[path]?.fitz, try TestEnvironment.runTool("qpdf", ["--check", original]).status != 2
             else { continue }
             let copy = directory.appendingPathComponent("e\(index).pdf").path
-            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            try TestEnvironment.copy(atPath: original, toPath: copy)
             let title = "Folio — renamed «1»"
             var renamed = fitz.map(line)
             renamed[0] = "1|\(title)|\(fitz[0][2].int ?? -1)|\(fitz[0][3].text ?? "")"
@@ -141,7 +141,7 @@ final class TocWriteTests: XCTestCase {
                     break
                 }
                 let stage = "e\(index)-s\(step).pdf"
-                try FileManager.default.copyItem(atPath: copy, toPath: directory.appendingPathComponent(stage).path)
+                try TestEnvironment.copy(atPath: copy, toPath: directory.appendingPathComponent(stage).path)
                 stages[stage] = (path, lines)
             }
             let before = try Data(contentsOf: URL(fileURLWithPath: original))
@@ -176,7 +176,7 @@ final class TocWriteTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.pdf").path
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: path)
         let adds: [([String], String)] = [
             (["--title", "Partita", "--page", "1"], "1"),
@@ -240,7 +240,7 @@ final class TocWriteTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.pdf").path
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile("scores/Bach-Partita_in_a_minor_BWV_1013.pdf"),
                                          toPath: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let toc = """
@@ -276,7 +276,7 @@ final class TocWriteTests: XCTestCase {
         let csv = directory.appendingPathComponent("toc.csv")
         try Data("Title;Page\r\nCorrente;2\r\nAllemande;1\r\n".utf8).write(to: csv)
         let copy = directory.appendingPathComponent("csv.pdf").path
-        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try TestEnvironment.copy(atPath: path, toPath: copy)
         XCTAssertEqual(try folio(["toc", "set", copy, "--from", csv.path]).status, 0)
         let fromCSV = try TestEnvironment.runTool("python3", ["-c", "import sys, fitz; print(fitz.open(sys.argv[1]).get_toc())", copy])
         XCTAssertEqual(String(decoding: fromCSV.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),

@@ -14,7 +14,7 @@ final class TracksCommandTests: CommandTestCase, @unchecked Sendable {
         let samples = TestEnvironment.repositoryRoot.appendingPathComponent("Samples")
         try FileManager.default.createDirectory(atPath: library + "/Nahrávky", withIntermediateDirectories: true)
         for name in ["Brahms-Cancion_de_Cuna.pdf", "Traditional-Greensleeves_hymntune.pdf"] {
-            try FileManager.default.copyItem(atPath: samples.appendingPathComponent(name).path, toPath: library + "/" + name)
+            try TestEnvironment.copy(atPath: samples.appendingPathComponent(name).path, toPath: library + "/" + name)
         }
         try invoke(["library", "scan", library])   // only a scan makes a catalog
     }

@@ -10,7 +10,7 @@ final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("Samples")
         try FileManager.default.createDirectory(atPath: path("Sbor"), withIntermediateDirectories: true)
         let score = path("Sbor/Janáček – Otčenáš.pdf")
-        try FileManager.default.copyItem(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
+        try TestEnvironment.copy(atPath: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: score)
         let original = try Data(contentsOf: URL(fileURLWithPath: score))
         try invoke(["library", "scan", root.path])
         try invoke(["meta", "set", score, "--rating", "3", "--title", "Otčenáš – Отче наш"])
@@ -72,9 +72,9 @@ final class UndoCommandTests: CommandTestCase, @unchecked Sendable {
         // A file in no library is edited in place, and has nothing to undo.
         let loose = FileManager.default.temporaryDirectory.appendingPathComponent("folio-loose-\(UUID().uuidString).pdf").path
         defer { try? FileManager.default.removeItem(atPath: loose) }
-        try FileManager.default.copyItem(atPath: score, toPath: loose)
+        try TestEnvironment.copy(atPath: score, toPath: loose)
         try invoke(["meta", "set", loose, "--rating", "2"])
         let none = try invoke(["undo", loose], status: 1)
-        XCTAssertTrue(none.err.contains("not catalogued"), none.err)
+        XCTAssertTrue(none.err.contains("no library in"), none.err)
     }
 }

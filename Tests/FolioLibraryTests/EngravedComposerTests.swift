@@ -18,7 +18,7 @@ final class EngravedComposerTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let scores = try SharedCorpus.folder().appendingPathComponent("scores")
         for name in try FileManager.default.contentsOfDirectory(atPath: scores.path) where name.hasSuffix(".pdf") {
-            try FileManager.default.copyItem(at: scores.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            try TestEnvironment.copy(at: scores.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
     }
 
@@ -96,7 +96,7 @@ final class EngravedHeadingTests: XCTestCase {
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-heading-\(UUID().uuidString)")
         let fixtures = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Fixtures/Engravers")
-        try FileManager.default.copyItem(at: fixtures, to: folder)
+        try TestEnvironment.copy(at: fixtures, to: folder)
     }
 
     override func tearDownWithError() throws {
@@ -132,7 +132,16 @@ final class EngravedHeadingTests: XCTestCase {
         }
         // LilyPond's own sample keeps its /Composer, /Arranger and /Poet (not the page).
         let lily = try XCTUnwrap(entries.first { $0.path == "lilypond-chopin.pdf" })
-        XCTAssertEqual(lily.metadata.composers, ["Frédéric Chopin", "Дмитрий Шостакович", "李白"])
+        XCTAssertEqual(lily.metadata.composers, ["Frédéric Chopin"], "an arranger and a poet are no composers")
+        XCTAssertEqual(lily.credits, [ScoreCredit(name: "Frédéric Chopin", role: .composer, source: "/Composer"),
+                                      ScoreCredit(name: "Дмитрий Шостакович", role: .arranger, source: "/Arranger"),
+                                      ScoreCredit(name: "李白", role: .lyricist, source: "/Poet")])
+        // Searched as people, but not counted among the composers.
+        for name in ["李白", "шостакович"] {
+            XCTAssertTrue(try catalog.search(LibraryQuery(text: name)).contains { $0.path == lily.path }, name)
+        }
+        XCTAssertFalse(try catalog.facets().contains { $0.field == "composer" && ($0.value == "李白" || $0.value == "Дмитрий Шостакович") })
+        XCTAssertEqual(try catalog.show(lily.path).first?.credits, lily.credits)
     }
 
     func testAHeadingIsReadOnlyWhereItIsTheConvention() throws {

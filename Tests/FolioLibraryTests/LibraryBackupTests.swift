@@ -17,8 +17,8 @@ final class LibraryBackupTests: XCTestCase {
         work = FileManager.default.temporaryDirectory.appendingPathComponent("folio-backup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: library.appendingPathComponent("Dvořák"), withIntermediateDirectories: true)
         let scores = try SharedCorpus.folder().appendingPathComponent("scores")
-        try FileManager.default.copyItem(at: scores.appendingPathComponent(score), to: library.appendingPathComponent(score))
-        try FileManager.default.copyItem(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
+        try TestEnvironment.copy(at: scores.appendingPathComponent(score), to: library.appendingPathComponent(score))
+        try TestEnvironment.copy(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
                                          to: library.appendingPathComponent("Dvořák/Humoreska – 練習曲.pdf"))
     }
 

@@ -17,9 +17,9 @@ final class LibraryBatchTests: XCTestCase {
         library = FileManager.default.temporaryDirectory.appendingPathComponent("folio-batch-\(UUID().uuidString)")
             .appendingPathComponent("Ноты")
         try FileManager.default.createDirectory(at: library.appendingPathComponent("Χορωδία"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path,
                                          toPath: library.appendingPathComponent("Колыбельная.pdf").path)
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
                                          toPath: library.appendingPathComponent("Χορωδία/Greensleeves.pdf").path)
     }
 
@@ -37,7 +37,7 @@ final class LibraryBatchTests: XCTestCase {
         let catalog = try LibraryCatalog(folder: library.path)
         _ = try LibraryScanner(catalog: catalog).scan()
         // Added after the last scan: the batch brings the catalog up to date first.
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
                                          toPath: library.appendingPathComponent("Clair de lune.pdf").path)
         var batch = ScoreBatch(dryRun: false)
         batch.changeName = "folio meta adopt"

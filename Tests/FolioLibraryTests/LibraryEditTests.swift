@@ -18,7 +18,7 @@ final class LibraryEditTests: XCTestCase {
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Opera"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
+        try TestEnvironment.copy(at: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
                                          to: folder.appendingPathComponent("Opera/\(score)"))
     }
 
@@ -206,7 +206,7 @@ final class LibraryEditTests: XCTestCase {
         XCTAssertEqual(found.1, "Opera/\(score)")
         XCTAssertEqual(found.0.folder, catalog.folder)
         let stray = folder.appendingPathComponent("Opera/Nový.pdf").path
-        try FileManager.default.copyItem(atPath: folder.appendingPathComponent("Opera/\(score)").path, toPath: stray)
+        try TestEnvironment.copy(atPath: folder.appendingPathComponent("Opera/\(score)").path, toPath: stray)
         XCTAssertNil(locator.catalog(for: stray), "not catalogued yet")
         XCTAssertNil(locator.catalog(for: FileManager.default.temporaryDirectory.appendingPathComponent("nowhere.pdf").path))
     }

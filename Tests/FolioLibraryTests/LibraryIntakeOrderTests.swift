@@ -22,7 +22,7 @@ final class LibraryIntakeOrderTests: XCTestCase {
     func testAnIndexAndADictionaryBeforeTheirPDFFindIt() throws {
         let (library, dropped) = try folders(library: "Knihovna")
         let pdf = dropped.appendingPathComponent("Ukolébavka.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
         let index = dropped.appendingPathComponent("Ukolébavka.csv").path
         try "Title,Start,End\nVerš první,1,1\n子守歌,1,1\n".write(toFile: index, atomically: true, encoding: .utf8)
         let dictionary = dropped.appendingPathComponent("Ukolébavka.json").path
@@ -52,7 +52,7 @@ final class LibraryIntakeOrderTests: XCTestCase {
     func testAnIndexAndADictionaryForAScoreInTheLibraryAreUndoableEdits() throws {
         let (library, dropped) = try folders(library: "Библиотека")
         let pdf = library.appendingPathComponent("Колыбельная.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: pdf)
         let catalog = try LibraryCatalog(folder: library.path)
         _ = try LibraryScanner(catalog: catalog).scan()
         let original = try Data(contentsOf: URL(fileURLWithPath: pdf))

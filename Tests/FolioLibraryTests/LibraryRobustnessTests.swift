@@ -37,7 +37,7 @@ final class LibraryRobustnessTests: XCTestCase {
             let relative = "\(shelf)/\(name)"
             let target = folder.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: corpus.appendingPathComponent(source), to: target)
+            try TestEnvironment.copy(at: corpus.appendingPathComponent(source), to: target)
             // A reference lives in XMP only: the catalog then depends on every packet being read.
             if index % 2 == 0 {
                 var edit = ScoreEdit()
@@ -103,7 +103,7 @@ final class LibraryRobustnessTests: XCTestCase {
         }
         try fm.createDirectory(at: folder.appendingPathComponent("Neu"), withIntermediateDirectories: true)
         for (index, path) in paths[3..<5].enumerated() {
-            try fm.copyItem(at: folder.appendingPathComponent(path), to: folder.appendingPathComponent("Neu/copy-\(index).pdf"))
+            try TestEnvironment.copy(at: folder.appendingPathComponent(path), to: folder.appendingPathComponent("Neu/copy-\(index).pdf"))
         }
         for path in paths[5..<7] { try fm.removeItem(at: folder.appendingPathComponent(path)) }
         let movedFrom = Array(paths[7..<9])
@@ -214,7 +214,7 @@ extension LibraryRobustnessTests {
     func testParallelRescansReadEveryPacket() throws {
         let source = try SharedCorpus.folder().appendingPathComponent("scores/Chopin-Prelude_Op_28_No_15.pdf")
         let first = folder.appendingPathComponent("c0.pdf")
-        try FileManager.default.copyItem(at: source, to: first)
+        try TestEnvironment.copy(at: source, to: first)
         var edit = ScoreEdit()
         edit.reference = "Op. 28 No. 15"
         edit.labels = ["Recital 2026"]
@@ -222,7 +222,7 @@ extension LibraryRobustnessTests {
         edit.rating = 4
         try PDFSaver.update(path: first.path) { _ = try ScoreWriter.write(edit, to: $0) }
         for index in 1..<80 {
-            try FileManager.default.copyItem(at: first, to: folder.appendingPathComponent("c\(index).pdf"))
+            try TestEnvironment.copy(at: first, to: folder.appendingPathComponent("c\(index).pdf"))
         }
         let catalog = try LibraryCatalog(folder: folder.path)
         let scanner = LibraryScanner(catalog: catalog)
@@ -248,8 +248,8 @@ extension LibraryRobustnessTests {
         let fm = FileManager.default
         try fm.createDirectory(at: folder.appendingPathComponent("Copies"), withIntermediateDirectories: true)
         let chopin = scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf")
-        try fm.copyItem(at: chopin, to: folder.appendingPathComponent("Chopin.pdf"))
-        try fm.copyItem(at: chopin, to: folder.appendingPathComponent("Copies/Chopin copy.pdf"))
+        try TestEnvironment.copy(at: chopin, to: folder.appendingPathComponent("Chopin.pdf"))
+        try TestEnvironment.copy(at: chopin, to: folder.appendingPathComponent("Copies/Chopin copy.pdf"))
         // Same size and the same first and last 64 KiB, one byte different in the middle.
         var bytes = try Data(contentsOf: chopin)
         XCTAssertGreaterThan(bytes.count, 3 * 65_536)
@@ -262,7 +262,7 @@ extension LibraryRobustnessTests {
             let source = scores.appendingPathComponent(name == "Faure.pdf" ? "Faure-Apres_un_Reve_Op_7.pdf"
                                                             : "Schumann-Widmung_Op_25_No_1.pdf")
             let target = folder.appendingPathComponent(name)
-            try fm.copyItem(at: source, to: target)
+            try TestEnvironment.copy(at: source, to: target)
             var edit = ScoreEdit()
             edit.title = title
             edit.composers = [composer]

@@ -19,7 +19,7 @@ final class PartCatalogTests: XCTestCase {
                      "Smetana/Vltava - Strings.pdf", "Smetana/Vltava [Partitur].pdf", "Smetana/vltava - Horn 1.pdf",
                      "Лебединое озеро - Труба.pdf", "scan 0012.pdf"]
         for (index, file) in files.enumerated() {
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(names[index % names.count]),
+            try TestEnvironment.copy(at: samples.appendingPathComponent(names[index % names.count]),
                                              to: folder.appendingPathComponent(file))
         }
     }

@@ -24,7 +24,7 @@ final class RecordStreamTests: XCTestCase {
         for (index, source) in sources.enumerated() {
             let target = folder.appendingPathComponent("\(names[index % names.count])/\(index) \(names[(index + 1) % names.count]).pdf")
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: corpus.appendingPathComponent(source), to: target)
+            try TestEnvironment.copy(at: corpus.appendingPathComponent(source), to: target)
         }
         stamps = try LibraryScanner.files(in: folder.path).scores
         XCTAssertEqual(stamps.count, sources.count)

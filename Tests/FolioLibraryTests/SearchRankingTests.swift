@@ -136,17 +136,27 @@ final class SearchRankingTests: XCTestCase {
 
     /// Every page, cut anywhere (inside the ten bookmarks "Písně č. N" that rank equal, whose
     /// paths in byte order are not their ids' order), is the head of the order SQLite gives
-    /// the whole match by bm25, then path, the score before its bookmarks.
+    /// the whole match by bm25, then path, the score before its bookmarks — with each score's
+    /// entries then read together, where the score stands (or its best bookmark, when the score
+    /// itself did not match), the score first.
     func testAPageEndingAmongEqualRanksTakesThemByPath() throws {
         for text in ["písně", "písně č"] {
             let match = try XCTUnwrap(LibraryQuery(text: text).matchExpression)
-            let expected = try catalog.read { db in
+            let ranked = try catalog.read { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT s.path, e.title FROM entry_text JOIN entry e ON e.id = entry_text.rowid % \(LibraryCatalog.scoreTextOffset)
+                    SELECT s.path, e.title, e.bookmark IS NOT NULL FROM entry_text
+                    JOIN entry e ON e.id = entry_text.rowid % \(LibraryCatalog.scoreTextOffset)
                     JOIN score s ON s.id = e.scoreId WHERE entry_text MATCH ?
                     ORDER BY bm25(entry_text), s.path, e.bookmark IS NOT NULL, e.bookmark
-                    """, arguments: [match]).map { "\($0[0] as String) \($0[1] as String)" }
+                    """, arguments: [match]).map { (path: $0[0] as String, title: $0[1] as String, isBookmark: $0[2] as Bool) }
             }
+            var anchor: [String: Int] = [:]
+            for (index, row) in ranked.enumerated() where !row.isBookmark { anchor[row.path] = index }
+            for (index, row) in ranked.enumerated() where anchor[row.path] == nil { anchor[row.path] = index }
+            let expected = ranked.enumerated().sorted { a, b in
+                let (left, right) = (anchor[a.element.path] ?? a.offset, anchor[b.element.path] ?? b.offset)
+                return (left, a.element.isBookmark ? 1 : 0, a.offset) < (right, b.element.isBookmark ? 1 : 0, b.offset)
+            }.map { "\($0.element.path) \($0.element.title)" }
             // "č" is a prefix: "c", accents ignored, so "Cigánské písně" and its bookmark match too.
             XCTAssertEqual(expected.count, text == "písně" ? 30 : 12)
             for limit in 1...expected.count {

@@ -15,7 +15,7 @@ final class SetlistCatalogTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
         let scores = try SharedCorpus.folder().appendingPathComponent("scores")
         for name in ["Brahms-Cancion_de_Cuna.pdf", "Chopin-Prelude_Op_28_No_15.pdf", "Clementi-Sonatina_O_36.pdf"] {
-            try FileManager.default.copyItem(at: scores.appendingPathComponent(name), to: folder.appendingPathComponent("a/" + name))
+            try TestEnvironment.copy(at: scores.appendingPathComponent(name), to: folder.appendingPathComponent("a/" + name))
         }
     }
 

@@ -16,7 +16,7 @@ final class TrackCatalogTests: XCTestCase {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tracks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Janáček"), withIntermediateDirectories: true)
         let samples = TestEnvironment.repositoryRoot.appendingPathComponent("Samples")
-        try FileManager.default.copyItem(at: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
+        try TestEnvironment.copy(at: samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
                                          to: folder.appendingPathComponent("Janáček/Po zarostlém chodníčku.pdf"))
     }
 

@@ -52,7 +52,7 @@ final class AnnotationEditTests: XCTestCase {
         var steps = 0
         for (fileIndex, source) in sources.enumerated() {
             let path = directory.appendingPathComponent("r\(fileIndex).pdf").path
-            try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(source), toPath: path)
+            try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(source), toPath: path)
             let untouched = try PDFDocument(path: path).annotations().filter { !$0.isMarkup && $0.subtype != "Popup" }
             var model: [String: Expected] = [:]
             for step in 0..<25 {
@@ -152,7 +152,7 @@ final class AnnotationEditTests: XCTestCase {
 
     func testRemovingANoteTakesItsPopupAndReplies() throws {
         let path = directory.appendingPathComponent("replies.pdf").path
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
         let document = try PDFDocument(path: path)
         var note = PDFAnnotationDraft(kind: .note)
         note.points = [PDFPoint(x: 100, y: 700)]

@@ -48,7 +48,7 @@ final class CorpusWriteTests: XCTestCase {
             var entry: [String: Any] = ["original": original]
             if let password = expected.password { entry["password"] = password }
             do {
-                try FileManager.default.copyItem(atPath: original, toPath: updated)
+                try TestEnvironment.copy(atPath: original, toPath: updated)
                 let document = try PDFDocument(path: updated, password: expected.password)
                 try document.setInfo("Title", to: title)
                 written[original] = (Set(document.changedObjectNumbers), document.linearizationDictionary != nil)

@@ -24,7 +24,7 @@ final class KeyedLayerTests: XCTestCase {
     /// entries are in the file as text; a name used on one page is refused on another.
     func testALayerIsFoundByItsKeyAndNamedUniquely() throws {
         let path = root.appendingPathComponent("Clair de lune.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
                                          toPath: path)
         func mark(page: Int, text: String, key: String, layer: String, name: String) throws {
             try PDFSaver.update(path: path) { document in

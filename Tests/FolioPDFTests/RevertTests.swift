@@ -13,7 +13,7 @@ final class RevertTests: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-revert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
     }
 
     override func tearDownWithError() throws {

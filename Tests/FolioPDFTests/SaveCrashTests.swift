@@ -129,7 +129,7 @@ final class SaveCrashTests: XCTestCase {
     private func copy(_ file: String, into folder: URL) throws -> String {
         let path = folder.appendingPathComponent((file as NSString).lastPathComponent).path
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(file), toPath: path)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(file), toPath: path)
         chmod(path, 0o644)
         return path
     }

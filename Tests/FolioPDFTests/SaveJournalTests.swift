@@ -14,7 +14,7 @@ final class SaveJournalTests: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("folio-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
+        try TestEnvironment.copy(atPath: try TestEnvironment.corpusFile(TestEnvironment.annotatedScore), toPath: path)
     }
 
     override func tearDownWithError() throws {

@@ -57,7 +57,7 @@ final class TakeBackTests: XCTestCase {
 
     func testOnePersonsEarlierMarkIsTakenBackAndEveryLaterRevisionKept() throws {
         let path = root.appendingPathComponent("Wiegenlied.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: path)
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf").path, toPath: path)
         let start = try length(path)
         let afterAnna = try mark(path, "Anna – smyčcem", layer: "Anna — Violin II", name: "anna-1")
         try mark(path, "Борис – альт", layer: "Борис — Viola", name: "boris-1")
@@ -81,7 +81,7 @@ final class TakeBackTests: XCTestCase {
 
     func testALaterChangeToTheSameMarkIsAConflictAndNothingChanges() throws {
         let path = root.appendingPathComponent("Greensleeves.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Traditional-Greensleeves_hymntune.pdf").path,
                                          toPath: path)
         let before = try mark(path, "Jana – dech", layer: "Jana — Flute", name: "jana-1")
         let after = try mark(path, "Jana – 息", layer: "Jana — Flute", name: "jana-2")
@@ -107,7 +107,7 @@ final class TakeBackTests: XCTestCase {
         where expected.qpdf_pages != nil && index % 2 == 0 {
             let original = try TestEnvironment.corpusFile(relative)
             let path = root.appendingPathComponent("c\(index).pdf").path
-            try FileManager.default.copyItem(atPath: original, toPath: path)
+            try TestEnvironment.copy(atPath: original, toPath: path)
             let start: Int, end: Int
             do {
                 start = try length(path)
@@ -158,7 +158,7 @@ final class TakeBackTests: XCTestCase {
 
     func testLengthsThatAreNotRevisionsAreRefused() throws {
         let path = root.appendingPathComponent("Clair.pdf").path
-        try FileManager.default.copyItem(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
+        try TestEnvironment.copy(atPath: Self.samples.appendingPathComponent("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf").path,
                                          toPath: path)
         let start = try length(path)
         let end = try mark(path, "Claude – ♩ = 66", layer: "Claude — Piano", name: "c-1")

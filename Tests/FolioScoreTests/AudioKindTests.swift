@@ -51,7 +51,7 @@ final class AudioKindTests: XCTestCase {
             XCTAssertEqual(try AudioKind.sniff(fileAt: path), expected, "\(name): ffprobe says \(probed)")
             // Named as something else, it is still what it is.
             let renamed = folder.appendingPathComponent("renamed-\(name).bin").path
-            try FileManager.default.copyItem(atPath: path, toPath: renamed)
+            try TestEnvironment.copy(atPath: path, toPath: renamed)
             XCTAssertEqual(try AudioKind.sniff(fileAt: renamed), expected, name)
         }
         XCTAssertEqual(AudioKind.m4a.mimeType, "audio/mp4")

@@ -95,7 +95,7 @@ final class LocalAuthorityTests: XCTestCase {
         _ = try LocalAuthority.open(folder: other).serverIdentity(for: wider)
         for name in [LocalAuthority.File.server, .serverKey] {
             try FileManager.default.removeItem(atPath: file(name))
-            try FileManager.default.copyItem(atPath: (other as NSString).appendingPathComponent(name.rawValue), toPath: file(name))
+            try TestEnvironment.copy(atPath: (other as NSString).appendingPathComponent(name.rawValue), toPath: file(name))
         }
         _ = try authority.serverIdentity(for: wider, now: due)
         XCTAssertTrue(try openssl(["verify", "-attime", String(Int(due.timeIntervalSince1970)), "-CAfile", file(.authority), file(.server)]).contains("OK"))
@@ -124,7 +124,7 @@ final class LocalAuthorityTests: XCTestCase {
         let other = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tls-other-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: other) }
         _ = try LocalAuthority.open(folder: other)
-        try FileManager.default.copyItem(atPath: (other as NSString).appendingPathComponent(LocalAuthority.File.authorityKey.rawValue),
+        try TestEnvironment.copy(atPath: (other as NSString).appendingPathComponent(LocalAuthority.File.authorityKey.rawValue),
                                          toPath: file(.authorityKey))
         XCTAssertThrowsError(try LocalAuthority.open(folder: folder)) { error in
             XCTAssertTrue("\(error)".contains("is not the key of"), "\(error)")

@@ -16,7 +16,7 @@ final class RehearsalServiceTests: ServerTestCase, @unchecked Sendable {
     private func library(limits: RehearsalService.Limits = .init()) throws -> (RehearsalService, LibraryCatalog) {
         // Four pages each (the Debussy's), so every page the leader turns to is in every part.
         for part in ["\(debussy) - Trumpet in Bb.pdf", "\(debussy) (Streicher).pdf"] {
-            try FileManager.default.copyItem(atPath: fixture.path("\(debussy).pdf"), toPath: fixture.path(part))
+            try TestEnvironment.copy(atPath: fixture.path("\(debussy).pdf"), toPath: fixture.path(part))
         }
         let catalog = try LibraryCatalog(folder: fixture.folder.path)
         try LibraryScanner(catalog: catalog).scan()

@@ -17,7 +17,7 @@ final class ServerRehearsalTests: ServerTestCase, @unchecked Sendable {
     private struct Started: Decodable { let code: String; let key: String; let join: String; let qr: String }
 
     func testRehearsalOverHTTP() async throws {
-        try FileManager.default.copyItem(atPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"),
+        try TestEnvironment.copy(atPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"),
                                          toPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75 - Trompete in B.pdf"))
         let app = Application(router: try fixture.server().router())
         try await app.test(.router) { client in
@@ -98,7 +98,7 @@ final class ServerRehearsalTests: ServerTestCase, @unchecked Sendable {
     }
 
     func testPartsOverHTTP() async throws {
-        try FileManager.default.copyItem(atPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"),
+        try TestEnvironment.copy(atPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75.pdf"),
                                          toPath: fixture.path("Debussy-Suite_Bergamasque_Clair_de_Lune_L75 (Скрипка II).pdf"))
         let app = Application(router: try fixture.server().router())
         try await app.test(.router) { client in

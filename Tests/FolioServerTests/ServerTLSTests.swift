@@ -167,7 +167,7 @@ final class ServerTLSTests: ServerTestCase, @unchecked Sendable {
         }
         XCTAssertNil(server.tls?.authority)
         let first = path("first.pem")
-        try FileManager.default.copyItem(atPath: certificate, toPath: first)
+        try TestEnvironment.copy(atPath: certificate, toPath: first)
         try await server.application(logger: Logger(label: "test")).test(.live) { client in
             let port = try XCTUnwrap(client.port)
             let base = "https://localhost:\(port)"

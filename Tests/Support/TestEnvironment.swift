@@ -15,6 +15,29 @@ public enum TestEnvironment {
         try SharedCorpus.file(relative)
     }
 
+    /// Copies a file or a folder as a user copies it to work on: writable by its owner,
+    /// whatever the source's mode. The shared corpus is read-only (mode 444), and Folio keeps
+    /// a file its owner may not write, root too (docs/saves.md): a copy that kept the mode
+    /// would be refused by every edit.
+    public static func copy(atPath source: String, toPath target: String) throws {
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        try ownerWritable(target)
+    }
+
+    /// ``copy(atPath:toPath:)`` by URLs.
+    public static func copy(at source: URL, to target: URL) throws {
+        try copy(atPath: source.path, toPath: target.path)
+    }
+
+    private static func ownerWritable(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { return }
+        guard chmod(path, (info.st_mode & 0o7777) | S_IWUSR) == 0 else { throw TestFailure("cannot make \(path) writable") }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for child in try FileManager.default.contentsOfDirectory(atPath: path) { try ownerWritable(path + "/" + child) }
+        }
+    }
+
     /// Every PDF in the corpus, as paths relative to it, sorted.
     public static func corpusPDFs() throws -> [String] {
         let base = try corpus.standardizedFileURL.path

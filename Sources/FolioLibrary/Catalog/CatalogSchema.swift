@@ -33,6 +33,11 @@ import GRDB
 /// - v13 notes setlist entries; v14 keeps members, invitations and sessions; v15 what taking
 ///   back a change needs; v16 gives each member a key that outlives their name (`member.key`,
 ///   and `undo_step.authorKey` for the changes they make).
+/// - v17 counts every write in `catalog_state.changes` (the version searches are kept at);
+///   v18 stores every entry's search text again as ``SearchText`` spells it (ё as е, ß and å
+///   written out too, a score's folders' names), adds `entry.credits` (who the file names beyond
+///   forScore's fields, by role: an arranger or a poet is no composer) and clears the stamps (a
+///   bookmark inherits its book's composer only when the book has one).
 enum CatalogSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -294,6 +299,16 @@ enum CatalogSchema {
                 CREATE TABLE catalog_state (id INTEGER PRIMARY KEY CHECK (id = 1), changes INTEGER NOT NULL);
                 INSERT INTO catalog_state (id, changes) VALUES (1, 0);
                 """)
+        }
+        migrator.registerMigration("v18") { db in
+            // Search text spelled as readers type (ё as е; ß, å, ä, ö, ü, ø, æ written out too)
+            // and scores found by their folders' names: every entry's text stored again. The
+            // stamps are cleared so the next scan reads every file again: a bookmark of an
+            // anthology of several composers inherits none of them from now on.
+            // A score's credits (ScoreCredit: who the file names beyond forScore's fields, by role).
+            try db.execute(sql: "ALTER TABLE entry ADD COLUMN credits TEXT")
+            try SearchText.rebuild(in: db)
+            try db.execute(sql: "UPDATE score SET size = -1")
         }
         return migrator
     }

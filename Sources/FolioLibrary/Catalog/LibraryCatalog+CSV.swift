@@ -70,16 +70,10 @@ extension LibraryCatalog {
             return fileName
         }
         guard parts.count == 1 else { throw LibraryError(.notFound, "no file \(fileName) in the library") }
-        let matches = try read { db in
-            try String.fetchAll(db, sql: "SELECT path FROM score WHERE substr(path, -length(?1)) = ?1 ORDER BY path",
-                                arguments: ["/" + fileName])
-        }.filter { ($0 as NSString).lastPathComponent == fileName }
-        switch matches.count {
-        case 0: throw LibraryError(.notFound, "no file \(fileName) in the library")
-        case 1: return matches[0]
-        default:
-            throw LibraryError(.invalidArgument, "\(fileName) names \(matches.count) files (\(matches.prefix(3).joined(separator: ", "))"
-                + "\(matches.count > 3 ? ", …" : "")); give the path relative to the library")
+        do {
+            return try read { db in try Self.score(fileName, in: db).path }
+        } catch let error as LibraryError where error.code == .notFound {
+            throw LibraryError(.notFound, "no file \(fileName) in the library")
         }
     }
 

@@ -39,6 +39,9 @@ public struct LibraryEntry: Sendable, Equatable {
     /// Why the file could not be read when it was catalogued; nil for a readable file. A
     /// listing flags such an entry: it is a file of the library, not a score to play.
     public var unreadable: String? = nil
+    /// Who the file names beyond forScore's fields (a score's own entry only): the composer
+    /// shown in ``metadata`` because forScore's fields name none, the arranger, the lyricist.
+    public var credits: [ScoreCredit] = []
 }
 
 /// How many scores carry each value of a field (a filter sidebar).
@@ -114,8 +117,9 @@ extension LibraryCatalog {
         for (field, values) in [("composer", query.composers), ("genre", query.genres), ("tag", query.tags),
                                 ("label", query.labels)] {
             for value in values {
-                conditions.append("e.id IN (SELECT entryId FROM facet WHERE field = ? AND folded = ?)")
-                arguments += [field, LibraryQuery.fold(value)]
+                let (condition, values) = FacetMatch.condition(field: field, value: value)
+                conditions.append(condition)
+                arguments += values
                 filtered = true
             }
         }
@@ -147,7 +151,9 @@ extension LibraryCatalog {
         case nil: order = match != nil ? "\(SearchRank.name)(entry_text)" : "e.title COLLATE NOCASE"
         }
         sql += " ORDER BY \(order), s.path, e.bookmark IS NOT NULL, e.bookmark"
-        if let limit = query.limit {
+        // Text results with bookmarks are grouped by score (groupedByScore) before the limit.
+        let grouping = match != nil && query.sort == nil && query.includeBookmarks
+        if let limit = query.limit, !grouping {
             sql += " LIMIT ?"
             arguments.append(max(0, limit))
         }
@@ -158,18 +164,42 @@ extension LibraryCatalog {
             let version = try Self.catalogVersion(in: db)
             if let kept = searches.entries(for: key, version: version) { return kept }
             let started = ContinuousClock.now
-            let entries: [LibraryEntry]
+            var entries: [LibraryEntry]
             if let page, let match {
                 entries = try Self.rankedPage(match: match, scoresOnly: !query.includeBookmarks, limit: page,
                                               candidates: candidates, in: db)
             } else {
                 entries = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.entry)
+                if grouping {
+                    entries = Self.groupedByScore(entries, score: \.id, isBookmark: { $0.bookmark != nil })
+                    if let limit = query.limit { entries = Array(entries.prefix(max(0, limit))) }
+                }
             }
             if searches.worthKeeping(started.duration(to: .now)) {
                 searches.store(entries, for: key, version: version)
             }
             return entries
         }
+    }
+
+    /// `items` (best first) with each score's together: where the score itself stands when it
+    /// matched — its bookmarks after it, so none that matched by what it has from its book
+    /// stands above the book —, else where its best bookmark stands; the rest keep their order.
+    ///
+    /// ```swift
+    /// // ranked: Duets › Largo, Dvořák – Rusalka, Duets, Duets › Humoreska
+    /// // grouped: Dvořák – Rusalka, Duets, Duets › Largo, Duets › Humoreska
+    /// ```
+    static func groupedByScore<T>(_ items: [T], score: (T) -> Int64, isBookmark: (T) -> Bool) -> [T] {
+        var anchor: [Int64: Int] = [:]
+        for (index, item) in items.enumerated() where !isBookmark(item) { anchor[score(item)] = index }
+        for (index, item) in items.enumerated() where anchor[score(item)] == nil { anchor[score(item)] = index }
+        return items.enumerated().sorted { a, b in
+            let (left, right) = (anchor[score(a.element)] ?? a.offset, anchor[score(b.element)] ?? b.offset)
+            if left != right { return left < right }
+            if isBookmark(a.element) != isBookmark(b.element) { return !isBookmark(a.element) }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 
     /// The first `limit` of the `candidates` matches of `match` catalogued last (text rowids
@@ -191,7 +221,8 @@ extension LibraryCatalog {
         while let row = try found.next() { ranked.append((id: (row[0] as Int64) % offset, rank: row[1])) }
         guard limit > 0, !ranked.isEmpty else { return [] }
         ranked.sort { $0.rank < $1.rank }
-        let last = ranked[min(limit, ranked.count) - 1].rank
+        // With bookmarks, every candidate is put in order, then grouped by score and cut.
+        let last = scoresOnly ? ranked[min(limit, ranked.count) - 1].rank : ranked[ranked.count - 1].rank
         // The page and any that tie with its last, each as the place of its rank among theirs
         // times the offset plus its id, then put in order by SQLite: by rank, then path (text
         // compared by its bytes), the score before its bookmarks, bookmarks in order. Ties are
@@ -206,10 +237,20 @@ extension LibraryCatalog {
             keys.append(place * offset + ranked[index].id)
         }
         func json(_ values: [Int64]) -> String { "[" + values.map(String.init).joined(separator: ",") + "]" }
-        let order = try Int64.fetchAll(db.cachedStatement(sql: """
-            SELECT e.id FROM json_each(?) j JOIN entry e ON e.id = j.value % \(offset) JOIN score s ON s.id = e.scoreId
-            ORDER BY j.value / \(offset), s.path, e.bookmark IS NOT NULL, e.bookmark LIMIT ?
-            """), arguments: [json(keys), limit])
+        var order: [Int64]
+        if scoresOnly {
+            order = try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT e.id FROM json_each(?) j JOIN entry e ON e.id = j.value % \(offset) JOIN score s ON s.id = e.scoreId
+                ORDER BY j.value / \(offset), s.path, e.bookmark IS NOT NULL, e.bookmark LIMIT ?
+                """), arguments: [json(keys), limit])
+        } else {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT e.id, e.scoreId, e.bookmark IS NOT NULL FROM json_each(?) j JOIN entry e ON e.id = j.value % \(offset)
+                JOIN score s ON s.id = e.scoreId ORDER BY j.value / \(offset), s.path, e.bookmark IS NOT NULL, e.bookmark
+                """), arguments: [json(keys)])
+            let items = rows.map { (id: $0[0] as Int64, score: $0[1] as Int64, isBookmark: $0[2] as Bool) }
+            order = Self.groupedByScore(items, score: \.score, isBookmark: \.isBookmark).prefix(limit).map(\.id)
+        }
         var entries: [Int64: LibraryEntry] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
@@ -273,7 +314,7 @@ extension LibraryCatalog {
     private static let entryColumns = """
         e.id, e.scoreId, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.rating, e.difficulty, \
         e.duration, e.keysf, e.keymi, e.reference, e.tempo, e.timeSignature, e.startPage, e.endPage, s.path, s.pages, \
-        s.error
+        s.error, e.credits
         """
 
     /// An entry from a row of ``entryColumns``.
@@ -297,6 +338,6 @@ extension LibraryCatalog {
         return LibraryEntry(
             id: row[1], path: path, title: title, metadata: metadata, pages: row[19],
             bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row[16], end: row[17]) : nil,
-            unreadable: row[20])
+            unreadable: row[20], credits: ScoreCredit.read(row[21]))
     }
 }

@@ -68,6 +68,7 @@ public final class LibraryCatalog: Sendable {
             configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
                 try SearchRank.register(in: db)
+                FacetMatch.register(in: db)
                 // Readers map the file (up to 256 MiB) instead of copying each page into their
                 // own small cache: a page of search results looks up a thousand rows' lengths and
                 // paths, and at 100,000 scores those copies were a quarter of the search.
@@ -110,6 +111,14 @@ public final class LibraryCatalog: Sendable {
     }
 
     /// Every catalogued file's stamp in `table`, by path: what an incremental scan compares with.
+    /// The catalogued files that could not be read, with why, by path.
+    func unreadableFiles() throws -> [(path: String, error: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT path, error FROM score WHERE error IS NOT NULL ORDER BY path")
+                .map { (path: $0["path"], error: $0["error"]) }
+        }
+    }
+
     func knownFiles(in table: FileTable = .score) throws -> [String: Known] {
         try pool.read { db in
             var known: [String: Known] = [:]
@@ -165,10 +174,13 @@ public final class LibraryCatalog: Sendable {
         if score.composers.isEmpty { score.composers = record.engravedComposers }
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
                         title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: record.metadata,
-                        fileName: (record.stamp.path as NSString).lastPathComponent, in: db)
+                        path: record.stamp.path, credits: record.credits, in: db)
+        // A bookmark's own fields, else the score's: what a musician means by "this piece"; but
+        // of an anthology's several composers none is the piece's, so none is inherited.
+        var book = score
+        if book.composers.count > 1 { book.composers = [] }
         for (position, bookmark) in record.bookmarks.enumerated() {
-            // A bookmark's own fields, else the score's: what a musician means by "this piece".
-            let effective = bookmark.metadata.inheriting(from: score)
+            let effective = bookmark.metadata.inheriting(from: book)
             try insertEntry(scoreID: scoreID, bookmark: position, source: bookmark.source, start: bookmark.start,
                             end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
                             in: db)
@@ -182,7 +194,7 @@ public final class LibraryCatalog: Sendable {
 
     private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
                                     title: String, metadata: ScoreMetadata, own: ScoreMetadata,
-                                    fileName: String? = nil, in db: Database) throws {
+                                    path: String? = nil, credits: [ScoreCredit] = [], in db: Database) throws {
         // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
         let title = title.utf8.contains(0) ? title.replacingOccurrences(of: "\0", with: "") : title
         // "Satie; Beethoven; Chopin" is three composers in the catalog, its facets and search.
@@ -190,13 +202,13 @@ public final class LibraryCatalog: Sendable {
         metadata.composers = ComposerList.people(metadata.composers)
         try db.cachedStatement(sql: """
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
-                reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature, credits)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
-                json(own), metadata.tempo, metadata.timeSignature,
+                json(own), metadata.tempo, metadata.timeSignature, ScoreCredit.stored(credits),
             ])
         let entryID = db.lastInsertedRowID
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),
@@ -210,11 +222,11 @@ public final class LibraryCatalog: Sendable {
             try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)")
                 .execute(arguments: [entryID, LibraryQuery.fold(key.name), key.name])
         }
-        // A score is found by its file's name too ("Dvorak_Rusalka_Op114.pdf" → its words).
-        let name = fileName.map { ($0 as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ") }
-        let words = metadata.genres + metadata.tags + metadata.labels + [metadata.reference, name].compactMap { $0 }
-        try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [entryID + (bookmark == nil ? scoreTextOffset : 0), title, metadata.composers.joined(separator: " ; "), words.joined(separator: " ; ")])
+        // A score is found by its folders' and file's names too (SearchText).
+        try SearchText.insert(entryID: entryID, isBookmark: bookmark != nil, title: title,
+                              composers: metadata.composers + credits.filter { $0.role != .composer }.map(\.name),
+                              words: metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 },
+                              scorePath: path, in: db)
     }
 
     static func remove(id: Int64, in db: Database) throws {

@@ -81,17 +81,20 @@ public struct LibraryQuery: Sendable, Equatable {
         self.includeBookmarks = includeBookmarks
     }
 
-    /// Case- and diacritic-insensitive form of a field value, for equality.
+    /// Case- and diacritic-insensitive form of a field value, for equality: "Dvořák" is
+    /// "dvorak", "Пётр" is "петр"; й stays a letter of its own, as Russian readers expect.
     public static func fold(_ value: String) -> String {
-        value.trimmingCharacters(in: .whitespacesAndNewlines)
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+        return trimmed.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "й" || $0 == "Й" })
+            .map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil) }
+            .joined(separator: "й")
     }
 
     /// The FTS5 expression: every word as a quoted prefix, all required; nil when the text
     /// has no word.
     var matchExpression: String? {
         guard let text else { return nil }
-        let words = text.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
+        let words = SearchText.spelled(text).split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

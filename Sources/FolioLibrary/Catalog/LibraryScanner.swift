@@ -106,6 +106,11 @@ public struct LibraryScanner: Sendable {
             if known[stamp.path]?.isUnchanged(stamp) == true { continue }
             toRead.append(stamp)
         }
+        // Files catalogued as unreadable and unchanged since: reported again (still unreadable).
+        let reading = Set(toRead.map(\.path))
+        for (path, error) in try catalog.unreadableFiles() where seen.contains(path) && !reading.contains(path) {
+            summary.unreadable.append("\(path): \(error)")
+        }
         // What is catalogued but gone from its path: candidates for moves, else removed.
         var missing = LibraryCatalog.Known.missing(known, seen: seen)
         var done = 0

@@ -40,11 +40,14 @@ public struct ScoreRecord: Sendable, Equatable {
     public var error: String?
     /// The audio tracks its XMP keeps (`AudioTrackLink`), taken into the catalog.
     public var tracks: [AudioTrackLink] = []
-    /// Composers an engraver wrote where forScore does not look (LilyPond's `/Composer`,
-    /// `/Arranger`, `/Poet`; MuseScore's and others' page heading; see
-    /// `ProducerConventions.people(of:)`): the catalog shows them
-    /// when ``metadata`` names none. The file keeps them where they are.
+    /// Composers an engraver wrote where forScore does not look (LilyPond's `/Composer`;
+    /// MuseScore's and others' page heading; see `ProducerConventions.people(of:)`): the catalog
+    /// shows them when ``metadata`` names none. The file keeps them where they are.
     public var engravedComposers: [String] = []
+    /// The people the file names beyond forScore's fields, by role (``ScoreCredit``): the
+    /// composers of ``engravedComposers`` (only when forScore's fields name none), and the
+    /// arranger and lyricist, who are never counted as composers.
+    public var credits: [ScoreCredit] = []
 
     /// Reads the PDF `stamp` names. Never throws: a file that cannot be read gives a record
     /// with its error, so a scan lists it and goes on. A stamp without its fingerprint gets
@@ -56,7 +59,10 @@ public struct ScoreRecord: Sendable, Equatable {
         do {
             document = try PDFDocument(path: absolutePath)
         } catch let error as PDFError {
-            record.error = error.description
+            // (The engine's words for a password name the option of commands that open one
+            // file; a library catalogues such a file by its name.)
+            record.error = error.code == .passwordRequired
+                ? "the file is encrypted and needs a password; catalogued by its name only" : error.description
             record.encrypted = error.code == .passwordRequired
             return record
         } catch {
@@ -71,9 +77,12 @@ public struct ScoreRecord: Sendable, Equatable {
         record.pageCount = document.pageCount
         let reading = ScoreReading(document: document)
         record.metadata = reading.metadata
-        if reading.metadata.composers.isEmpty {
-            record.engravedComposers = ProducerConventions.people(of: document).people.map(\.name)
-        }
+        // An arranger or a poet is credited as such, never as a composer; a composer the engraver
+        // wrote stands in for forScore's only while forScore's fields name none.
+        let found = reading.metadata.composers.isEmpty ? ProducerConventions.people(of: document).people
+            : ProducerConventions.people(in: document.info.entries).people.filter { $0.rule != "composer" }
+        record.credits = ScoreCredit.credits(found)
+        record.engravedComposers = record.credits.filter { $0.role == .composer }.map(\.name)
         record.warnings = reading.metadataWarnings + reading.bookmarkWarnings
         var storedEntries: [BookmarkEntry] = []
         for bookmark in reading.bookmarks {

@@ -257,24 +257,6 @@ extension LibraryCatalog {
         }
     }
 
-    /// The catalogued file `path` names: a path relative to the library, or a file name
-    /// that exactly one file has.
-    static func score(_ path: String, in db: Database) throws -> (Int64, String, String) {
-        let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL"
-        if let row = try Row.fetchOne(db, sql: sql + " WHERE s.pathKey = ?", arguments: [CatalogPath.key(path)]) {
-            return (row[0], row[1], row[2] ?? path)
-        }
-        // A bare file name; Swift compares canonically, so either Unicode form finds it.
-        let rows = try Row.fetchAll(db, sql: sql + " ORDER BY s.path")
-        let named = rows.filter { (($0[1] as String) as NSString).lastPathComponent == path }
-        switch named.count {
-        case 1: return (named[0][0], named[0][1], named[0][2] ?? path)
-        case 0: throw LibraryError(.notFound, "no catalogued file \(path) in the library (run `folio library scan`?)")
-        default:
-            throw LibraryError(.invalidArgument, "\(path) names \(named.count) files (\(named.prefix(3).map { $0[1] as String }.joined(separator: ", "))); give the path relative to the library")
-        }
-    }
-
     /// The bookmark of the score `scoreID` (at `path`) titled `wanted` — exactly, else
     /// ignoring case — as its title and pages; `.notFound` naming the bookmarks it has.
     static func bookmark(_ wanted: String, of scoreID: Int64, path: String, in db: Database) throws -> Row {

@@ -59,7 +59,8 @@ public enum PDFSaver {
                                     holdingLock: holdingLock)
             }
         } else if target != document.source.path && !document.source.isFile(at: target) {
-            try SafeFile.write(to: target, parts: [document.source.bytes], fault: options.stageHook)
+            try SafeFile.write(to: target, parts: [document.source.bytes], fault: options.stageHook,
+                               overridingMode: options.overridesReadOnlyMode)
             report = SaveReport(method: .copy, fallbackReason: "no changes: the original copied", appendedBytes: 0)
         } else {
             report = SaveReport(method: nil, fallbackReason: "no changes: nothing written", appendedBytes: 0)
@@ -75,7 +76,9 @@ public enum PDFSaver {
     public static func rewrite(_ document: PDFDocument, to path: String, options: RewriteOptions = RewriteOptions(),
                                save: SaveOptions = SaveOptions()) throws {
         let bytes = try rewritten(document, options: options)
-        try bytes.withUnsafeBytes { try SafeFile.write(to: path, parts: [$0], fault: save.stageHook) }
+        try bytes.withUnsafeBytes {
+            try SafeFile.write(to: path, parts: [$0], fault: save.stageHook, overridingMode: save.overridesReadOnlyMode)
+        }
     }
 
     /// The bytes ``rewrite(_:to:options:save:)`` would write, made in memory (a dry run, or
@@ -115,7 +118,7 @@ public enum PDFSaver {
             return (result, try save(document, to: output, options: saveOptions, holdingLock: false))
         }
         // Before the lock and the edit: a read-only file is refused before anything is done.
-        try SafeFile.requireWritable(path)
+        try SafeFile.requireWritable(path, overridingMode: saveOptions.overridesReadOnlyMode)
         return try FileLock.withExclusiveLock(on: path, timeout: lockTimeout) { settled in
             let document = try PDFDocument(path: path, password: password, options: options)
             let result = try edit(document)

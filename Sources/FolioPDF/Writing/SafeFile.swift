@@ -60,29 +60,47 @@ public enum SafeFile {
 
     /// Refuses to change the file at `path` when this user may not write it or its folder (as
     /// the system decides, `access(2)`): every save method writes beside the file, and a rename
-    /// over a read-only file the folder lets one replace would change it regardless.
-    /// `notPermitted`, naming the file, its mode and what to allow; a file that does not exist
-    /// yet is only checked for its folder.
+    /// over a read-only file the folder lets one replace would change it regardless. Root,
+    /// whom the system lets write anything, is held to the owner's write bit (`chmod 444`
+    /// means "keep this" on a NAS or in a container too) unless `overridingMode` (a save
+    /// asked for with ``SaveOptions/overridesReadOnlyMode``). `notPermitted`, naming the file,
+    /// its mode and what to allow; a file that does not exist yet is only checked for its folder.
     ///
     /// ```swift
-    /// try SafeFile.requireWritable("Ηχοι.pdf")   // chmod 444, not root → "Ηχοι.pdf is read-only for you (mode 444)…"
+    /// try SafeFile.requireWritable("Ηχοι.pdf")   // chmod 444 → "Ηχοι.pdf is read-only (mode 444)…", root too
     /// ```
-    public static func requireWritable(_ path: String) throws {
+    public static func requireWritable(_ path: String, overridingMode: Bool = false) throws {
+        let root = geteuid() == 0 && !overridingMode
         var info = stat()
-        if stat(path, &info) == 0, access(path, W_OK) != 0 {
-            throw PDFError(.notPermitted, "\(path) is read-only for you (mode \(String(info.st_mode & 0o7777, radix: 8))); nothing was "
-                + "written: allow writing to it (chmod u+w) to change it")
+        if stat(path, &info) == 0 {
+            let mode = String(info.st_mode & 0o7777, radix: 8)
+            if access(path, W_OK) != 0 {
+                throw PDFError(.notPermitted, "\(path) is read-only for you (mode \(mode)); nothing was "
+                    + "written: allow writing to it (chmod u+w) to change it")
+            }
+            if root, info.st_mode & S_IWUSR == 0 {
+                throw PDFError(.notPermitted, "\(path) is read-only (mode \(mode)), and Folio keeps it so even for root; nothing was "
+                    + "written: allow writing to it (chmod u+w) to change it (the command line's --force writes it anyway)")
+            }
         }
         let folder = parentDirectory(of: path)
         var folderInfo = stat()
-        if stat(folder, &folderInfo) == 0, access(folder, W_OK) != 0 {
-            throw PDFError(.notPermitted, "the folder \(folder) is read-only for you (mode \(String(folderInfo.st_mode & 0o7777, radix: 8))); "
-                + "nothing was written: a save writes beside the file, so allow writing to the folder to change \(path)")
+        if stat(folder, &folderInfo) == 0 {
+            let mode = String(folderInfo.st_mode & 0o7777, radix: 8)
+            if access(folder, W_OK) != 0 {
+                throw PDFError(.notPermitted, "the folder \(folder) is read-only for you (mode \(mode)); "
+                    + "nothing was written: a save writes beside the file, so allow writing to the folder to change \(path)")
+            }
+            if root, folderInfo.st_mode & S_IWUSR == 0 {
+                throw PDFError(.notPermitted, "the folder \(folder) is read-only (mode \(mode)), and Folio keeps it so even for root; "
+                    + "nothing was written: a save writes beside the file, so allow writing to the folder (chmod u+w) to change \(path), "
+                    + "or force the save (the command line's --force)")
+            }
         }
     }
 
-    static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?) throws {
-        try requireWritable(path)
+    static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?, overridingMode: Bool = false) throws {
+        try requireWritable(path, overridingMode: overridingMode)
         let temporary = try TemporaryFile(beside: path, fixedName: false)
         defer { temporary.discard() }
         try fault?(.created)
@@ -96,7 +114,7 @@ public enum SafeFile {
     /// opened `source` from it under that lock: only then may the file change in place.
     static func append(to path: String, source: ByteSource, tail: UnsafeRawBufferPointer, options: SaveOptions,
                        holdingLock: Bool) throws -> SaveReport {
-        try requireWritable(path)
+        try requireWritable(path, overridingMode: options.overridesReadOnlyMode)
         let fault = options.stageHook
         let inPlace = holdingLock && source.isFile(at: path)
         switch options.method {

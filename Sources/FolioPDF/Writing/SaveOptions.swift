@@ -112,6 +112,10 @@ public struct SaveOptions: Sendable {
     /// Whether a damaged document (``PDFDocument/damage``) is refused instead of saved:
     /// the save fails with ``PDFError/Code/damaged`` and nothing is written.
     public var refuseDamaged = false
+    /// Whether a file (or folder) without its owner's write bit is written anyway when the
+    /// process runs as root, whom the system lets write it (`folio … --force`). Other users
+    /// are refused by the system regardless. See ``SafeFile/requireWritable(_:overridingMode:)``.
+    public var overridesReadOnlyMode = false
 
     /// The default threshold, 1 MiB: where a copy and fsync costs what the journal's three
     /// syncs cost on a local disk (Benchmarks/save.sh; see docs/saves.md).

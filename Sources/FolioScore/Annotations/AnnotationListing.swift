@@ -30,6 +30,24 @@ public enum AnnotationListing {
         return result
     }
 
+    /// Each annotation of `document` by its id, told as a person would recognise it: its page
+    /// (1-based), its kind and the first line of its text ("page 2, FreeText: dolce") — what
+    /// a dry run of a removal names.
+    ///
+    /// ```swift
+    /// let told = try AnnotationListing.described(document)
+    /// print(told["obj-12"] ?? "")   // "page 1, Square"
+    /// ```
+    public static func described(_ document: PDFDocument) throws -> [String: String] {
+        var told: [String: String] = [:]
+        for shown in try list(document, popups: false) {
+            let mark = shown.annotation
+            let words = (mark.contents ?? "").split(whereSeparator: \.isNewline).first.map { String($0.prefix(60)) } ?? ""
+            told[mark.id] = "page \(mark.pageIndex + 1), \(mark.subtype)" + (words.isEmpty ? "" : ": \(words)")
+        }
+        return told
+    }
+
     /// The same listing handed over page by page (0-based index, that page's annotations,
     /// pages without any included): each page's objects are read when its turn comes and
     /// forgotten after `body` has seen them, so a file of thousands of links is listed in

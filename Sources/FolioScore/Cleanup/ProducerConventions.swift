@@ -11,8 +11,9 @@ import Foundation
 ///   "Op."/"Opus"/a catalogue number ("M. Clementi, Opus 36 No. 1") becomes the reference
 ///   when there is none; text after a semicolon ("Traditional; 16th Century English
 ///   melody") is left in `/Composer` only.
-/// - `arranger`, `poet`: `/Arranger` and `/Poet` (lyricist) join the composers, after the
-///   composer, their "arr. by", "Arreglo por", "Poésie de", "words by"… prefix dropped.
+/// - `arranger`: `/Arranger` joins the composers, after the composer, its "arr. by",
+///   "Arreglo por"… prefix dropped. `/Poet` (the lyricist) is no composer and is left where it
+///   is; the catalog shows and searches it as the lyricist (`ScoreCredit` in FolioLibrary).
 /// - `page-heading`: a file from a notation program that writes the composer only on the page
 ///   (MuseScore, Sibelius, Finale, Dorico: `/Creator` or `/Producer` names it) and names no
 ///   one in its Info dictionary takes the composer from the first page's heading, where these
@@ -28,7 +29,7 @@ import Foundation
 ///
 /// ```swift
 /// let change = ProducerConventions.change(for: try PDFDocument(path: "Faure-Apres_un_Reve_Op_7.pdf"))
-/// change.edit.composers   // ["Gabriel Fauré", "Romain Bussine"]
+/// change.edit.composers   // ["Gabriel Fauré"] (Romain Bussine, the poet, stays in /Poet)
 /// ```
 public enum ProducerConventions {
     /// The change adopting `document`'s conventions; empty when there is nothing to take.
@@ -73,9 +74,12 @@ public enum ProducerConventions {
         }
         if current.composers.isEmpty {
             if let rest = found.reference { offerReference(rest, "composer") }
-            if !found.people.isEmpty {
-                change.edit.composers = found.people.map(\.name)
-                change.reasons[.composers] = found.people.map(\.rule).joined(separator: "+")
+            // A poet wrote the words, not the music: they stay in /Poet (the catalog credits them
+            // as the lyricist), never among the composers forScore reads.
+            let composers = found.people.filter { $0.rule != "poet" }
+            if !composers.isEmpty {
+                change.edit.composers = composers.map(\.name)
+                change.reasons[.composers] = composers.map(\.rule).joined(separator: "+")
             }
         }
         var title = current.title

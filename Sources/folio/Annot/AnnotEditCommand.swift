@@ -55,6 +55,8 @@ struct AnnotRemoveCommand: ParsableCommand {
             An annotation goes with its popup and the replies to it. --all removes every markup annotation of the
             document (or of --page), or only those of each --type (subtype names such as Ink, Highlight, FreeText, or
             the `add` type names); links and widgets go only when named with --type Link or --type Widget.
+            Prints the id of each annotation removed, one a line; with --dry-run, "would remove ID (page N, Subtype:
+            its text)" for each and nothing is written.
             Example: folio annot remove part.pdf --all --type ink --page 3
             Exit codes: 0 saved; 1 no annotation has an id given, or the file could not be read, written or annotated
             (untouched); 64 a page out of range (untouched).
@@ -78,7 +80,14 @@ struct AnnotRemoveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let removed = try AnnotCommand.edit("remove", options) { try removal.apply(to: $0) }
-        for id in removed { print(id) }
+        let dryRun = options.dryRun
+        let removed = try AnnotCommand.edit("remove", options) { document -> [String] in
+            // What a dry run names is read before the removal: the page, the kind and the words of each.
+            let told = dryRun ? try AnnotationListing.described(document) : [:]
+            let ids = try removal.apply(to: document)
+            guard dryRun else { return ids }
+            return ids.map { id in "would remove \(id)" + (told[id].map { " (\($0))" } ?? "") }
+        }
+        for line in removed { print(line) }
     }
 }

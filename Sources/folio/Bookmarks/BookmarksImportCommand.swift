@@ -19,7 +19,8 @@ struct BookmarksImportCommand: ParsableCommand {
             score row (forScore's layout: a file name and no pages) to the PDF's metadata, reference included.
             Example:
               folio bookmarks import realbook.pdf --from index.csv --page-offset 3 --map title=1 --map start=3
-            Exit codes: 0 saved; 1 the PDF failed (untouched); 64 invalid index or options (untouched).
+            Exit codes: 0 every row saved; 1 rows were skipped (the others are saved, each skipped one named on
+            standard error) or the PDF failed (untouched); 64 invalid index or options (untouched).
             """
     )
 
@@ -53,5 +54,7 @@ struct BookmarksImportCommand: ParsableCommand {
         }
         for problem in report.problems { printError("folio bookmarks import: \(problem); skipped") }
         for warning in report.warnings { printError("folio bookmarks import: \(options.file): \(warning)") }
+        // Partial application is not success (docs/saves.md).
+        if !report.problems.isEmpty { throw ExitCode(1) }
     }
 }

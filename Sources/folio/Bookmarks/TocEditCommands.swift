@@ -194,7 +194,8 @@ struct TocDeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Delete entries (with their children) from a PDF's table of contents.",
         discussion: """
-            Paths name entries as they are before the deletion.
+            Paths name entries as they are before the deletion. Prints each entry deleted ("deleted 2.3 Title",
+            with how many entries went with it); with --dry-run, "would delete …" and nothing is written.
             Example: folio toc delete book.pdf 2.3 4
             Exit codes: 0 saved; 1 the file failed (untouched); 64 invalid path (nothing deleted).
             """
@@ -204,6 +205,23 @@ struct TocDeleteCommand: ParsableCommand {
     @Argument(help: "Paths of the entries (\"2.1\").") var paths: [PDFOutlinePath]
 
     func run() throws {
-        try TocCommand.edit("delete", options) { outline in try outline.remove(at: paths) }
+        let going = try TocCommand.edit("delete", options) { outline in
+            // Named as they are before the deletion; an entry inside another that goes is not named twice.
+            let named = try Set(paths).sorted { $0.indices.lexicographicallyPrecedes($1.indices) }
+                .filter { path in !paths.contains { $0.isAncestor(of: path) } }
+                .map { (path: $0, item: try outline.item(at: $0)) }
+            try outline.remove(at: paths)
+            return named
+        }
+        for (path, item) in going {
+            let inside = Self.count(item.children)
+            print("\(options.dryRun ? "would delete" : "deleted") \(path) \(item.title)"
+                  + (inside > 0 ? " (with the \(inside) \(inside == 1 ? "entry" : "entries") inside it)" : ""))
+        }
+    }
+
+    /// How many entries `items` hold, at every level.
+    private static func count(_ items: [PDFOutlineItem]) -> Int {
+        items.reduce(0) { $0 + 1 + count($1.children) }
     }
 }

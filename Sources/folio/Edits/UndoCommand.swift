@@ -11,7 +11,9 @@ struct UndoCommand: ParsableCommand {
         commandName: "undo",
         abstract: "Take back the last change saved to a catalogued score (or list its changes).",
         discussion: """
-            The file must be catalogued in a library (a folder above it holds .folio/library.sqlite).
+            The score must be catalogued in a library (a folder above it holds .folio/library.sqlite). It is \
+            named as every command names one: a file by any path, a path relative to the library, a file name \
+            only one catalogued file has (from anywhere in the library, or with --library), or its id.
             Every change Folio saves is an incremental update: undo cuts the file back to its revision
             before the last recorded change, when nothing changed the file since. The record lives in
             the catalog, so it outlives a restart of the server.
@@ -24,7 +26,7 @@ struct UndoCommand: ParsableCommand {
             --json prints one object a line: each change with --list ("id", "change", "author", "madeAt", "undoable"),
             else what was (or with --dry-run would be) undone.
             Exit codes: 0 undone (or listed); 1 nothing to undo, the file changed since, a later change in the way, \
-            or no library; 64 usage error.
+            no such score or no library; 64 usage error (a file name several files have, a file outside the library).
             """
     )
 
@@ -33,7 +35,9 @@ struct UndoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Take back this change (its number from --list), keeping those after it.", valueName: "number"))
     var change: Int64?
     @Flag(help: "Print JSON, one object a line.") var json = false
-    @Argument(help: "The score.") var file: String
+    @Argument(help: "The score: a file by any path, a path in the library, a file name only one score has, or its id.")
+    var file: String
+    @OptionGroup var location: LibraryLocation
 
     /// One change as `--json` prints it.
     struct Item: Encodable {
@@ -63,11 +67,7 @@ struct UndoCommand: ParsableCommand {
     }
 
     func run() throws {
-        var locator = CatalogLocator()
-        guard let (catalog, relative) = locator.catalog(for: file) else {
-            let error = LibraryError(.notFound, "\(file) is not catalogued in a library (run `folio library scan` in its folder)")
-            throw CommandError.report(error, command: "undo", file: nil)
-        }
+        let (catalog, relative) = try LibraryCommand.run("undo", program: "undo") { try location.score(file) }
         do {
             if list {
                 let changes = try catalog.changes(score: relative)

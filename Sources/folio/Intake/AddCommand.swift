@@ -40,7 +40,7 @@ struct AddCommand: ParsableCommand {
         var options = LibraryIntake.Options()
         options.author = EditAuthor.current()
         options.dryRun = dryRun
-        options.score = score.map { LibraryLocation.libraryPath($0, in: catalog) }
+        options.score = try LibraryCommand.run("add", program: "add") { try score.map { try LibraryLocation.libraryPath($0, in: catalog) } }
         var failure: ExitCode?
         LibraryIntake.addAll(files: files, catalog: catalog, options: options) { file, outcome in
             switch outcome {

@@ -85,12 +85,21 @@ struct LibraryLocation: ParsableArguments {
         return catalog
     }
 
-    /// A score as the user typed it, as the library knows it: a file (absolute, or relative to
-    /// the current folder) inside the library becomes its path in the library; anything else —
-    /// a path relative to the library, a bare file name — is passed on as it is.
-    static func libraryPath(_ argument: String, in catalog: LibraryCatalog) -> String {
-        guard FileManager.default.fileExists(atPath: argument), let relative = catalog.files.relative(argument) else { return argument }
-        return relative
+    /// A file as the user typed it, as the library knows it
+    /// (``LibraryCatalog/libraryName(of:from:)``): an existing file inside the library becomes
+    /// its path there, one outside is refused; a path in the library, a bare file name or an id
+    /// is passed on as it is, for the catalog to find.
+    static func libraryPath(_ argument: String, in catalog: LibraryCatalog) throws -> String {
+        try catalog.libraryName(of: argument, from: FileManager.default.currentDirectoryPath)
+    }
+
+    /// The catalog of the library the score `name` lies in (its own folder's when it is a file
+    /// here, else --library, `$FOLIO_LIBRARY` or the library above the current folder) and the
+    /// score's path there (``LibraryCatalog/scorePath(named:from:)``: a file by any path, a
+    /// path in the library, a file name only one score has, or an id).
+    func score(_ name: String, scanning: Bool = false) throws -> (catalog: LibraryCatalog, path: String) {
+        let catalog = try catalog(near: Self.start(for: name), scanning: scanning)
+        return (catalog, try catalog.scorePath(named: name, from: FileManager.default.currentDirectoryPath))
     }
 
     /// Where to look for the library of what the user named: a folder itself, a score's

@@ -12,7 +12,30 @@ enum LibraryOutput {
             ("bookmark", entry.bookmark.map {
                 .object([("title", .string($0.title)), ("start", .optional($0.start)), ("end", .optional($0.end))])
             } ?? .null),
-        ] + (entry.unreadable.map { [("unreadable", JSONValue.string($0))] } ?? [])).encoded
+        ] + (entry.unreadable.map { [("unreadable", JSONValue.string($0))] } ?? [])
+          + (entry.credits.isEmpty ? [] : [("credits", JSONValue.array(entry.credits.map { credit in
+              .object([("name", .string(credit.name)), ("role", .string(credit.role.rawValue)), ("source", .string(credit.source))])
+          }))])).encoded
+    }
+
+    /// The lines `library show` prints under a score for who its file credits beyond forScore's
+    /// fields: each with where the file names them, a composer with the command that would write
+    /// it where forScore reads it.
+    ///
+    /// ```
+    ///   composer: Gabriel Fauré (the file's /Composer, not forScore's fields: folio meta adopt "Faure.pdf" writes it)
+    ///   lyricist: Romain Bussine (the file's /Poet; forScore has no field for a lyricist)
+    /// ```
+    static func credits(_ entry: LibraryEntry, file: String) -> [String] {
+        entry.credits.map { credit in
+            let source = credit.source.hasPrefix("/") ? "the file's \(credit.source)" : "the first page's \(credit.source)"
+            let note = switch credit.role {
+            case .composer: "\(source), not forScore's fields: folio meta adopt \"\(file)\" writes it"
+            case .arranger: "\(source); not counted as a composer"
+            case .lyricist: "\(source); forScore has no field for a lyricist"
+            }
+            return "  \(credit.role.rawValue): \(credit.name) (\(note))"
+        }
     }
 
     static let csvHeader = (["id", "path", "title", "start", "end"] + ScoreField.allCases.filter { $0 != .title }.map(\.rawValue)

@@ -7,10 +7,11 @@ import Foundation
 struct LibraryFilterOptions: ParsableArguments {
     @Option(help: "Words to find (prefixes match, case and accents ignored) in titles, composers, genres, tags, labels, references and bookmark titles.")
     var text: String?
-    @Option(help: "A composer (one value of the field, case and accents ignored; repeatable).") var composer: [String] = []
-    @Option(help: "A genre (repeatable).") var genre: [String] = []
-    @Option(help: "A tag (repeatable).") var tag: [String] = []
-    @Option(help: "A label (repeatable).") var label: [String] = []
+    @Option(help: ArgumentHelp("A composer: a whole value (case and accents ignored), else words that begin words of one (\"chopin\", \"bach j\"); repeatable.",
+                               valueName: "name")) var composer: [String] = []
+    @Option(help: "A genre, matched as --composer is (repeatable).") var genre: [String] = []
+    @Option(help: "A tag, matched as --composer is (repeatable).") var tag: [String] = []
+    @Option(help: "A label, matched as --composer is (repeatable).") var label: [String] = []
     @Option(help: "A key, as \"F# minor\" or \"Eb\".") var key: String?
     @Option(help: "Rating 0-5, with an optional <, <=, >, >= (\">=4\").") var rating: String?
     @Option(help: "Difficulty 0-3, with an optional comparison.") var difficulty: String?
@@ -138,20 +139,39 @@ struct LibrarySearchCommand: ParsableCommand {
 struct LibraryShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one catalogued score (by id or path) with its bookmarks.",
+        abstract: "Show one catalogued score (by id, path or file name) with its bookmarks.",
         discussion: """
+            The score is named as every command names one: a file by any path (absolute, or relative to the \
+            current folder, from inside or outside the library), a path relative to the library, a file name \
+            only one catalogued file has, or the score's id. A file name several files have lists them all.
+            Under the score, the people its file names beyond forScore's fields, by role: a composer a notation
+            program wrote where forScore does not look (shown as the composer until forScore's fields name one;
+            folio meta adopt writes it there), an arranger (/Arranger) and a lyricist (/Poet), never counted
+            as composers. --json gives them as "credits": [{"name","role","source"}].
+            Example: folio library show Widmung.pdf; folio library show "../Real Book/Exercises.pdf"
             Example: folio library show 12 --library ~/Scores
-            Exit codes: 0 shown; 1 no such score or no catalog; 64 usage error.
+            Exit codes: 0 shown; 1 no such score or no catalog; 64 usage error (a name several files have, \
+            a file outside the library).
             """
     )
 
-    @Argument(help: "The score's id, or its path (relative to the library, or absolute).") var score: String
+    @Argument(help: "The score: a file by any path, a path in the library, a file name only one score has, or its id.")
+    var score: String
     @OptionGroup var location: LibraryLocation
     @Flag(help: "One JSON object per line: the score, then its bookmarks.") var json = false
 
     func run() throws {
-        let entries = try LibraryCommand.run("show") { try location.catalog(create: false).show(score) }
-        for entry in entries { print(json ? LibraryOutput.json(entry) : LibraryOutput.text(entry)) }
+        let (folder, entries) = try LibraryCommand.run("show") {
+            let (catalog, path) = try location.score(score)
+            return (catalog.folder, try catalog.show(path))
+        }
+        for entry in entries {
+            print(json ? LibraryOutput.json(entry) : LibraryOutput.text(entry))
+            if !json, entry.bookmark == nil {
+                let file = (folder as NSString).appendingPathComponent(entry.path)
+                for line in LibraryOutput.credits(entry, file: file) { print(line) }
+            }
+        }
     }
 }
 

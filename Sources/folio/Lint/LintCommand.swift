@@ -19,25 +19,27 @@ struct LintCommand: ParsableCommand {
             Examples:
               folio lint --library ~/Scores
               folio lint scan.pdf --fix
+            --fix --dry-run prints the same table in the conditional and writes nothing.
             Exit codes: 0 nothing found (or everything fixed); 1 a file could not be read or saved (left
-            byte-identical); 2 findings reported (without --fix); 64 usage error.
+            byte-identical); 2 findings reported (without --fix, or with --dry-run); 64 usage error.
             """
     )
 
     @Flag(help: "Apply the proposed fixes.") var fix = false
+    @Flag(help: "With --fix: print the before → after table of what would be fixed; write nothing.") var dryRun = false
     @OptionGroup var targets: BulkTargets
 
     func run() throws {
         let json = targets.json, fixing = fix
         var findings = 0
-        let ok = try targets.run(command: "lint", dryRun: !fix) { document, path in
+        let ok = try targets.run(command: "lint", dryRun: !fix || dryRun) { document, path in
             let report = MetadataLint.check(document, fileName: path)
             findings += report.findings.count
             for finding in report.findings { Swift.print(Self.line(path: path, finding, json: json)) }
             return fixing ? report.change : ScoreChange()
         }
         if !ok { throw ExitCode(1) }
-        if findings > 0 && !fix { throw ExitCode(2) }
+        if findings > 0 && (!fix || dryRun) { throw ExitCode(2) }   // a dry run leaves them to be fixed
     }
 
     static func line(path: String, _ finding: LintFinding, json: Bool) -> String {

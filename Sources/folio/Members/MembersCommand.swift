@@ -36,16 +36,9 @@ struct MembersCommand: ParsableCommand {
             + "(valid until \(invitation.expiresAt.formatted(.iso8601)), once)"
     }
 
-    /// The first line of `file` as a password (the same rule as `folio serve --password-file`).
+    /// The first line of `file` as a password (``OptionFile``: the same rule as `folio serve --password-file`).
     static func password(from file: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw ValidationError("--password-file \(file) cannot be read")
-        }
-        let data = (try? handle.read(upToCount: 64 * 1024 + 1)) ?? Data()
-        guard data.count <= 64 * 1024 else {
-            throw ValidationError("--password-file \(file) cannot be read (or is larger than 64 KiB)")
-        }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        try OptionFile.firstLine(of: file, option: "--password-file")
     }
 }
 

@@ -10,7 +10,8 @@ struct MetaAdoptCommand: ParsableCommand {
             Rules (a field that has a value is never changed, so running twice changes nothing):
               composer  /Composer → composers; life dates "(1833-1897)" dropped; what follows them, or a catalogue
                         number after a comma ("M. Clementi, Opus 36 No. 1"), → reference; text after ";" stays out
-              arranger, poet  /Arranger and /Poet join the composers, "arr. by", "Poésie de"… dropped
+              arranger  /Arranger joins the composers, "arr. by", "Arreglo por"… dropped; /Poet is no composer and
+                        stays where it is (folio library show names the poet as the lyricist)
               page-heading  MuseScore (Sibelius, Finale, Dorico) draw the composer only on the page: with no
                         author in the file, the line right-aligned under the first page's title → composers
               subtitle  /Subtitle → reference when it is a catalogue number (KV 397, D 899-3, Op. 28), else added

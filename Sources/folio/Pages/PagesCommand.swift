@@ -26,11 +26,13 @@ struct PagesCommand: ParsableCommand {
 
     /// Runs `tool` on the file (FolioScore's `PageTool`, as the server's page tools) and
     /// prints its warnings; `done` says what was done.
-    static func run(_ command: String, _ file: EditFileOptions, _ tool: PageTool, done: (PageTool.Result) -> String) throws {
+    /// Applies `tool` and prints what it did, or with --dry-run what it would do: `said(result,
+    /// would)` words it (`would` false: "deleted 1 page(s)"; true: "would delete 1 page(s)").
+    static func run(_ command: String, _ file: EditFileOptions, _ tool: PageTool, said: (PageTool.Result, Bool) -> String) throws {
         do { try tool.validate() } catch let error as ScoreError { throw ValidationError(error.message) }
         let result = try file.update("pages \(command)") { try tool.apply(to: $0) }
         report(result.warnings)
-        print(done(result))
+        print(said(result, file.dryRun))
     }
 }
 
@@ -42,7 +44,9 @@ struct PagesRotateCommand: ParsableCommand {
     @Option(help: "Degrees clockwise: 90, 180, 270 or negative.") var by: Int
 
     func run() throws {
-        try PagesCommand.run("rotate", file, PageTool(action: "rotate", pages: pages, by: by)) { "rotated \($0.changed) page(s) by \(by)°" }
+        try PagesCommand.run("rotate", file, PageTool(action: "rotate", pages: pages, by: by)) {
+            "\($1 ? "would rotate" : "rotated") \($0.changed) page(s)\(pages.map { " (\($0))" } ?? "") by \(by)°"
+        }
     }
 }
 
@@ -53,7 +57,9 @@ struct PagesDeleteCommand: ParsableCommand {
     @Option(help: "The pages, as 3,5-7.") var pages: String
 
     func run() throws {
-        try PagesCommand.run("delete", file, PageTool(action: "delete", pages: pages)) { "deleted \($0.changed) page(s); \($0.pages) left" }
+        try PagesCommand.run("delete", file, PageTool(action: "delete", pages: pages)) {
+            $1 ? "would delete \($0.changed) page(s) (\(pages)), leaving \($0.pages)" : "deleted \($0.changed) page(s) (\(pages)); \($0.pages) left"
+        }
     }
 }
 
@@ -65,7 +71,9 @@ struct PagesMoveCommand: ParsableCommand {
     @Option(help: "The page number the first of them gets.") var to: Int
 
     func run() throws {
-        try PagesCommand.run("move", file, PageTool(action: "move", pages: pages, to: to)) { "moved \($0.changed) page(s) to \(to)" }
+        try PagesCommand.run("move", file, PageTool(action: "move", pages: pages, to: to)) {
+            "\($1 ? "would move" : "moved") \($0.changed) page(s) (\(pages)) to \(to)"
+        }
     }
 }
 
@@ -79,7 +87,7 @@ struct PagesInsertBlankCommand: ParsableCommand {
 
     func run() throws {
         try PagesCommand.run("insert-blank", file, PageTool(action: "insert-blank", at: at, count: count, size: size)) {
-            "inserted \($0.changed) blank page(s) at \(at)"
+            "\($1 ? "would insert" : "inserted") \($0.changed) blank page(s) at \(at)"
         }
     }
 }
@@ -141,8 +149,8 @@ struct PagesCropCommand: ParsableCommand {
         }
         // An automatic crop is the tool's default: neither a box nor reset.
         let tool = PageTool(action: "crop", pages: pages, box: values, margin: margin, reset: reset ? true : nil)
-        try PagesCommand.run("crop", file, tool) { result in
-            reset ? "uncropped \(result.changed) page(s)" : "cropped \(result.changed) page(s)"
+        try PagesCommand.run("crop", file, tool) { result, would in
+            "\(would ? (reset ? "would uncrop" : "would crop") : (reset ? "uncropped" : "cropped")) \(result.changed) page(s)"
         }
     }
 }
@@ -172,9 +180,9 @@ struct PagesHalfTurnCommand: ParsableCommand {
         }
         guard pages != nil else { throw ValidationError("--pages is missing: the pages, as 3,5-7") }
         let tool = PageTool(action: "half-turn", pages: pages, reset: reset ? true : nil, split: split)
-        try PagesCommand.run("half-turn", file, tool) { result in
-            reset ? "reset the half-turn split of \(result.changed) page(s)"
-                : "half turns cut \(result.changed) page(s) at \(split.map { String(format: "%.3f", $0) } ?? "")"
+        try PagesCommand.run("half-turn", file, tool) { result, would in
+            reset ? "\(would ? "would reset" : "reset") the half-turn split of \(result.changed) page(s)"
+                : "half turns \(would ? "would cut" : "cut") \(result.changed) page(s) at \(split.map { String(format: "%.3f", $0) } ?? "")"
         }
     }
 

@@ -55,7 +55,7 @@ struct PartsListCommand: ParsableCommand {
     func run() throws {
         try PartsCommand.run("list") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
-            let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
+            let score = try self.score.map { try LibraryLocation.libraryPath($0, in: catalog) }
             if instruments {
                 let labels = try catalog.instruments()
                 if json { return try printJSONLines(labels) }
@@ -101,7 +101,7 @@ struct PartsSetCommand: ParsableCommand {
     func run() throws {
         try PartsCommand.run("set") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
-            let score = LibraryLocation.libraryPath(self.score, in: catalog)
+            let score = try LibraryLocation.libraryPath(self.score, in: catalog)
             let part = try catalog.setPart(PartSetting(score: score, label: clear ? nil : label, song: clear ? nil : song), dryRun: dryRun)
             print((dryRun ? "would read: " : "") + "\(part.song)\t" + PartsCommand.line(part))
         }

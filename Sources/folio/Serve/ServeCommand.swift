@@ -83,13 +83,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The first line of a secret's file; a warning on standard error when others may read the file.
     static func firstLine(of path: String, option: String) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ValidationError("\(option) \(path): cannot be read as UTF-8 text")
-        }
+        let line = try OptionFile.firstLine(of: path, option: option)
         if let exposure = SecretFile.exposure(of: path, called: path) {
             FileHandle.standardError.write(Data("folio serve: warning: \(exposure)\n".utf8))
         }
-        return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line
     }
 
     func run() async throws {

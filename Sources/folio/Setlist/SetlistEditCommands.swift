@@ -91,7 +91,7 @@ struct SetlistAddCommand: ParsableCommand {
     func run() throws {
         try SetlistCommand.run("add") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: path), scanning: placeholder == nil)
-            let path = self.path.map { LibraryLocation.libraryPath($0, in: catalog) }
+            let path = try self.path.map { try LibraryLocation.libraryPath($0, in: catalog) }
             let target: SetlistTarget
             switch (path, bookmark, placeholder) {
             case (nil, nil, let title?): target = .placeholder(title: title)

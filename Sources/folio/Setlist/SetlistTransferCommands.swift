@@ -31,6 +31,11 @@ struct SetlistImportCommand: ParsableCommand {
             let setlist = try OpenSetlist(bytes: try SetlistImportCommand.read(file, limit: OpenSetlist.maxFileSize))
             let catalog = try location.catalog(scanning: !noScan)
             let plan = try SetlistImport.plan(setlist, catalog: catalog, name: name)
+            // A name in use is refused before the plan is printed, naming the two ways on (a dry run says it too).
+            if !replace, try catalog.hasSetlist(plan.name) {
+                throw LibraryError(.taken, "a setlist named \(plan.name) already exists: --replace replaces it, "
+                    + "--as NAME imports it under another name")
+            }
             for line in plan.lines { print(line.summary) }
             if dryRun {
                 print("dry run: setlist \(plan.name) not stored, nothing written")

@@ -21,6 +21,12 @@ enum CommandError {
         }
     }
 
+    /// Whether `error` is Folio's own (a failure of a layer, or a check of the options) and so
+    /// printed in the one style; ArgumentParser's own (help asked for, a clean exit) are left to it.
+    static func isOurs(_ error: any Error) -> Bool {
+        error is any Failure || error is ValidationError
+    }
+
     /// The exit code for `error`.
     static func exitCode(for error: any Error) -> ExitCode {
         switch error {

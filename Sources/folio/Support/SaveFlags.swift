@@ -1,8 +1,9 @@
 import ArgumentParser
+import FolioPDF
 import FolioScore
 import Foundation
 
-/// How editing commands save: `--save-method`, `--verbose` and `--strict`.
+/// How editing commands save: `--save-method`, `--verbose`, `--strict` and `--force`.
 ///
 /// ```
 /// folio meta set big-scan.pdf --title "Mass in B minor" --save-method journal --verbose
@@ -22,12 +23,20 @@ struct SaveFlags: ParsableArguments {
         """)
     var strict = false
 
+    @Flag(help: """
+        Write a file whose mode keeps even its owner from writing it (chmod 444) when running as root, whom the \
+        system lets write it; without it Folio refuses such a file as it refuses everyone else.
+        """)
+    var force = false
+
     func options(command: String, file: String) -> SaveOptions {
         let tell: @Sendable (String) -> Void = { printError("folio \(command): \(file): \($0)") }
         let warn: @Sendable (String) -> Void = {
             printError("folio \(command): warning: \(file) is damaged (\($0)); written anyway (--strict refuses damaged files)")
         }
-        return .shell(method: method, strict: strict, tell: verbose ? tell : nil, warn: warn)
+        var options = SaveOptions.shell(method: method, strict: strict, tell: verbose ? tell : nil, warn: warn)
+        options.overridesReadOnlyMode = force
+        return options
     }
 }
 

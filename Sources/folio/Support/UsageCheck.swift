@@ -15,6 +15,19 @@ import Foundation
 enum UsageCheck {
     /// The message for the first unknown option or surplus argument in `arguments`, or nil.
     static func message(for arguments: [String], root: ParsableCommand.Type) -> String? {
+        guard let (command, name, rest) = command(for: arguments, root: root) else { return nil }
+        return check(rest, command: command, name: name)
+    }
+
+    /// The command `arguments` name as a person reads it ("folio members add"), however the
+    /// rest of the line went: what every error message starts with.
+    static func commandName(for arguments: [String], root: ParsableCommand.Type) -> String {
+        command(for: arguments, root: root)?.name ?? root._commandName
+    }
+
+    /// The command `arguments` name (its help dump's node), its name, and the words after it.
+    private static func command(for arguments: [String], root: ParsableCommand.Type)
+        -> (command: [String: Any], name: String, rest: [String])? {
         guard let tree = try? JSONSerialization.jsonObject(with: Data(root._dumpHelp().utf8)) as? [String: Any],
               var command = tree["command"] as? [String: Any] else { return nil }
         var path = [root._commandName]
@@ -32,7 +45,7 @@ enum UsageCheck {
             command = next
             path.append(name)
         }
-        return check(Array(rest), command: command, name: path.joined(separator: " "))
+        return (command, path.joined(separator: " "), Array(rest))
     }
 
     private struct Argument {

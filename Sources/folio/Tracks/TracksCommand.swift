@@ -64,7 +64,7 @@ struct TracksListCommand: ParsableCommand {
     func run() throws {
         try TracksCommand.run("list") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
-            let score = self.score.map { LibraryLocation.libraryPath($0, in: catalog) }
+            let score = try self.score.map { try LibraryLocation.libraryPath($0, in: catalog) }
             if audio {
                 let files = try catalog.audioFiles()
                 if json { return try printJSONLines(files) }
@@ -102,7 +102,7 @@ struct TracksLinkCommand: ParsableCommand {
     func run() throws {
         try TracksCommand.run("link") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: true)
-            let link = TrackLink(score: LibraryLocation.libraryPath(score, in: catalog), audio: LibraryLocation.libraryPath(audio, in: catalog),
+            let link = TrackLink(score: try LibraryLocation.libraryPath(score, in: catalog), audio: try LibraryLocation.libraryPath(audio, in: catalog),
                                  bookmark: bookmark, title: title,
                                  loopStart: try times.seconds(times.loopStart), loopEnd: try times.seconds(times.loopEnd),
                                  offset: try times.seconds(times.offset))
@@ -127,7 +127,7 @@ struct TracksUnlinkCommand: ParsableCommand {
     func run() throws {
         try TracksCommand.run("unlink") {
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
-            let removed = try catalog.unlinkTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), dryRun: dryRun)
+            let removed = try catalog.unlinkTrack(id: track, of: try LibraryLocation.libraryPath(score, in: catalog), dryRun: dryRun)
             print((dryRun ? "would unlink " : "unlinked ") + TracksCommand.line(removed))
         }
     }
@@ -161,7 +161,7 @@ struct TracksLoopCommand: ParsableCommand {
             if times.offset == "none" { change.offset = .some(nil) } else if let value = try times.seconds(times.offset) { change.offset = value }
             guard change != TrackChange() else { throw ValidationError("give --a, --b, --offset or --clear") }
             let catalog = try location.catalog(near: LibraryLocation.start(for: score), scanning: !dryRun)
-            let changed = try catalog.changeTrack(id: track, of: LibraryLocation.libraryPath(score, in: catalog), change, dryRun: dryRun)
+            let changed = try catalog.changeTrack(id: track, of: try LibraryLocation.libraryPath(score, in: catalog), change, dryRun: dryRun)
             if json { return try printJSONLine(changed) }
             print((dryRun ? "would be track " : "track ") + TracksCommand.line(changed))
         }

@@ -1,0 +1,87 @@
+import FolioPDF
+import FolioScore
+import Foundation
+import GRDB
+
+/// What a catalog entry is found by in a text search (the FTS5 table `entry_text`: its title;
+/// its people — composers, and the arranger and lyricist a file credits —; its other words), spelled
+/// as readers type: the same rules for what is stored and for the words of a query.
+///
+/// - Russian and Belarusian ё is е (readers rarely type the dots: `петр` finds "Пётр"); й stays
+///   a letter of its own.
+/// - Words with ß, å, ä, ö, ü, ø or æ are stored a second time as people type them without
+///   those letters (`strasse`, `aase`, `haendel`, `boesendorfer`), beside SQLite's own folding of
+///   diacritics (`ase`, `handel`): either spelling finds them.
+/// - A score is found by the names of the folders it lies in (`Real Book`, `Чайковский`) and
+///   of its file, besides its fields.
+///
+/// ```swift
+/// SearchText.spelled("Пётр Ильич")        // "Петр Ильич"
+/// SearchText.alternates("Åses død, Straße")   // ["aases", "doed", "strasse"]
+/// ```
+enum SearchText {
+    /// `text` with ё as е (either case).
+    static func spelled(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value == 0x451 || $0.value == 0x401 || $0.value == 0x308 }) else { return text }
+        // Composed first, so е + U+0308 is found as ё too.
+        return text.precomposedStringWithCanonicalMapping
+            .replacingOccurrences(of: "ё", with: "е").replacingOccurrences(of: "Ё", with: "Е")
+    }
+
+    /// The letters people write out when they cannot or do not type them.
+    private static let writtenOut: [Character: String] = [
+        "ß": "ss", "ẞ": "ss", "å": "aa", "ä": "ae", "ö": "oe", "ü": "ue", "ø": "oe", "æ": "ae",
+    ]
+
+    /// The words of `text` that hold a letter people write out, as written out (lower case),
+    /// each once.
+    static func alternates(_ text: String) -> [String] {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return [] }   // most titles: nothing to write out
+        var seen = Set<String>(), found: [String] = []
+        for word in text.precomposedStringWithCanonicalMapping.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+            guard word.contains(where: { writtenOut[$0] != nil }) else { continue }
+            let written = word.map { writtenOut[$0] ?? String($0) }.joined()
+            if seen.insert(written).inserted { found.append(written) }
+        }
+        return found
+    }
+
+    /// The names a score's path gives it: each folder's, and the file's without its extension
+    /// ("_" read as a space: "Dvorak_Rusalka_Op114.pdf" is its words).
+    static func names(ofPath path: String) -> [String] {
+        var parts = PathName.components(path)
+        guard let file = parts.popLast() else { return [] }
+        return parts + [(file as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ")]
+    }
+
+    /// Stores the text entry `entryID` is found by (`scorePath` for a score's own entry, nil
+    /// for a bookmark, which its book's folders would only drown).
+    static func insert(entryID: Int64, isBookmark: Bool, title: String, composers: [String], words: [String],
+                       scorePath: String?, in db: Database) throws {
+        let words = words + (scorePath.map(names(ofPath:)) ?? [])
+        let others = alternates(([title] + composers + words).joined(separator: " "))
+        try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [entryID + (isBookmark ? 0 : LibraryCatalog.scoreTextOffset), spelled(title),
+                                 spelled(composers.joined(separator: " ; ")), spelled((words + others).joined(separator: " ; "))])
+    }
+
+    /// Every entry's text stored again (a catalog made before these rules).
+    static func rebuild(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM entry_text")
+        func list(_ text: String?) -> [String] {
+            guard let text, text != "[]" else { return [] }
+            return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT e.id, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.reference, s.path, e.credits
+            FROM entry e JOIN score s ON s.id = e.scoreId
+            """)
+        for row in rows {
+            let isBookmark = (row[1] as Int64?) != nil
+            let words = list(row[4]) + list(row[5]) + list(row[6]) + [row[7] as String?].compactMap { $0 }
+            let credited = ScoreCredit.read(row[9]).filter { $0.role != .composer }.map(\.name)
+            try insert(entryID: row[0], isBookmark: isBookmark, title: row[2], composers: list(row[3]) + credited, words: words,
+                       scorePath: isBookmark ? nil : row[8], in: db)
+        }
+    }
+}
