@@ -317,13 +317,15 @@ extension LibraryCatalog {
         s.error, e.credits
         """
 
+    /// A list column's values (a JSON array of strings; [] for none or one that cannot be read).
+    static func strings(stored text: String?) -> [String] {
+        guard let text, text != "[]" else { return [] }  // most lists are empty; JSONDecoder costs microseconds each
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
     /// An entry from a row of ``entryColumns``.
     private static func entry(_ row: Row) -> LibraryEntry {
-        func list(_ index: Int) -> [String] {
-            let text: String = row[index] ?? "[]"
-            guard text != "[]" else { return [] }  // most lists are empty; JSONDecoder costs microseconds each
-            return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
-        }
+        func list(_ index: Int) -> [String] { strings(stored: row[index]) }
         let keysf: Int? = row[11]
         let keymi: Int? = row[12]
         let key = keysf.flatMap { sf in keymi.flatMap { try? MusicalKey(keysf: sf, keymi: $0) } }

@@ -68,10 +68,7 @@ enum SearchText {
     /// Every entry's text stored again (a catalog made before these rules).
     static func rebuild(in db: Database) throws {
         try db.execute(sql: "DELETE FROM entry_text")
-        func list(_ text: String?) -> [String] {
-            guard let text, text != "[]" else { return [] }
-            return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
-        }
+        let list = LibraryCatalog.strings(stored:)
         let rows = try Row.fetchAll(db, sql: """
             SELECT e.id, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.reference, s.path, e.credits
             FROM entry e JOIN score s ON s.id = e.scoreId
