@@ -7,7 +7,7 @@ struct Folio: AsyncParsableCommand {
         commandName: "folio",
         abstract: "Read and tag sheet-music PDFs.",
         discussion: """
-            Exit codes: 0 success; 1 at least one file could not be read or written; 64 usage error,
+            Exit codes: 0 success; 1 at least one file could not be read or written; 64 usage error, \
             a value out of range or a malformed input file (nothing touched). See docs/saves.md, "Exit codes".
             """,
         version: "0.1.0",

@@ -133,7 +133,8 @@ def main(folio, artifacts):
         # The library: composers where LilyPond wrote them, a duration, two nocturnes told apart.
         page.goto(base + "/")
         brahms = page.locator("#scores li", has_text="Cancion de Cuna")
-        expect(brahms.locator(".people")).to_have_text("Johannes Brahms, Diego F. Guillen")
+        expect(brahms.locator(".people")).to_have_text("Johannes Brahms · arr. Diego F. Guillen")
+        expect(brahms.locator(".people .composers")).to_have_text("Johannes Brahms")
         expect(page.locator("#scores li", has_text="Clair de Lune").first.locator(".facts")).to_contain_text("5:07")
         nocturnes = page.locator("#scores li", has_text="Nocturne – Ноктюрн")
         expect(nocturnes).to_have_count(2)
@@ -252,7 +253,7 @@ def main(folio, artifacts):
         # The setlist in musicians' words: composers and durations per piece, the set's total time.
         page.goto(base + "/setlists/Abendkonzert")
         expect(page.locator("#entries li").first).to_contain_text("Claude Debussy · 5:07")
-        expect(page.locator("#entries li").nth(1)).to_contain_text("Johannes Brahms, Diego F. Guillen")
+        expect(page.locator("#entries li").nth(1)).to_contain_text("Johannes Brahms · arr. Diego F. Guillen · score")
         expect(page.locator("#total")).to_have_text("Total 5:07 · 2 without a duration")
         small = small_controls(page, "setlist")
         assert not small, f"setlist controls under 44×44: {small}"

@@ -145,6 +145,54 @@ final class SetlistCommandTests: XCTestCase {
         XCTAssertEqual(entries[1]["note"] as? String, "attacca · ohne Pause → 2.")
     }
 
+    /// `export --embed` carries every entry's PDF, a bookmarked book's piece included (as its
+    /// own PDF: a 4SS has no data for a bookmark), and names what it cannot carry (notes) on
+    /// standard error; the file imported into another library plays the same pages.
+    func testExportEmbedCarriesEveryEntryAndNamesWhatItDrops() throws {
+        let name = "Концерт — 金曜日"
+        try run(["setlist", "create", name, "--library", library])
+        try run(["setlist", "add", name, "Jazz/Réal Böok.pdf", "--bookmark", "Autumn Leaves", "--library", library])
+        try run(["setlist", "add", name, "Brahms-Cancion_de_Cuna.pdf", "--library", library])
+        try run(["setlist", "add", name, "--placeholder", "Přídavek", "--library", library])
+        try run(["setlist", "note", name, "2", "attacca — カポ 2", "--library", library])
+        let before = try snapshot()
+
+        let plain = try run(["setlist", "export", name, "--library", library])
+        XCTAssertTrue(plain.out.contains("<bookmark title=\"Autumn Leaves\" path=\"Jazz/Réal Böok.pdf\""), plain.out)
+        XCTAssertEqual(plain.err, "folio setlist export: warning: 2. Cancion de Cuna: its note \"attacca — カポ 2\" is not carried (a 4SS has no notes)\n")
+
+        let file = root.appendingPathComponent("Концерт.4ss").path
+        let embedded = try run(["setlist", "export", name, "--embed", "-o", file, "--library", library])
+        XCTAssertTrue(embedded.err.contains("1. Autumn Leaves: a bookmark of Jazz/Réal Böok.pdf, carried as its own PDF of pages 4–5 "
+            + "(Jazz/Réal Böok – Autumn Leaves.pdf)"), embedded.err)
+        XCTAssertTrue(embedded.err.contains("its note \"attacca — カポ 2\" is not carried"), embedded.err)
+        XCTAssertEqual(try snapshot(), before, "an export changes nothing in the library")
+        // Every entry but the placeholder carries data, read back by Python's own XML parser.
+        let elements = try python("""
+            import sys, xml.etree.ElementTree as E
+            for e in E.parse(sys.argv[1]).getroot(): print(e.tag, e.get('path'), e.get('title'), len(e.get('data') or ''))
+            """, file).split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        XCTAssertEqual(elements, ["score", "score", "placeholder"])
+
+        // Into a library that has none of these files: the piece arrives as its two pages.
+        let other = root.appendingPathComponent("другая").path
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try run(["library", "scan", other])
+        let imported = try run(["setlist", "import", file, "--library", other]).out
+        XCTAssertTrue(imported.contains("1. score \"Autumn Leaves\" Jazz/Réal Böok – Autumn Leaves.pdf: embedded PDF written to "
+            + "Réal Böok – Autumn Leaves.pdf (2 pages)"), imported)
+        XCTAssertFalse(imported.contains("placeholder \"Autumn Leaves\""), imported)
+        let piece = other + "/Réal Böok – Autumn Leaves.pdf"
+        XCTAssertEqual(try pages(piece), 2)
+        let info = String(decoding: try TestEnvironment.runTool("pdfinfo", [piece]).stdout, as: UTF8.self)
+        XCTAssertTrue(info.contains("Title:           Autumn Leaves"), "the piece's title, not the book's: \(info)")
+        XCTAssertEqual(try TestEnvironment.runTool("qpdf", ["--check", piece]).status, 0)
+        let shown = try run(["setlist", "show", name, "--json", "--library", other]).out
+        let entries = (try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.map { $0["kind"] as? String }, ["score", "score", "placeholder"], shown)
+        XCTAssertEqual(entries.first?["path"] as? String, "Réal Böok – Autumn Leaves.pdf", shown)
+    }
+
     private func pages(_ path: String) throws -> Int {
         Int(try python("import pikepdf,sys; print(len(pikepdf.open(sys.argv[1]).pages))", path)
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

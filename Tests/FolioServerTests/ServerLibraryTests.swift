@@ -86,6 +86,37 @@ final class ServerLibraryTests: ServerTestCase, @unchecked Sendable {
         }
     }
 
+    /// An arranger and a lyricist are shown beside the composers, by role, never as composers:
+    /// in the API's "credits", the library's rows and the score view's header, escaped; a
+    /// search finds them.
+    func testArrangerAndLyricistShownBesideTheComposersNeverAsOne() async throws {
+        let arranger = "Диего <Гильен> & Co"
+        try PDFSaver.update(path: fixture.path("Brahms-Cancion_de_Cuna.pdf")) { document in
+            try document.setInfo("Arranger", to: arranger)
+            try document.setInfo("Poet", to: "滝廉太郎")
+        }
+        try await Application(router: try fixture.server().router()).test(.router) { client in
+            let response = try await client.execute(uri: "/api/scores?q=%D0%B3%D0%B8%D0%BB%D1%8C%D0%B5%D0%BD", method: .get)
+            let found = try ServerFixture.decode(Scores.self, response).scores
+            XCTAssertEqual(found.map(\.title), ["Canción de cuna"], "a search for the arranger (гильен) finds the score")
+            let score = try XCTUnwrap(found.first)
+            XCTAssertEqual(score.composers, ["Johannes Brahms"])
+            XCTAssertEqual(score.credits.map(\.role), [.arranger, .lyricist])
+            XCTAssertEqual(score.credits.map(\.name), [arranger, "滝廉太郎"])
+            XCTAssertEqual(score.credits.map(\.source), ["/Arranger", "/Poet"])
+            let json = String(buffer: response.body)
+            XCTAssertTrue(json.contains(#""role":"arranger""#), json)
+            let expected = #"<span class="people"><span class="composers">Johannes Brahms</span>"#
+                + #"<span class="credits"> · arr. Диего &lt;Гильен&gt; &amp; Co · words 滝廉太郎</span></span>"#
+            let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            XCTAssertTrue(page.contains(expected), page)
+            let view = String(buffer: try await client.execute(uri: "/scores/\(score.id)", method: .get).body)
+            XCTAssertTrue(view.contains(expected.replacingOccurrences(of: #"class="people""#, with: #"class="people muted""#)), view)
+            // A score without credits shows its composers alone.
+            XCTAssertTrue(page.contains(#"<span class="people"><span class="composers">Claude Debussy</span></span>"#), page)
+        }
+    }
+
     func testUploadsAddPDFsImagesAndTextAndRefuseTheRest() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("folio-upload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

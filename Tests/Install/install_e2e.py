@@ -185,6 +185,9 @@ def check(root, deb, version, work):
     expect("library" in manual and "serve" in manual, "man folio names its commands")
     manual = inside(root, "man", "-P", "cat", "folio.library.search").stdout
     expect("Dvořák" in manual or "dvořák" in manual.lower(), "man folio.library.search keeps UTF-8 (Dvořák)")
+    # The help's paragraphs stay paragraphs: the examples and the exit codes each begin one.
+    for start in ("Examples: folio library search", "Exit codes: 0 found"):
+        expect(re.search(r"\n[ \t]*\n[ \t]+" + re.escape(start), manual), f"man folio.library.search: '{start}' begins a paragraph")
     completion = inside(root, "bash", "-c", "source /usr/share/bash-completion/completions/folio; "
                         "COMP_WORDS=(folio lib); COMP_CWORD=1; COMP_LINE='folio lib'; COMP_POINT=9; _folio; echo \"${COMPREPLY[*]}\"").stdout
     expect("library" in completion, f"bash completes 'folio lib' to library ({completion.strip()})")

@@ -29,6 +29,22 @@ public struct ScoreCredit: Sendable, Equatable, Codable {
         self.source = source
     }
 
+    /// The people beside a score's composers in a listing, by role — "arr. Diego F. Guillen",
+    /// "words Romain Bussine", both joined by " · " — or "" when the credits name only
+    /// composers (those are shown as the score's composers already).
+    ///
+    /// ```swift
+    /// ScoreCredit.byline([ScoreCredit(name: "Diego F. Guillen", role: .arranger, source: "/Arranger")])
+    /// // "arr. Diego F. Guillen"
+    /// ```
+    public static func byline(_ credits: [ScoreCredit]) -> String {
+        let roles: [(Role, String)] = [(.arranger, "arr."), (.lyricist, "words")]
+        return roles.compactMap { role, label in
+            let names = credits.filter { $0.role == role }.map(\.name)
+            return names.isEmpty ? nil : "\(label) \(names.joined(separator: ", "))"
+        }.joined(separator: " · ")
+    }
+
     /// The credits of the people `ProducerConventions` found, by the rule that found each.
     static func credits(_ people: [(name: String, rule: String)]) -> [ScoreCredit] {
         people.compactMap { person in

@@ -154,36 +154,3 @@ public struct SetlistImport: Sendable {
         }
     }
 }
-
-extension LibraryCatalog {
-    /// The setlist `name` as a 4SS file; with `embed`, each score's and bookmark's PDF
-    /// travels in `data` (a bookmark then becomes its score, as the format has no data
-    /// for bookmarks).
-    public func openSetlist(named name: String, embed: Bool = false) throws -> OpenSetlist {
-        let setlist = try setlist(named: name)
-        var items: [OpenSetlist.Item] = []
-        for entry in setlist.entries {
-            switch entry.kind {
-            case .score:
-                guard let path = entry.path else { continue }
-                var data: [UInt8]?
-                if embed {
-                    let absolute = (folder as NSString).appendingPathComponent(path)
-                    guard let bytes = FileManager.default.contents(atPath: absolute) else {
-                        throw LibraryError(.io, "cannot read \(absolute) to embed it")
-                    }
-                    data = Array(bytes)
-                }
-                // forScore matches by file name: the path relative to the library is kept
-                // so that Folio finds the very file again, and its last part is the name.
-                items.append(.score(path: path, title: entry.title, data: data))
-            case .bookmark:
-                guard let path = entry.path else { continue }
-                items.append(.bookmark(path: path, title: entry.title))
-            case .placeholder:
-                items.append(.placeholder(title: entry.title))
-            }
-        }
-        return OpenSetlist(title: setlist.title, items: items)
-    }
-}

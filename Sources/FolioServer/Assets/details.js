@@ -55,7 +55,7 @@ export function details(app) {
       const { data, version } = await change('PUT', `/api/scores/${app.scoreID}/metadata`, app.version(), body);
       fill(data);
       document.getElementById('title').textContent = data.title ?? '';
-      const people = document.querySelector('.bar .people');
+      const people = document.querySelector('.bar .people .composers');
       if (people) people.textContent = data.composers.join(', ');
       document.title = data.title ?? document.title;
       app.saved(version, 'Details saved');

@@ -62,7 +62,7 @@ if (builder) {
       if (entry.score) title.href = `/scores/${entry.score}`;
       const kind = document.createElement('span');
       kind.className = 'muted';
-      kind.textContent = [(entry.composers ?? []).join(', '), entry.durationText, describe(entry)].filter(Boolean).join(' · ');
+      kind.textContent = [(entry.composers ?? []).join(', '), entry.byline, entry.durationText, describe(entry)].filter(Boolean).join(' · ');
       const buttons = document.createElement('span');
       buttons.className = 'row-tools';
       const up = button('↑', `Move ${entry.title} up`, () => move(index + 1, index), index === 0);

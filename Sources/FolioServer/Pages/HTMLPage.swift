@@ -133,7 +133,6 @@ enum HTMLPage {
     }
 
     static func item(_ score: ScoreService.Score, showPath: Bool = false) -> String {
-        let people = score.composers.joined(separator: ", ")
         let stars = score.rating.flatMap { $0 > 0 ? String(repeating: "★", count: $0) : nil }
         let duration = score.metadata.duration.flatMap { $0 > 0 ? ScoreDuration.format($0) : nil }
         let facts = [score.unreadable.map { _ in "unreadable" }, score.key, duration, stars, score.pages.map { "\($0) p." }]
@@ -145,8 +144,16 @@ enum HTMLPage {
             : ""
         return """
             <li data-id="\(score.id)"><a href="/scores/\(score.id)"><img class="cover" src="/api/scores/\(score.id)/cover" alt="" loading="lazy" width="43" height="60"><span class="title">\(escape(score.title))</span>
-              <span class="people">\(escape(people))</span> <span class="facts muted">\(escape(facts))</span>\(path)</a>\(split)</li>
+              \(people(score)) <span class="facts muted">\(escape(facts))</span>\(path)</a>\(split)</li>
         """
+    }
+
+    /// Who a score is by: its composers, then its arranger and lyricist ("Johannes Brahms ·
+    /// arr. Diego F. Guillen"); the score view's details form rewrites the composers' part only.
+    static func people(_ score: ScoreService.Score, muted: Bool = false) -> String {
+        let byline = score.byline
+        let credits = byline.isEmpty ? "" : "<span class=\"credits\">\(score.composers.isEmpty ? "" : " · ")\(escape(byline))</span>"
+        return "<span class=\"people\(muted ? " muted" : "")\"><span class=\"composers\">\(escape(score.composers.joined(separator: ", ")))</span>\(credits)</span>"
     }
 
     /// The picture of the page a score opens on, fetched with the page itself (its
@@ -176,7 +183,7 @@ enum HTMLPage {
         <header class="bar">
           <a href="/" class="back" aria-label="Library">←</a>
           <h1 id="title">\(escape(score.title))</h1>
-          <span class="people muted">\(escape(score.composers.joined(separator: ", ")))</span>
+          \(people(score, muted: true))
           <nav class="tools" aria-label="Tools">
             <button data-tool="view" aria-pressed="true" title="Turn pages (V)">View</button>
             <button data-tool="freetext" title="Text: click, type, Enter (T)">Text</button>

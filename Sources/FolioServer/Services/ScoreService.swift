@@ -55,12 +55,17 @@ public struct ScoreService: Sendable {
         public var metadata: ScoreMetadata
         /// Why the file could not be read, for a file of the library that is not a readable score.
         public var unreadable: String?
+        /// Who the file names beyond forScore's fields, by role (``ScoreCredit``): its arranger
+        /// and lyricist, and the composer shown in `composers` when forScore's fields name none.
+        public var credits: [ScoreCredit] = []
 
         /// The title, or the file's name when the score has none.
         public var title: String { metadata.title ?? "" }
         public var composers: [String] { metadata.composers }
         public var rating: Int? { metadata.rating }
         public var key: String? { metadata.key?.name }
+        /// The arranger and lyricist a listing shows beside the composers ("arr. Diego F. Guillen").
+        public var byline: String { ScoreCredit.byline(credits) }
 
         init(_ entry: LibraryEntry) {
             id = entry.id
@@ -68,9 +73,10 @@ public struct ScoreService: Sendable {
             pages = entry.pages
             metadata = entry.metadata
             unreadable = entry.unreadable
+            credits = entry.credits
         }
 
-        private enum CodingKeys: String, CodingKey { case id, path, pages, pieces, unreadable }
+        private enum CodingKeys: String, CodingKey { case id, path, pages, pieces, unreadable, credits }
 
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: CodingKeys.self)
@@ -79,6 +85,7 @@ public struct ScoreService: Sendable {
             pages = try values.decodeIfPresent(Int.self, forKey: .pages)
             pieces = try values.decodeIfPresent(Int.self, forKey: .pieces)
             unreadable = try values.decodeIfPresent(String.self, forKey: .unreadable)
+            credits = try values.decodeIfPresent([ScoreCredit].self, forKey: .credits) ?? []
             metadata = try ScoreMetadata(from: decoder)
         }
 
@@ -89,6 +96,7 @@ public struct ScoreService: Sendable {
             try values.encodeIfPresent(pages, forKey: .pages)
             try values.encodeIfPresent(pieces, forKey: .pieces)
             try values.encodeIfPresent(unreadable, forKey: .unreadable)
+            if !credits.isEmpty { try values.encode(credits, forKey: .credits) }
             try metadata.encode(to: encoder)
         }
     }

@@ -45,6 +45,9 @@ public struct SetlistService: Sendable {
             /// The piece's composers and duration as the catalog has them (a bookmark's own,
             /// else its score's); none for a placeholder.
             public var composers: [String]?
+            /// Its arranger and lyricist as the library shows them beside the composers
+            /// ("arr. Diego F. Guillen", ``ScoreCredit/byline(_:)``); nil when none.
+            public var byline: String?
             public var duration: Int?
             public var durationText: String?
             /// The musician's note on the entry for this set ("attacca"); nil when none.
@@ -90,7 +93,8 @@ public struct SetlistService: Sendable {
                 : rows.first { $0.bookmark == nil }
             let duration = piece?.metadata.duration.flatMap { $0 > 0 ? $0 : nil }
             return Shown.Entry(kind: entry.kind.rawValue, title: entry.title, score: rows.first?.id, start: entry.start, end: entry.end,
-                               composers: piece?.metadata.composers, duration: duration, durationText: duration.map(ScoreDuration.format),
+                               composers: piece?.metadata.composers,
+                               byline: piece.map { ScoreCredit.byline($0.credits) }.flatMap { $0.isEmpty ? nil : $0 }, duration: duration, durationText: duration.map(ScoreDuration.format),
                                note: entry.note)
         }
         var shown = Shown(name: setlist.title, folder: setlist.folder, entries: entries)

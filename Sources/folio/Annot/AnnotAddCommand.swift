@@ -46,9 +46,9 @@ struct AnnotPlaceOptions: ParsableArguments {
 struct AnnotStyleOptions: ParsableArguments {
     @Option(help: "Colour #RRGGBB: stroke, highlight or icon colour; for freetext the text colour.") var color: String?
     @Option(help: "Fill colour #RRGGBB (square, circle, line heads; a freetext's background).") var fill: String?
-    @Option(help: "Opacity from 0 to 1.") var opacity: Double?
-    @Option(help: "Line or border width in points (0 to 100).") var width: Double?
-    @Option(help: "Font size of a freetext in points (1 to 400).") var size: Double?
+    @Option(parsing: .unconditional, help: "Opacity from 0 to 1.") var opacity: Double?
+    @Option(parsing: .unconditional, help: "Line or border width in points (0 to 100).") var width: Double?
+    @Option(parsing: .unconditional, help: "Font size of a freetext in points (1 to 400).") var size: Double?
     @Option(help: "Alignment of a freetext: left, center or right.") var align: PDFTextAlignment?
     @Option(help: "The author (/T); default: $FOLIO_AUTHOR or the user's name.") var author: String?
     @Option(help: "A TrueType font (.ttf) a freetext is drawn in (embedded as a subset; the installed fonts draw what it lacks).")
@@ -76,21 +76,21 @@ struct AnnotAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an annotation with its appearance stream (incremental update); prints its id.",
         discussion: """
-            What each type needs: freetext --rect --text [--size --align --fill --width --font-file];
-            square, circle --rect [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke;
-            line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect, or
-            stamp --text --rect (a stamp of words, any script), or stamp --image F.png --rect (a picture of your
-            own, PNG with transparency or JPEG, up to 16 megapixels, drawn in the rectangle in its proportions).
-            Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")).
+            What each type needs: freetext --rect --text [--size --align --fill --width --font-file]; \
+            square, circle --rect [--fill]; highlight, underline, strikeout, squiggly one or more --rect; ink one or more --stroke; \
+            line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect, or \
+            stamp --text --rect (a stamp of words, any script), or stamp --image F.png --rect (a picture of your \
+            own, PNG with transparency or JPEG, up to 16 megapixels, drawn in the rectangle in its proportions). \
+            Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")). \
             Coordinates: points from the top-left of the page as displayed, y down (see `folio annot --help`).
             Example: folio annot add part.pdf --page 2 --type freetext --rect 40,60,160,30 --text "Cut to bar 48"
-            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 invalid value
+            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 invalid value \
             such as a page out of range or a rectangle outside the page (untouched).
             """
     )
 
     @OptionGroup var options: EditFileOptions
-    @Option(help: "The page, 1-based.") var page: Int
+    @Option(parsing: .unconditional, help: "The page, 1-based.") var page: Int
     @Option(help: "freetext, square, circle, highlight, underline, strikeout, squiggly, ink, line, note or stamp.")
     var type: PDFAnnotationKind
     @OptionGroup var place: AnnotPlaceOptions

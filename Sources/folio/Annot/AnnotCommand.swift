@@ -8,8 +8,8 @@ struct AnnotCommand: ParsableCommand {
         commandName: "annot",
         abstract: "List, add, edit, remove, flatten, export and import the annotations of PDFs.",
         discussion: """
-            Coordinates are those a UI has: points from the top-left corner of the page as displayed (crop box,
-            /Rotate applied), y growing down. --user-space takes raw PDF user space instead (origin bottom-left of
+            Coordinates are those a UI has: points from the top-left corner of the page as displayed (crop box, \
+            /Rotate applied), y growing down. --user-space takes raw PDF user space instead (origin bottom-left of \
             the media box, y up; a --rect's x,y is then its lower-left corner).
             """,
         subcommands: [AnnotListCommand.self, AnnotAddCommand.self, AnnotEditCommand.self, AnnotRemoveCommand.self,
@@ -30,20 +30,20 @@ struct AnnotListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the annotations of PDFs (the default of `folio annot`).",
         discussion: """
-            Text output: one line per annotation with its id, page, subtype, rectangle as displayed (x,y,w,h from the
-            top-left) and contents. With --json, one object per file:
-            {"path","annotations":[{"id","object","page","subtype","rect","display","contents","author","name","modified",
-            "color","fill","opacity","width","flags","quadPoints","inkList","line","lineEndings","vertices","icon",
-            "font","fontSize","textColor","alignment","popup","inReplyTo","hasAppearance"}]}: page 1-based, rect the
-            /Rect in user space as [x1,y1,x2,y2] with x1 ≤ x2 and y1 ≤ y2, display the rectangle as shown
-            [x,y,w,h], colours "#rrggbb" or null. Ids are the /NM when unique on its page, else obj-N (object number)
+            Text output: one line per annotation with its id, page, subtype, rectangle as displayed (x,y,w,h from the \
+            top-left) and contents. With --json, one object per file: \
+            {"path","annotations":[{"id","object","page","subtype","rect","display","contents","author","name","modified", \
+            "color","fill","opacity","width","flags","quadPoints","inkList","line","lineEndings","vertices","icon", \
+            "font","fontSize","textColor","alignment","popup","inReplyTo","hasAppearance"}]}: page 1-based, rect the \
+            /Rect in user space as [x1,y1,x2,y2] with x1 ≤ x2 and y1 ≤ y2, display the rectangle as shown \
+            [x,y,w,h], colours "#rrggbb" or null. Ids are the /NM when unique on its page, else obj-N (object number) \
             or pP-I (page and index of a direct annotation); the edit commands take them.
             Exit codes: 0 every file read; 1 a file could not be read (or has no such --page); 64 usage error.
             """
     )
 
     @Flag(help: "Print one JSON object per file (JSON Lines).") var json = false
-    @Option(help: "Only this page (1-based).") var page: Int?
+    @Option(parsing: .unconditional, help: "Only this page (1-based).") var page: Int?
     @Option(help: "Password for encrypted files.") var password: String?
     @Argument(help: "PDF files.") var files: [String]
 

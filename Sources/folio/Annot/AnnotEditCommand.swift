@@ -8,18 +8,18 @@ struct AnnotEditCommand: ParsableCommand {
         commandName: "edit",
         abstract: "Change an annotation by id; its appearance stream is regenerated (incremental update).",
         discussion: """
-            --rect moves and resizes it (strokes, quads and line ends follow); --text replaces its contents (a
-            freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it; --font-file redraws a freetext in that font. Links, widgets and
+            --rect moves and resizes it (strokes, quads and line ends follow); --text replaces its contents (a \
+            freetext's text); --color, --fill, --opacity, --width, --size, --align restyle it; --font-file redraws a freetext in that font. Links, widgets and \
             popups are not edited.
             Example: folio annot edit part.pdf --id 6f1c… --text "Cut to bar 52" --color "#0050c0"
-            Exit codes: 0 saved; 1 no annotation has the id, or the file could not be read, written or annotated
+            Exit codes: 0 saved; 1 no annotation has the id, or the file could not be read, written or annotated \
             (untouched); 64 an invalid value (untouched).
             """
     )
 
     @OptionGroup var options: EditFileOptions
     @Option(help: "The annotation's id, as `folio annot list` shows it.") var id: String
-    @Option(help: "The page the id is on (needed only when it is on several).") var page: Int?
+    @Option(parsing: .unconditional, help: "The page the id is on (needed only when it is on several).") var page: Int?
     @Option(help: "New rectangle x,y,w,h.") var rect: String?
     @Flag(help: "--rect is in PDF user space (origin bottom-left, y up).") var userSpace = false
     @Option(help: "New contents (a freetext's text).") var text: String?
@@ -52,13 +52,13 @@ struct AnnotRemoveCommand: ParsableCommand {
         commandName: "remove",
         abstract: "Remove annotations by id, or all of given types (incremental update); prints the ids removed.",
         discussion: """
-            An annotation goes with its popup and the replies to it. --all removes every markup annotation of the
-            document (or of --page), or only those of each --type (subtype names such as Ink, Highlight, FreeText, or
-            the `add` type names); links and widgets go only when named with --type Link or --type Widget.
-            Prints the id of each annotation removed, one a line; with --dry-run, "would remove ID (page N, Subtype:
+            An annotation goes with its popup and the replies to it. --all removes every markup annotation of the \
+            document (or of --page), or only those of each --type (subtype names such as Ink, Highlight, FreeText, or \
+            the `add` type names); links and widgets go only when named with --type Link or --type Widget. \
+            Prints the id of each annotation removed, one a line; with --dry-run, "would remove ID (page N, Subtype: \
             its text)" for each and nothing is written.
             Example: folio annot remove part.pdf --all --type ink --page 3
-            Exit codes: 0 saved; 1 no annotation has an id given, or the file could not be read, written or annotated
+            Exit codes: 0 saved; 1 no annotation has an id given, or the file could not be read, written or annotated \
             (untouched); 64 a page out of range (untouched).
             """
     )
@@ -67,7 +67,7 @@ struct AnnotRemoveCommand: ParsableCommand {
     @Option(help: "An annotation's id (repeat for several).") var id: [String] = []
     @Flag(help: "Remove all markup annotations (of --type, when given).") var all = false
     @Option(help: "With --all: only this subtype (repeat).") var type: [String] = []
-    @Option(help: "Only on this page (1-based).") var page: Int?
+    @Option(parsing: .unconditional, help: "Only on this page (1-based).") var page: Int?
 
     private var removal: AnnotationRemoval {
         all ? .all(types: type, page: page) : AnnotationRemoval(ids: id, page: page)

@@ -8,16 +8,16 @@ struct AnnotFlattenCommand: ParsableCommand {
         commandName: "flatten",
         abstract: "Draw annotations into the page content and remove them (incremental update); prints their ids.",
         discussion: """
-            For apps that hide annotations: every visible markup annotation with an appearance stream becomes part
+            For apps that hide annotations: every visible markup annotation with an appearance stream becomes part \
             of the page (links, widgets, hidden ones and ones without an appearance stay annotations).
             Example: folio annot flatten part.pdf --page 2 --output part-flat.pdf
-            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 page out of
+            Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 page out of \
             range (untouched).
             """
     )
 
     @OptionGroup var options: EditFileOptions
-    @Option(help: "Only this page (1-based).") var page: Int?
+    @Option(parsing: .unconditional, help: "Only this page (1-based).") var page: Int?
 
     func validate() throws {
         if let page, page < 1 { throw ValidationError("--page \(page) is out of range (valid: 1 or more)") }
@@ -35,7 +35,7 @@ struct AnnotExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Print a PDF's markup annotations as JSON, for `folio annot import` into another copy.",
         discussion: """
-            {"format":"folio-annotations","version":1,"annotations":[{"page","subtype","rect",...}]}: coordinates
+            {"format":"folio-annotations","version":1,"annotations":[{"page","subtype","rect",...}]}: coordinates \
             in PDF user space, colours "#rrggbb", musical stamps by symbol. Links and widgets are not exported.
             Example: folio annot export teacher.pdf > marks.json
             Exit codes: 0 written; 1 the file could not be read.
@@ -62,13 +62,13 @@ struct AnnotImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Add the annotations of a `folio annot export` file to PDFs (incremental updates); prints new ids.",
         discussion: """
-            Each annotation is written anew with its appearance stream; one whose name (/NM) is already on its page
-            is left out, so importing twice adds nothing. Kinds Folio does not write are reported and skipped.
-            With several files (the parts of a section, copies of a score), each gets the annotations in its own
-            save and the new ids are printed as FILE<tab>ID; a file that fails does not stop the rest. --dry-run
+            Each annotation is written anew with its appearance stream; one whose name (/NM) is already on its page \
+            is left out, so importing twice adds nothing. Kinds Folio does not write are reported and skipped. \
+            With several files (the parts of a section, copies of a score), each gets the annotations in its own \
+            save and the new ids are printed as FILE<tab>ID; a file that fails does not stop the rest. --dry-run \
             counts what each file would get.
             Example: folio annot import student.pdf --from marks.json
-            Exit codes: 0 saved; 1 a file could not be read, written or annotated (untouched); 64 invalid
+            Exit codes: 0 saved; 1 a file could not be read, written or annotated (untouched); 64 invalid \
             annotation file, or a page out of range in a file (untouched).
             """
     )

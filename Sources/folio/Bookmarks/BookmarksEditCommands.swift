@@ -9,14 +9,14 @@ struct BookmarksAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add a page-range bookmark (written for Apple Preview, Nutrient and forScore-style ranges).",
         discussion: """
-            Example: folio bookmarks add book.pdf --name "Sonata No. 2" --page 5 --end 9 --composer "Muzio Clementi"
+            Example: folio bookmarks add book.pdf --name "Sonata No. 2" --page 5 --end 9 --composer "Muzio Clementi" \
             Prints the new bookmark's id. Exit codes: 0 saved; 1 the file failed (untouched); 64 invalid value.
             """
     )
 
     @Option(help: "The bookmark's name.") var name: String
-    @Option(help: "First page, 1-based.") var page: Int
-    @Option(help: "Last page, 1-based (default: the first).") var end: Int?
+    @Option(parsing: .unconditional, help: "First page, 1-based.") var page: Int
+    @Option(parsing: .unconditional, help: "Last page, 1-based (default: the first).") var end: Int?
     @Option(name: .customLong("composer"), help: "A composer of the piece (repeatable).") var composers: [String] = []
     @Option(name: .customLong("genre"), help: "A genre of the piece (repeatable).") var genres: [String] = []
     @Option(help: "The piece's key, e.g. \"F# minor\".") var key: String?
@@ -70,7 +70,7 @@ struct BookmarksMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "move", abstract: "Move a bookmark in the custom order (Nutrient's sort keys), before another or to the end.",
         discussion: """
-            Example: folio bookmarks move score.pdf --id 5E0C… --before 9A11…
+            Example: folio bookmarks move score.pdf --id 5E0C… --before 9A11… \
             `folio bookmarks list --order custom` lists them in that order.
             Exit codes: 0 saved; 1 no bookmark with that id, or the file failed (untouched); 64 usage error.
             """)

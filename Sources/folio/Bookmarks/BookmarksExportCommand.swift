@@ -9,9 +9,9 @@ struct BookmarksExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Print a PDF's metadata and bookmarks as a CSV index in forScore's library layout.",
         discussion: """
-            Columns: Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,Labels,
-            Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi; a row for the score, one per bookmark. Cells a
-            spreadsheet would run as formulas are prefixed with '. `bookmarks import` reads it back. With --store csv,
+            Columns: Filename,Title,Start Page (Bookmark),End Page (Bookmark),Composers,Genres,Tags,Labels, \
+            Reference,Rating,Difficulty,Minutes,Seconds,keysf,keymi; a row for the score, one per bookmark. Cells a \
+            spreadsheet would run as formulas are prefixed with '. `bookmarks import` reads it back. With --store csv, \
             the bookmarks of the index beside the PDF are included.
             Exit codes: 0 written; 1 the file could not be read.
             """

@@ -9,10 +9,10 @@ struct BookmarksFromTocCommand: ParsableCommand {
         commandName: "from-toc",
         abstract: "Show the bookmarks forScore imports from each file's table of contents.",
         discussion: """
-            Entries with a page of the file, in page order; each ends one page before the next one starts (never
-            before its own start), the last at the last page; URL and remote-file entries are left out.
-            --save stores them as bookmarks in the PDF's XMP (incremental update), or with --store csv in the index
-            beside each PDF, before printing them.
+            Entries with a page of the file, in page order; each ends one page before the next one starts (never \
+            before its own start), the last at the last page; URL and remote-file entries are left out. \
+            --save stores them as bookmarks in the PDF's XMP (incremental update), or with --store csv in the index \
+            beside each PDF, before printing them. \
             With --json, one object per file: {"path","bookmarks":[{"title","start","end"}]}, pages 1-based.
             Exit codes: 0 every file read; 1 a file could not be read.
             """

@@ -9,25 +9,25 @@ struct BookmarksImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Add page-range bookmarks from a CSV/TSV index.",
         discussion: """
-            Columns are found by header name (title, start/page, end, composers, genres, tags, labels, rating,
-            difficulty, minutes, seconds, duration, keysf, keymi, key; forScore's own header names too), by
-            forScore's column order when there are 15 or more columns without a header, else title, start, end
-            by position; --map FIELD=N (1-based) or FIELD=NAME overrides. Pages are 1-based plus --page-offset; a
-            missing end is the next start - 1. Rows that cannot be read are reported with their line and skipped;
-            --strict refuses the index instead. Identifiers are derived from each row's title and pages, so importing
-            the same index again replaces its bookmarks instead of doubling them. --score also applies the index's
+            Columns are found by header name (title, start/page, end, composers, genres, tags, labels, rating, \
+            difficulty, minutes, seconds, duration, keysf, keymi, key; forScore's own header names too), by \
+            forScore's column order when there are 15 or more columns without a header, else title, start, end \
+            by position; --map FIELD=N (1-based) or FIELD=NAME overrides. Pages are 1-based plus --page-offset; a \
+            missing end is the next start - 1. Rows that cannot be read are reported with their line and skipped; \
+            --strict refuses the index instead. Identifiers are derived from each row's title and pages, so importing \
+            the same index again replaces its bookmarks instead of doubling them. --score also applies the index's \
             score row (forScore's layout: a file name and no pages) to the PDF's metadata, reference included.
             Example:
               folio bookmarks import realbook.pdf --from index.csv --page-offset 3 --map title=1 --map start=3
-            Exit codes: 0 every row saved; 1 rows were skipped (the others are saved, each skipped one named on
+            Exit codes: 0 every row saved; 1 rows were skipped (the others are saved, each skipped one named on \
             standard error) or the PDF failed (untouched); 64 invalid index or options (untouched).
             """
     )
 
     @Option(help: "The index (CSV or TSV).") var from: String
     @Option(help: "A column for a field, FIELD=POSITION (1-based) or FIELD=HEADER (repeatable).") var map: [String] = []
-    @Option(help: "Rows before the first entry (default: 1 if the first row is a header, else 0).") var headerRows: Int?
-    @Option(help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
+    @Option(parsing: .unconditional, help: "Rows before the first entry (default: 1 if the first row is a header, else 0).") var headerRows: Int?
+    @Option(parsing: .unconditional, help: "Added to every page of the index (book pages to PDF pages).") var pageOffset: Int = 0
     @Flag(help: "Refuse the index when a row cannot be read.") var strict = false
     @Flag(help: "Replace the bookmarks of the store written to instead of adding to them.") var replace = false
     @Flag(help: "Also apply the index's score row to the PDF's metadata.") var score = false

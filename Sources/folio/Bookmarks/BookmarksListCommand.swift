@@ -9,8 +9,8 @@ struct BookmarksListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the bookmarks stored in PDFs (Apple Preview's, Nutrient's and Folio's XMP; with --store csv the index's too).",
         discussion: """
-            With --json, one object per file: {"path","bookmarks":[{"id","name","page","start","end","url","composers",
-            "genres","key","reference"}]}, pages 1-based or null. Bookmarks of an index have identifiers derived from
+            With --json, one object per file: {"path","bookmarks":[{"id","name","page","start","end","url","composers", \
+            "genres","key","reference"}]}, pages 1-based or null. Bookmarks of an index have identifiers derived from \
             their title and pages, the same on every read while the row is unchanged.
             Exit codes: 0 every file read; 1 a file could not be read.
             """

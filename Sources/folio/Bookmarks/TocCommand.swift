@@ -20,10 +20,10 @@ struct TocShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show the table of contents (outline) of PDFs (the default of `folio toc`).",
         discussion: """
-            Text output indents entries by level and gives each entry's path ("2.1": the first child of the second
-            top-level entry, as the edit commands take it), 1-based pages, URLs and remote files.
-            With --json, one object per file: {"path","entries":[{"title","level","page","uri","file","open"}]},
-            entries flattened in document order, level 0 for the top level, page 1-based or null, open true when
+            Text output indents entries by level and gives each entry's path ("2.1": the first child of the second \
+            top-level entry, as the edit commands take it), 1-based pages, URLs and remote files. \
+            With --json, one object per file: {"path","entries":[{"title","level","page","uri","file","open"}]}, \
+            entries flattened in document order, level 0 for the top level, page 1-based or null, open true when \
             the entry shows its children (so `toc set` keeps the state).
             Exit codes: 0 every file read; 1 a file could not be read.
             """
@@ -49,16 +49,16 @@ struct TocSetCommand: ParsableCommand {
         commandName: "set",
         abstract: "Replace a PDF's table of contents, saved as an incremental update.",
         discussion: """
-            TOC.json is what `folio toc --json` prints (or its "entries" array alone): entries in order with
-            "title", "level" (0 for the top, one deeper than the entry before at most), and "page" (1-based),
-            "uri" or "file"; "open": true shows an entry's children. An empty list removes the outline.
-            A CSV/TSV index (title and start page columns, as `bookmarks import` reads them) gives one top-level
+            TOC.json is what `folio toc --json` prints (or its "entries" array alone): entries in order with \
+            "title", "level" (0 for the top, one deeper than the entry before at most), and "page" (1-based), \
+            "uri" or "file"; "open": true shows an entry's children. An empty list removes the outline. \
+            A CSV/TSV index (title and start page columns, as `bookmarks import` reads them) gives one top-level \
             entry per row in page order.
-            Example: folio toc set anthology.pdf --from toc.json
-            An index row that cannot be used (a page out of range, no title) leaves the file untouched and exits 64;
-            --skip-invalid saves the rows that can be used instead, naming the others on standard error. --dry-run
+            Example: folio toc set anthology.pdf --from toc.json \
+            An index row that cannot be used (a page out of range, no title) leaves the file untouched and exits 64; \
+            --skip-invalid saves the rows that can be used instead, naming the others on standard error. --dry-run \
             checks and prints the entries without saving.
-            Exit codes: 0 saved (or, with --dry-run, valid); 1 the file could not be read or written (it is
+            Exit codes: 0 saved (or, with --dry-run, valid); 1 the file could not be read or written (it is \
             untouched); 64 an invalid TOC or index row.
             """
     )

@@ -22,10 +22,10 @@ extension TocCommand {
 
 /// Where an entry leads: a page, a URL or another file.
 struct TocTargetOptions: ParsableArguments {
-    @Option(help: "Target page, 1-based.") var page: Int?
+    @Option(parsing: .unconditional, help: "Target page, 1-based.") var page: Int?
     @Option(help: "Target URL (http, https, mailto, file, or an app's scheme such as forscore://).") var uri: String?
     @Option(help: "Target another PDF by file name (a GoToR action).") var remote: String?
-    @Option(help: "Page of the --remote file, 1-based (default: 1).") var remotePage: Int?
+    @Option(parsing: .unconditional, help: "Page of the --remote file, 1-based (default: 1).") var remotePage: Int?
 
     var isGiven: Bool { page != nil || uri != nil || remote != nil }
 
@@ -74,10 +74,10 @@ struct TocAddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an entry to a PDF's table of contents (incremental update).",
         discussion: """
-            The entry goes last at the top level unless --before, --after or --under says otherwise; it leads to
+            The entry goes last at the top level unless --before, --after or --under says otherwise; it leads to \
             --page, --uri or --remote, or nowhere (a heading). Prints the new entry's path.
             Example: folio toc add book.pdf --title "Coda" --page 12 --under 2
-            Exit codes: 0 saved; 1 the file could not be read or written (it is untouched); 64 invalid path, page
+            Exit codes: 0 saved; 1 the file could not be read or written (it is untouched); 64 invalid path, page \
             or option (untouched).
             """
     )
@@ -194,7 +194,7 @@ struct TocDeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Delete entries (with their children) from a PDF's table of contents.",
         discussion: """
-            Paths name entries as they are before the deletion. Prints each entry deleted ("deleted 2.3 Title",
+            Paths name entries as they are before the deletion. Prints each entry deleted ("deleted 2.3 Title", \
             with how many entries went with it); with --dry-run, "would delete …" and nothing is written.
             Example: folio toc delete book.pdf 2.3 4
             Exit codes: 0 saved; 1 the file failed (untouched); 64 invalid path (nothing deleted).

@@ -13,17 +13,17 @@ struct UndoCommand: ParsableCommand {
         discussion: """
             The score must be catalogued in a library (a folder above it holds .folio/library.sqlite). It is \
             named as every command names one: a file by any path, a path relative to the library, a file name \
-            only one catalogued file has (from anywhere in the library, or with --library), or its id.
-            Every change Folio saves is an incremental update: undo cuts the file back to its revision
-            before the last recorded change, when nothing changed the file since. The record lives in
-            the catalog, so it outlives a restart of the server.
-            --change N takes back an earlier change (its number from --list) and keeps every change made
-            after it: what it changed is put back, merged with later changes to the same things (another
-            mark on the same page stays), saved as a change of its own. Refused when a later change touched
+            only one catalogued file has (from anywhere in the library, or with --library), or its id. \
+            Every change Folio saves is an incremental update: undo cuts the file back to its revision \
+            before the last recorded change, when nothing changed the file since. The record lives in \
+            the catalog, so it outlives a restart of the server. \
+            --change N takes back an earlier change (its number from --list) and keeps every change made \
+            after it: what it changed is put back, merged with later changes to the same things (another \
+            mark on the same page stays), saved as a change of its own. Refused when a later change touched \
             the same thing in a way that does not merge: take that one back first.
             Example: folio meta set Rusalka.pdf --rating 5; folio undo Rusalka.pdf
-            Example: folio undo Rusalka.pdf --list; folio undo Rusalka.pdf --change 12
-            --json prints one object a line: each change with --list ("id", "change", "author", "madeAt", "undoable"),
+            Example: folio undo Rusalka.pdf --list; folio undo Rusalka.pdf --change 12 \
+            --json prints one object a line: each change with --list ("id", "change", "author", "madeAt", "undoable"), \
             else what was (or with --dry-run would be) undone.
             Exit codes: 0 undone (or listed); 1 nothing to undo, the file changed since, a later change in the way, \
             no such score or no library; 64 usage error (a file name several files have, a file outside the library).

@@ -8,11 +8,11 @@ struct Import4SBCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-4sb", abstract: "Import a forScore backup or archive (.4sb) into a folder.",
         discussion: """
-            An archive (<--4SBV03-->) brings its files: each PDF is written into DIR under a free name with its
-            metadata (Info and XMP), bookmarks (XMP), text boxes (FreeText annotations) and drawing layers (Stamp
-            annotations showing the PNG over the page) written into it; other files are copied. A backup
-            (<--4SBV02-->) has no files: its metadata and markings go into the PDFs already in DIR, matched by file
-            name (exact, case, diacritics). Setlists are stored in DIR's catalog. Keys Folio does not read are
+            An archive (<--4SBV03-->) brings its files: each PDF is written into DIR under a free name with its \
+            metadata (Info and XMP), bookmarks (XMP), text boxes (FreeText annotations) and drawing layers (Stamp \
+            annotations showing the PNG over the page) written into it; other files are copied. A backup \
+            (<--4SBV02-->) has no files: its metadata and markings go into the PDFs already in DIR, matched by file \
+            name (exact, case, diacritics). Setlists are stored in DIR's catalog. Keys Folio does not read are \
             listed, never guessed. Nothing in DIR changes unless everything could be read.
             Example: folio import-4sb "Archive 2026-06-07.4sb" ~/Scores --dry-run
             Exit codes: 0 imported; 1 a file could not be read or written; 64 a malformed 4SB.
@@ -44,7 +44,7 @@ struct Import4SCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-4sc", abstract: "Unpack a forScore container (.4sc) into a folder as a marked PDF.",
         discussion: """
-            The PDF is written under the container's file name (a free one: nothing is overwritten) with its
+            The PDF is written under the container's file name (a free one: nothing is overwritten) with its \
             metadata, bookmarks, text boxes and drawing layers written in, as import-4sb does.
             Example: folio import-4sc "Clair de Lune.4sc" ~/Scores
             Exit codes: 0 imported; 1 a file could not be read or written; 64 a malformed 4SC.
@@ -69,7 +69,7 @@ struct Export4SCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export-4sc", abstract: "Pack a PDF and its forScore metadata as a container (.4sc).",
         discussion: """
-            The container holds the PDF unchanged in pdfData, and its title, composers, genres, tags, labels,
+            The container holds the PDF unchanged in pdfData, and its title, composers, genres, tags, labels, \
             reference, rating, difficulty, duration, key and bookmarks under forScore's keys.
             Example: folio export-4sc "Clair de Lune.pdf" -o "Clair de Lune.4sc"
             """)

@@ -8,22 +8,22 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Take files into a library as forScore does: scores, setlists, archives, CSV, dictionaries.",
         discussion: """
-            Each file's kind is told by its content, never its name. PDF, JPEG and PNG images, text and ChordPro
-            become scores (typeset as `folio make` does); RTF, Word (DOC, DOCX) and OpenDocument text are converted by
-            LibreOffice headless (an optional dependency: sudo apt-get install libreoffice-writer-nogui; or set
-            FOLIO_SOFFICE) and titled from the document's properties or first heading. A forScore setlist (4SS)
-            becomes a setlist (scores matched by path, then ignoring case and diacritics; placeholders for the rest),
-            a backup or archive (4SB) is imported (files, metadata, bookmarks, setlists, markings), a container
-            (4SC) becomes a score with its metadata and markings. A CSV in forScore's library layout writes its
-            metadata and bookmarks into the files it names; a CSV index (title and page columns, no file names)
-            becomes bookmarks of the score named like it, or of --score. An Open In dictionary (JSON or property
-            list) gives its details to the score named like it, or to --score. A new score never overwrites a file:
-            "Name 2.pdf" is taken when "Name.pdf" is. Files are taken in order, scores before the rest, so a
+            Each file's kind is told by its content, never its name. PDF, JPEG and PNG images, text and ChordPro \
+            become scores (typeset as `folio make` does); RTF, Word (DOC, DOCX) and OpenDocument text are converted by \
+            LibreOffice headless (an optional dependency: sudo apt-get install libreoffice-writer-nogui; or set \
+            FOLIO_SOFFICE) and titled from the document's properties or first heading. A forScore setlist (4SS) \
+            becomes a setlist (scores matched by path, then ignoring case and diacritics; placeholders for the rest), \
+            a backup or archive (4SB) is imported (files, metadata, bookmarks, setlists, markings), a container \
+            (4SC) becomes a score with its metadata and markings. A CSV in forScore's library layout writes its \
+            metadata and bookmarks into the files it names; a CSV index (title and page columns, no file names) \
+            becomes bookmarks of the score named like it, or of --score. An Open In dictionary (JSON or property \
+            list) gives its details to the score named like it, or to --score. A new score never overwrites a file: \
+            "Name 2.pdf" is taken when "Name.pdf" is. Files are taken in order, scores before the rest, so a \
             dictionary or CSV dropped with its PDF finds it; a file that is refused leaves the library as it was.
             Examples: folio add "Ave Maria.docx" scan.jpg Koncert.4ss --library ~/Scores
                       folio add "Real Book index.csv" --score "Real Book.pdf" --library ~/Scores --dry-run
-            Exit codes: 0 every file taken whole; 1 a file could not be read or written, or rows of a CSV were
-            skipped (the others are taken); 64 a file of a kind Folio does not take, malformed or past a limit; 69
+            Exit codes: 0 every file taken whole; 1 a file could not be read or written, or rows of a CSV were \
+            skipped (the others are taken); 64 a file of a kind Folio does not take, malformed or past a limit; 69 \
             LibreOffice is needed and not installed.
             """)
 

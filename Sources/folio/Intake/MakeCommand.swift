@@ -8,33 +8,33 @@ struct MakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make", abstract: "Make a PDF from images (one per page) or from text and ChordPro files.",
         discussion: """
-            Images: JPEGs are embedded byte for byte (gray, RGB, CMYK — Adobe's inverted CMYK handled — baseline or
-            progressive); PNGs keep their compressed data (1 to 16 bits, gray, RGB, palettes), only those with
-            transparency or interlacing are decoded, the alpha becoming a soft mask. Each page is the image's size at
-            its own resolution (JFIF density or pHYs, else 96 dpi), or --fit paper (turned to the image's shape, the
-            image scaled to fit and centred). An EXIF orientation turns the page. Images over 64 megapixels are
-            refused before anything is decoded. Images need --output.
-            Documents: RTF, Word (DOC, DOCX) and OpenDocument text, told by content, are converted by LibreOffice
-            headless (sudo apt-get install libreoffice-writer-nogui; exit 69 without it), each into its own PDF titled
-            from the document's properties or first heading.
-            Text (.txt and any other name): UTF-8 with or without a byte-order mark, UTF-16 with one, else
-            Windows-1252; tabs expanded, long lines wrapped between words, a form feed starts a page. A chord chart
-            (chord lines above lyric lines) is set in Courier, its chord and lyric lines wrapped together so chords stay
-            over their syllables; other text in Helvetica. The title is the first line when it is short, else the file
-            name. ChordPro (.cho, .chordpro, .chopro, .crd, or a text with a {title: …} line): title, subtitle,
-            artist/composer/lyricist, key, tempo, time, capo, duration, comments, chorus/verse/bridge/tab/grid
-            sections and [C] chords above their syllables; title, people, key, duration and tags become forScore
-            metadata. Text the standard fonts hold (Latin-1, € and typographic quotes) stays in them; any other script
-            is set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for Chinese, Japanese and Korean),
-            each embedded as a subset of the glyphs used (--font times: DejaVu Serif; courier: DejaVu Sans Mono);
-            Hebrew and Arabic lines run from the right, in reading order, Arabic letters joined; --font-file puts a
-            TrueType font of your own first. A character no font has is an error naming it and its line. Without
-            --output each text file gets FILE.pdf beside it; with it, all go into one PDF, each from a new page with an
-            outline entry.
+            Images: JPEGs are embedded byte for byte (gray, RGB, CMYK — Adobe's inverted CMYK handled — baseline or \
+            progressive); PNGs keep their compressed data (1 to 16 bits, gray, RGB, palettes), only those with \
+            transparency or interlacing are decoded, the alpha becoming a soft mask. Each page is the image's size at \
+            its own resolution (JFIF density or pHYs, else 96 dpi), or --fit paper (turned to the image's shape, the \
+            image scaled to fit and centred). An EXIF orientation turns the page. Images over 64 megapixels are \
+            refused before anything is decoded. Images need --output. \
+            Documents: RTF, Word (DOC, DOCX) and OpenDocument text, told by content, are converted by LibreOffice \
+            headless (sudo apt-get install libreoffice-writer-nogui; exit 69 without it), each into its own PDF titled \
+            from the document's properties or first heading. \
+            Text (.txt and any other name): UTF-8 with or without a byte-order mark, UTF-16 with one, else \
+            Windows-1252; tabs expanded, long lines wrapped between words, a form feed starts a page. A chord chart \
+            (chord lines above lyric lines) is set in Courier, its chord and lyric lines wrapped together so chords stay \
+            over their syllables; other text in Helvetica. The title is the first line when it is short, else the file \
+            name. ChordPro (.cho, .chordpro, .chopro, .crd, or a text with a {title: …} line): title, subtitle, \
+            artist/composer/lyricist, key, tempo, time, capo, duration, comments, chorus/verse/bridge/tab/grid \
+            sections and [C] chords above their syllables; title, people, key, duration and tags become forScore \
+            metadata. Text the standard fonts hold (Latin-1, € and typographic quotes) stays in them; any other script \
+            is set in the installed fonts (DejaVu Sans, then Droid Sans Fallback for Chinese, Japanese and Korean), \
+            each embedded as a subset of the glyphs used (--font times: DejaVu Serif; courier: DejaVu Sans Mono); \
+            Hebrew and Arabic lines run from the right, in reading order, Arabic letters joined; --font-file puts a \
+            TrueType font of your own first. A character no font has is an error naming it and its line. Without \
+            --output each text file gets FILE.pdf beside it; with it, all go into one PDF, each from a new page with an \
+            outline entry. \
             An output that exists is never overwritten.
             Examples: folio make scan-1.jpg scan-2.jpg --output "Trumpet 1.pdf" --fit a4
                       folio make "Amazing Grace.cho" --paper letter --size 12
-            Exit codes: 0 written; 1 a file could not be read or written; 64 usage error, an existing output, an
+            Exit codes: 0 written; 1 a file could not be read or written; 64 usage error, an existing output, an \
             image that is damaged, too large or of a kind PDF cannot hold, a character the font lacks.
             """)
 
@@ -47,8 +47,8 @@ struct MakeCommand: ParsableCommand {
     @Option(help: "Text: helvetica, times or courier (default: courier for chord charts, else helvetica).")
     var font: TextScore.Font?
     @Option(help: "Text: a TrueType font (.ttf) to set the text in first (embedded as a subset).") var fontFile: String?
-    @Option(help: "Text: the size in points, 4 to 72.") var size: Double = 11
-    @Option(help: "Text: the margin on every side in points.") var margin: Double = 50
+    @Option(parsing: .unconditional, help: "Text: the size in points, 4 to 72.") var size: Double = 11
+    @Option(parsing: .unconditional, help: "Text: the margin on every side in points.") var margin: Double = 50
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
 

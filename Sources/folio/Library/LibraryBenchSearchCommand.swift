@@ -9,8 +9,8 @@ struct LibraryBenchSearchCommand: ParsableCommand {
         commandName: "bench-search",
         abstract: "Time searches in one process (for Benchmarks/library.sh).",
         discussion: """
-            Each line of QUERIES is one search: words for --text, scores alone as the server's search box asks
-            (--bookmarks: bookmarks too, as `folio library search`). Prints one JSON line:
+            Each line of QUERIES is one search: words for --text, scores alone as the server's search box asks \
+            (--bookmarks: bookmarks too, as `folio library search`). Prints one JSON line: \
             {"queries","results","median_ms","p99_ms","max_ms"}.
             Exit codes: 0 timed; 1 no catalog; 64 usage error.
             """,
@@ -19,7 +19,7 @@ struct LibraryBenchSearchCommand: ParsableCommand {
 
     @Argument(help: "The library folder.") var directory: String
     @Option(help: "A file with one query per line.") var queries: String
-    @Option(help: "At most N results per query (a UI's page); all by default.") var limit: Int?
+    @Option(parsing: .unconditional, help: "At most N results per query (a UI's page); all by default.") var limit: Int?
     @Flag(help: "Search bookmarks too.") var bookmarks = false
     @OptionGroup var location: LibraryLocation
 

@@ -8,9 +8,9 @@ struct LibraryDuplicatesCommand: ParsableCommand {
         commandName: "duplicates",
         abstract: "List files with the same content, and different files of the same work.",
         discussion: """
-            identical: same fingerprint, confirmed by a SHA-256 of the whole files. same-work: different files whose
-            title and composers agree (case and accents ignored). Text: a line per group, KIND<tab>KEY, then its
-            files indented; --json: {"kind","key","paths"} per line. The catalog is brought up to date first
+            identical: same fingerprint, confirmed by a SHA-256 of the whole files. same-work: different files whose \
+            title and composers agree (case and accents ignored). Text: a line per group, KIND<tab>KEY, then its \
+            files indented; --json: {"kind","key","paths"} per line. The catalog is brought up to date first \
             (--no-scan skips that). Nothing is deleted.
             Example: folio library duplicates ~/Scores
             Exit codes: 0 listed; 1 the catalog could not be read; 64 usage error.

@@ -9,12 +9,12 @@ struct LibraryExportMobileSheetsCommand: ParsableCommand {
         commandName: "export-mobilesheets",
         abstract: "Write the library's metadata and setlists for MobileSheets: mobilesheets.csv and mobilesheets.mss.",
         discussion: """
-            mobilesheets.csv is MobileSheets' CSV import layout: header title;files;pages;composers;genres;keywords;
-            collections;keys;rating;difficulty;duration;notes, ';' between fields, '|' between values. A song per
-            score and one per bookmark (its page range in pages, empty fields taken from its score); tags go to
-            keywords, labels to collections, reference to notes, duration in seconds, keys as F#m or Bb. files is
-            the path from the CSV's folder, so MobileSheets' CSV import finds the PDFs. mobilesheets.mss holds every
-            setlist (Name, then Song with Title, FileName, FileType 1); placeholders have no file and are left out
+            mobilesheets.csv is MobileSheets' CSV import layout: header title;files;pages;composers;genres;keywords; \
+            collections;keys;rating;difficulty;duration;notes, ';' between fields, '|' between values. A song per \
+            score and one per bookmark (its page range in pages, empty fields taken from its score); tags go to \
+            keywords, labels to collections, reference to notes, duration in seconds, keys as F#m or Bb. files is \
+            the path from the CSV's folder, so MobileSheets' CSV import finds the PDFs. mobilesheets.mss holds every \
+            setlist (Name, then Song with Title, FileName, FileType 1); placeholders have no file and are left out \
             and listed. The catalog is brought up to date first (--no-scan skips that).
             Example: folio library export-mobilesheets ~/Scores
             Exit codes: 0 written; 1 the catalog or an output could not be written; 64 usage error.

@@ -9,14 +9,14 @@ struct LibraryScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Catalog every PDF below a folder, reading only new and changed files.",
         discussion: """
-            A file whose size and modification time are unchanged is not opened; a file moved or renamed (same
-            content) keeps its id; files gone leave the catalog. Hidden files and symbolic links are skipped.
-            Files that cannot be read are listed (and kept in the catalog with their error) without stopping the
-            scan. Progress goes to standard error on a terminal; a summary at the end, or with --json one JSON object
-            on standard output: found, opened, added, updated, moved, removed, audio, unreadable, skipped, renamed
+            A file whose size and modification time are unchanged is not opened; a file moved or renamed (same \
+            content) keeps its id; files gone leave the catalog. Hidden files and symbolic links are skipped. \
+            Files that cannot be read are listed (and kept in the catalog with their error) without stopping the \
+            scan. Progress goes to standard error on a terminal; a summary at the end, or with --json one JSON object \
+            on standard output: found, opened, added, updated, moved, removed, audio, unreadable, skipped, renamed \
             (the last three lists of strings).
             Example: folio library scan ~/Scores
-            Exit codes: 0 every file read; 1 a file could not be read, or the catalog could not be written;
+            Exit codes: 0 every file read; 1 a file could not be read, or the catalog could not be written; \
             64 usage error.
             """
     )

@@ -19,7 +19,7 @@ struct LibraryFilterOptions: ParsableArguments {
     @Option(help: "Page count, with an optional comparison (\">10\").") var pages: String?
     @Option(help: "title, composer, added, rating or duration (default: relevance with --text, else title).")
     var sort: LibraryQuery.Sort?
-    @Option(help: "At most N results, the best first.") var limit: Int?
+    @Option(parsing: .unconditional, help: "At most N results, the best first.") var limit: Int?
     @Flag(help: "One JSON object per line.") var json = false
     @Flag(help: "CSV with a header row.") var csv = false
 
@@ -62,10 +62,10 @@ struct LibraryListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the catalogued scores, filtered and sorted.",
         discussion: """
-            Scores only; `folio library search` also returns bookmarks as results of their own.
-            --json prints one line per result: {"id","path","title","composers","genres","tags","labels","reference",
-            "rating","difficulty","duration","key","pages","bookmark"} (path relative to the library; bookmark null
-            for a whole score, else {"title","start","end"} with 1-based pages; "unreadable" says why for a file that
+            Scores only; `folio library search` also returns bookmarks as results of their own. \
+            --json prints one line per result: {"id","path","title","composers","genres","tags","labels","reference", \
+            "rating","difficulty","duration","key","pages","bookmark"} (path relative to the library; bookmark null \
+            for a whole score, else {"title","start","end"} with 1-based pages; "unreadable" says why for a file that \
             could not be read, which the text output flags "[unreadable: why]").
             Example: folio library list ~/Scores --composer brahms --rating ">=4" --sort title
             Exit codes: 0 listed; 1 no catalog or it could not be read; 64 usage error or invalid filter.
@@ -91,16 +91,16 @@ struct LibrarySearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search scores and the bookmarks inside them (a song in a fake book is found by its title).",
         discussion: """
-            The words to find come as arguments (or --text): full-text search with SQLite FTS5, case and accents
-            ignored ("dvorak" finds "Dvořák"), prefixes match, results ranked. A first argument is the library only
-            when it is a folder that holds a catalog (.folio/); any other word is searched for, a subfolder named like a
-            composer included. Without one: --library, $FOLIO_LIBRARY, or the library at or above the current folder.
-            A bookmark result carries its own fields, or the score's where it has none; its "bookmark" is
-            {"title","start","end"}. Output as for `folio library list`. Nothing found is said on standard error
+            The words to find come as arguments (or --text): full-text search with SQLite FTS5, case and accents \
+            ignored ("dvorak" finds "Dvořák"), prefixes match, results ranked. A first argument is the library only \
+            when it is a folder that holds a catalog (.folio/); any other word is searched for, a subfolder named like a \
+            composer included. Without one: --library, $FOLIO_LIBRARY, or the library at or above the current folder. \
+            A bookmark result carries its own fields, or the score's where it has none; its "bookmark" is \
+            {"title","start","end"}. Output as for `folio library list`. Nothing found is said on standard error \
             and exits 1, as grep does.
             Examples: folio library search autumn leaves
                       folio library search ~/Scores --text "autumn leaves" --composer kosma
-            Exit codes: 0 found; 1 nothing found, no catalog, or it could not be read; 64 usage error or invalid
+            Exit codes: 0 found; 1 nothing found, no catalog, or it could not be read; 64 usage error or invalid \
             filter.
             """
     )
@@ -143,10 +143,10 @@ struct LibraryShowCommand: ParsableCommand {
         discussion: """
             The score is named as every command names one: a file by any path (absolute, or relative to the \
             current folder, from inside or outside the library), a path relative to the library, a file name \
-            only one catalogued file has, or the score's id. A file name several files have lists them all.
-            Under the score, the people its file names beyond forScore's fields, by role: a composer a notation
-            program wrote where forScore does not look (shown as the composer until forScore's fields name one;
-            folio meta adopt writes it there), an arranger (/Arranger) and a lyricist (/Poet), never counted
+            only one catalogued file has, or the score's id. A file name several files have lists them all. \
+            Under the score, the people its file names beyond forScore's fields, by role: a composer a notation \
+            program wrote where forScore does not look (shown as the composer until forScore's fields name one; \
+            folio meta adopt writes it there), an arranger (/Arranger) and a lyricist (/Poet), never counted \
             as composers. --json gives them as "credits": [{"name","role","source"}].
             Example: folio library show Widmung.pdf; folio library show "../Real Book/Exercises.pdf"
             Example: folio library show 12 --library ~/Scores

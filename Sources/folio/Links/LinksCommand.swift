@@ -17,12 +17,12 @@ struct LinksListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the links of a score, one a line: id, page, place, where it leads.",
         discussion: """
-            A place is x,y,width,height in points from the page's top-left as displayed. Point-and-click links
+            A place is x,y,width,height in points from the page's top-left as displayed. Point-and-click links \
             (an engraver's textedit: links) are marked; `folio lint --fix` removes them.
             Exit codes: 0 listed; 1 the file could not be read; 64 invalid value.
             """)
 
-    @Option(help: "Only this page (1-based).") var page: Int?
+    @Option(parsing: .unconditional, help: "Only this page (1-based).") var page: Int?
     @Flag(help: "One JSON object per link.") var json = false
     @Option(help: "Password for an encrypted file.") var password: String?
     @Argument(help: "The PDF.") var file: String
@@ -59,13 +59,13 @@ struct LinksAddCommand: ParsableCommand {
         discussion: """
             Example (a D.S. on page 3 back to the sign on page 1):
               folio links add score.pdf --from 3:480,700,60,40 --to 1
-            --from is PAGE:x,y,width,height in points from the page's top-left as displayed (see `folio annot list`).
-            Prints the new link's id. Saved as an incremental update. Exit codes: 0 saved; 1 the file failed
+            --from is PAGE:x,y,width,height in points from the page's top-left as displayed (see `folio annot list`). \
+            Prints the new link's id. Saved as an incremental update. Exit codes: 0 saved; 1 the file failed \
             (untouched); 64 invalid value.
             """)
 
     @Option(help: "Where the link is: PAGE:x,y,width,height (points from the displayed page's top-left).") var from: String
-    @Option(help: "The page it jumps to, 1-based.") var to: Int
+    @Option(parsing: .unconditional, help: "The page it jumps to, 1-based.") var to: Int
     @OptionGroup var options: EditFileOptions
 
     func run() throws {

@@ -8,19 +8,19 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Find junk metadata (scanner names, file-name titles, markup residue, misread keywords, Info/XMP disagreements); --fix repairs it.",
         discussion: """
-            Rules (severity): junk-value (warning) scanner, converter and user names as title or composer;
-            markup-residue (warning) HTML entities, TeX quotes and commands, UTF-8 read as Latin-1;
-            title-is-file-name (info); whitespace (info); doubled-separator (info) empty items, composers split by
-            ";"; duplicate-value (info); special-keyword (warning) "rating:x", values out of range; legacy-keyword
-            (info) forScore-rating/forScore-difficulty; info-xmp-mismatch (warning) Info and XMP disagree.
-            Each finding prints as PATH: SEVERITY RULE: MESSAGE (fix: …); --json prints
-            {"path","rule","severity","field","message","fix"} per line. --fix applies every fix (incremental
+            Rules (severity): junk-value (warning) scanner, converter and user names as title or composer; \
+            markup-residue (warning) HTML entities, TeX quotes and commands, UTF-8 read as Latin-1; \
+            title-is-file-name (info); whitespace (info); doubled-separator (info) empty items, composers split by \
+            ";"; duplicate-value (info); special-keyword (warning) "rating:x", values out of range; legacy-keyword \
+            (info) forScore-rating/forScore-difficulty; info-xmp-mismatch (warning) Info and XMP disagree. \
+            Each finding prints as PATH: SEVERITY RULE: MESSAGE (fix: …); --json prints \
+            {"path","rule","severity","field","message","fix"} per line. --fix applies every fix (incremental \
             saves) and prints the before → after table; linting a fixed file finds nothing.
             Examples:
               folio lint --library ~/Scores
               folio lint scan.pdf --fix
             --fix --dry-run prints the same table in the conditional and writes nothing.
-            Exit codes: 0 nothing found (or everything fixed); 1 a file could not be read or saved (left
+            Exit codes: 0 nothing found (or everything fixed); 1 a file could not be read or saved (left \
             byte-identical); 2 findings reported (without --fix, or with --dry-run); 64 usage error.
             """
     )

@@ -9,10 +9,10 @@ struct MembersCommand: ParsableCommand {
         commandName: "members",
         abstract: "Add, list, change and remove the members of an ensemble sharing the library.",
         discussion: """
-            Roles: librarian (the library itself: uploads, metadata, parts, setlists, members), conductor (leads
-            rehearsals, marks everyone sees), section-leader (leads, marks the section sees), player (their own marks).
-            Once a library has members, folio serve asks each to log in with their name and password. A new member
-            gets an invitation link (/invite/TOKEN on the server's address, valid 7 days, usable once) to set their
+            Roles: librarian (the library itself: uploads, metadata, parts, setlists, members), conductor (leads \
+            rehearsals, marks everyone sees), section-leader (leads, marks the section sees), player (their own marks). \
+            Once a library has members, folio serve asks each to log in with their name and password. A new member \
+            gets an invitation link (/invite/TOKEN on the server's address, valid 7 days, usable once) to set their \
             password; --password-file sets it here instead.
             Examples: folio members add "Anna Nováková" --role player --instrument "Violin II" --library ~/Choir
                       folio members set "Anna Nováková" --role section-leader
@@ -50,8 +50,8 @@ struct MembersAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a member and print their invitation link.",
         discussion: """
-            NAME is any name (1 to 100 characters, any script; unique regardless of case). --instrument is the part they
-            play as a part label reads ("Violin II", "Horn in F 2"); their section follows from it unless --section says.
+            NAME is any name (1 to 100 characters, any script; unique regardless of case). --instrument is the part they \
+            play as a part label reads ("Violin II", "Horn in F 2"); their section follows from it unless --section says. \
             The first member added must be a librarian. --json prints {"member":{…},"invitation":{"token","expiresAt"}}.
             """)
 
@@ -134,7 +134,7 @@ struct MembersSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Change a member's name, role, instrument, section or password.",
         discussion: """
-            --instrument "" and --section "" clear them. The library's only librarian stays a librarian. A new password
+            --instrument "" and --section "" clear them. The library's only librarian stays a librarian. A new password \
             ends the member's sessions.
             """)
 

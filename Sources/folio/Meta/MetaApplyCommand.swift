@@ -9,9 +9,9 @@ struct MetaApplyCommand: ParsableCommand {
         commandName: "apply",
         abstract: "Apply a forScore Open In dictionary (JSON, XML or binary property list) to PDFs.",
         discussion: """
-            Keys: title, composers, genres, tags, labels (comma-separated strings, or arrays of strings), rating
-            (0-5), difficulty (0-3), duration (seconds), keysf (-7 to 7), keymi (0 major, 1 minor); numbers as
-            numbers or digit-only strings. Keys the dictionary lacks stay as they are; a file left without any
+            Keys: title, composers, genres, tags, labels (comma-separated strings, or arrays of strings), rating \
+            (0-5), difficulty (0-3), duration (seconds), keysf (-7 to 7), keymi (0 major, 1 minor); numbers as \
+            numbers or digit-only strings. Keys the dictionary lacks stay as they are; a file left without any \
             title gets its file name without .pdf, as forScore names it. Example:
               folio meta apply Chopin.pdf --from chopin.plist
             Exit codes: 0 every file saved; 1 a file failed (left byte-identical); 64 the dictionary is invalid.

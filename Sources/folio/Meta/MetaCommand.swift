@@ -19,9 +19,9 @@ struct MetaGetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Show score metadata as forScore reads it (Info dictionary, XMP as fallback).",
         discussion: """
-            With --json, one object per line: the path, the metadata in the API's JSON form ("title", "composers",
-            "genres", "tags", "labels", "rating", "difficulty", "duration" in seconds and "durationText" as written,
-            "key" by name such as "F♯ minor", "reference", "tempo", "timeSignature"; lists always, unset fields left
+            With --json, one object per line: the path, the metadata in the API's JSON form ("title", "composers", \
+            "genres", "tags", "labels", "rating", "difficulty", "duration" in seconds and "durationText" as written, \
+            "key" by name such as "F♯ minor", "reference", "tempo", "timeSignature"; lists always, unset fields left \
             out) and "warnings".
             Exit codes: 0 every file read; 1 a file could not be read.
             """

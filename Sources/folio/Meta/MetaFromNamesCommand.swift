@@ -7,16 +7,16 @@ struct MetaFromNamesCommand: ParsableCommand {
         commandName: "from-names",
         abstract: "Fill fields from folder and file names.",
         discussion: """
-            Placeholders: {composer} {title} {genre} {tag} {opus} (→ reference, "Op. N" for a bare number) {key}
-            ({key} as "F# minor", "Eb", "d-moll" is not read) {rating} {difficulty}, and {*} for a part to skip. A
-            pattern with / matches the last folders and the file name; one without matches the file name; ".pdf"
-            is optional. "_" reads as a space; commas separate composers, genres and tags as in forScore.
-            A field that already has a value is kept unless --overwrite; tags are added to those there. Files
+            Placeholders: {composer} {title} {genre} {tag} {opus} (→ reference, "Op. N" for a bare number) {key} \
+            ({key} as "F# minor", "Eb", "d-moll" is not read) {rating} {difficulty}, and {*} for a part to skip. A \
+            pattern with / matches the last folders and the file name; one without matches the file name; ".pdf" \
+            is optional. "_" reads as a space; commas separate composers, genres and tags as in forScore. \
+            A field that already has a value is kept unless --overwrite; tags are added to those there. Files \
             whose names do not match are listed on standard error and left alone.
             Examples:
               folio meta from-names --library ~/Scores --pattern "{composer}/{title}.pdf" --dry-run
               folio meta from-names *.pdf --pattern "{composer}-{title}"
-            Exit codes: 0 every file read (and saved); 1 a file failed (left byte-identical); 64 usage error or a
+            Exit codes: 0 every file read (and saved); 1 a file failed (left byte-identical); 64 usage error or a \
             bad pattern.
             """
     )

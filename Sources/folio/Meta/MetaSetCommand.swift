@@ -9,14 +9,14 @@ struct MetaSetCommand: ParsableCommand {
         commandName: "set",
         abstract: "Set score metadata in Info and XMP, saved as an incremental update.",
         discussion: """
-            Fields not given stay as they are. Repeat --composer, --genre, --tag or --label for several values;
+            Fields not given stay as they are. Repeat --composer, --genre, --tag or --label for several values; \
             they replace the field's values. Example:
               folio meta set Chopin.pdf --title "Nocturne Op. 90 № 2" --composer "Frédéric Chopin" --rating 5 \\
                 --duration 4:12 --key "C# minor" --clear genres
-            A value with a comma in a field forScore splits is refused (exit 64) unless --allow-comma is given.
-            --dry-run prints each file's changes (field, before → after) and saves nothing; --json prints them as
+            A value with a comma in a field forScore splits is refused (exit 64) unless --allow-comma is given. \
+            --dry-run prints each file's changes (field, before → after) and saves nothing; --json prints them as \
             one JSON object per changed field (JSON Lines): path, field, before, after, reason, applied.
-            Exit codes: 0 every file saved; 1 a file failed (it is left byte-identical, the others are saved);
+            Exit codes: 0 every file saved; 1 a file failed (it is left byte-identical, the others are saved); \
             64 invalid option (no file touched).
             """
     )
@@ -26,12 +26,12 @@ struct MetaSetCommand: ParsableCommand {
     @Option(name: .customLong("genre"), help: "A genre (repeatable).") var genres: [String] = []
     @Option(name: .customLong("tag"), help: "A tag (repeatable).") var tags: [String] = []
     @Option(name: .customLong("label"), help: "A label (repeatable; stored in XMP).") var labels: [String] = []
-    @Option(help: "Rating, 0 to 5.") var rating: Int?
-    @Option(help: "Difficulty, 0 to 3.") var difficulty: Int?
+    @Option(parsing: .unconditional, help: "Rating, 0 to 5.") var rating: Int?
+    @Option(parsing: .unconditional, help: "Difficulty, 0 to 3.") var difficulty: Int?
     @Option(help: "Duration in seconds (72) or as m:ss (1:12).") var duration: String?
     @Option(help: "Key, e.g. \"F# minor\", \"Bb\", \"f#m\", \"E♭ major\".") var key: String?
     @Option(help: "forScore's free-text reference (stored in XMP).") var reference: String?
-    @Option(help: "Tempo in beats per minute, 1 to 999 (stored in XMP).") var tempo: Int?
+    @Option(parsing: .unconditional, help: "Tempo in beats per minute, 1 to 999 (stored in XMP).") var tempo: Int?
     @Option(help: "Time signature: 3/4, 6/8, C or ¢ (stored in XMP).") var timeSignature: String?
     @Option(name: .customLong("clear"), help: "A field to remove (repeatable): title, composers, genres, tags, labels, rating, difficulty, duration, key, reference, tempo, time-signature.")
     var cleared: [String] = []

@@ -8,8 +8,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check the structure of PDF files (xref, objects, stream lengths and filters, page tree).",
         discussion: """
             A save journal left beside a file by an interrupted save is reported, then settled by opening the file \
-            (see docs/saves.md). A file readable only by rebuilding its cross-reference table is reported as damaged.
-            With --json, one JSON object per file (JSON Lines): path, version, encrypted, objects, streams, pages,
+            (see docs/saves.md). A file readable only by rebuilding its cross-reference table is reported as damaged. \
+            With --json, one JSON object per file (JSON Lines): path, version, encrypted, objects, streams, pages, \
             damaged, errors, warnings (lists of strings).
             Exit codes: 0 no problems; 2 errors (in any file); 3 warnings only.
             """

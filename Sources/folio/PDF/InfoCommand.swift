@@ -8,10 +8,10 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show version, page count, encryption and metadata of PDF files.",
         discussion: """
-            With --json, one JSON object per line (JSON Lines), with the keys path, version, pages,
-            encrypted, title, author, subject, keywords, creator, producer, created, modified, xmp,
-            outlines, warnings, damaged (true when the file could be read only by rebuilding its cross-reference
-            table: what the damage cut off is missing) and, with --warnings, warningMessages; a file that cannot be
+            With --json, one JSON object per line (JSON Lines), with the keys path, version, pages, \
+            encrypted, title, author, subject, keywords, creator, producer, created, modified, xmp, \
+            outlines, warnings, damaged (true when the file could be read only by rebuilding its cross-reference \
+            table: what the damage cut off is missing) and, with --warnings, warningMessages; a file that cannot be \
             read gives {"path", "error"} (and its error on standard error).
             Exit codes: 0 when every file was read, 1 when any failed.
             """

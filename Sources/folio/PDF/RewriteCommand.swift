@@ -8,7 +8,7 @@ struct RewriteCommand: ParsableCommand {
         commandName: "rewrite",
         abstract: "Write a PDF anew: reachable objects only, renumbered, lengths fixed.",
         discussion: """
-            OUT may equal IN; the file is replaced atomically. --dry-run makes the new file in memory and prints its
+            OUT may equal IN; the file is replaced atomically. --dry-run makes the new file in memory and prints its \
             size beside IN's. Exit codes: 0 written; 1 failed (IN untouched).
             """
     )

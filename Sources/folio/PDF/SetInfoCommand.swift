@@ -7,8 +7,8 @@ struct SetInfoCommand: ParsableCommand {
         commandName: "set-info",
         abstract: "Set or remove Info dictionary entries, saved as an incremental update.",
         discussion: """
-            Example: folio set-info score.pdf --entry "Title=Clair de Lune" --remove Subject
-            The original bytes stay an exact prefix of each file. With several files, a failure does not stop
+            Example: folio set-info score.pdf --entry "Title=Clair de Lune" --remove Subject \
+            The original bytes stay an exact prefix of each file. With several files, a failure does not stop \
             the rest. Exit codes: 0 all saved; 1 any failed (that file untouched); 64 usage error.
             """
     )

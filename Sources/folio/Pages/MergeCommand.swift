@@ -8,17 +8,17 @@ struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge", abstract: "Merge PDFs into one, with an outline entry and a bookmark per file.",
         discussion: """
-            Pages in the order given. Each file gets an outline entry titled with its title (else its file name),
-            its own outline nested under it, and a page-range bookmark (XMP, as forScore, Preview and Nutrient read
-            them) carrying its metadata; its own bookmarks come along on their new pages. Annotations travel with
-            their pages; objects the files have in common (the same embedded font, say) are written once. An
-            encrypted file is merged only with --decrypt, since the result is not encrypted. The output must not
+            Pages in the order given. Each file gets an outline entry titled with its title (else its file name), \
+            its own outline nested under it, and a page-range bookmark (XMP, as forScore, Preview and Nutrient read \
+            them) carrying its metadata; its own bookmarks come along on their new pages. Annotations travel with \
+            their pages; objects the files have in common (the same embedded font, say) are written once. An \
+            encrypted file is merged only with --decrypt, since the result is not encrypted. The output must not \
             exist.
-            Example: folio merge Allemande.pdf Courante.pdf Gigue.pdf -o Suite.pdf --title "Suite No. 1"
-            A damaged file (readable only by rebuilding its cross-reference table) is merged with a warning on standard
+            Example: folio merge Allemande.pdf Courante.pdf Gigue.pdf -o Suite.pdf --title "Suite No. 1" \
+            A damaged file (readable only by rebuilding its cross-reference table) is merged with a warning on standard \
             error; --strict refuses it. With --json, one JSON object per file (JSON Lines): first, last, title.
-            Exit codes: 0 written; 1 a file could not be read, was damaged under --strict, or the output could not be
-            written (nothing written); 64 usage error, an
+            Exit codes: 0 written; 1 a file could not be read, was damaged under --strict, or the output could not be \
+            written (nothing written); 64 usage error, an \
             existing output, or an encrypted file without --decrypt.
             """)
 

@@ -8,13 +8,13 @@ struct PagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pages", abstract: "Rotate, delete, move, insert, extract and crop pages; read and set page labels.",
         discussion: """
-            Every change but extract is an incremental update of FILE (or of --output): the original bytes stay a
-            prefix. Page lists are 1-based: 3,5-7. Stored bookmarks follow their pages; outline entries that led to a
-            deleted page lose it (removed, or kept as a heading when they have children), and links that led to it are
-            removed, each reported. Page labels
+            Every change but extract is an incremental update of FILE (or of --output): the original bytes stay a \
+            prefix. Page lists are 1-based: 3,5-7. Stored bookmarks follow their pages; outline entries that led to a \
+            deleted page lose it (removed, or kept as a heading when they have children), and links that led to it are \
+            removed, each reported. Page labels \
             stay consecutive: ranges keep their pages when pages are deleted or inserted, and their positions when pages move.
             Example: folio pages rotate Scan.pdf --pages 2,4-5 --by 90
-            Exit codes: 0 saved; 1 the file could not be read or written (untouched); 64 usage error or a page,
+            Exit codes: 0 saved; 1 the file could not be read or written (untouched); 64 usage error or a page, \
             position or angle out of range (untouched).
             """,
         subcommands: [PagesRotateCommand.self, PagesDeleteCommand.self, PagesMoveCommand.self, PagesInsertBlankCommand.self,
@@ -41,7 +41,7 @@ struct PagesRotateCommand: ParsableCommand {
                                                     discussion: "Example: folio pages rotate Scan.pdf --pages 3 --by -90")
     @OptionGroup var file: EditFileOptions
     @Option(help: "The pages, as 3,5-7 (default: all).") var pages: String?
-    @Option(help: "Degrees clockwise: 90, 180, 270 or negative.") var by: Int
+    @Option(parsing: .unconditional, help: "Degrees clockwise: 90, 180, 270 or negative.") var by: Int
 
     func run() throws {
         try PagesCommand.run("rotate", file, PageTool(action: "rotate", pages: pages, by: by)) {
@@ -68,7 +68,7 @@ struct PagesMoveCommand: ParsableCommand {
                                                     discussion: "Example: folio pages move Book.pdf --pages 9-10 --to 1")
     @OptionGroup var file: EditFileOptions
     @Option(help: "The pages, as 3,5-7, in the order they should stand.") var pages: String
-    @Option(help: "The page number the first of them gets.") var to: Int
+    @Option(parsing: .unconditional, help: "The page number the first of them gets.") var to: Int
 
     func run() throws {
         try PagesCommand.run("move", file, PageTool(action: "move", pages: pages, to: to)) {
@@ -81,8 +81,8 @@ struct PagesInsertBlankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "insert-blank", abstract: "Insert blank pages.",
                                                     discussion: "Example: folio pages insert-blank Part.pdf --at 5 --count 2")
     @OptionGroup var file: EditFileOptions
-    @Option(help: "The page number the first blank page gets (page count + 1 appends).") var at: Int
-    @Option(help: "How many, 1 to \(PageTool.maxBlankPages) (default 1).") var count: Int?
+    @Option(parsing: .unconditional, help: "The page number the first blank page gets (page count + 1 appends).") var at: Int
+    @Option(parsing: .unconditional, help: "How many, 1 to \(PageTool.maxBlankPages) (default 1).") var count: Int?
     @Option(help: "The size: a4, letter, or WIDTHxHEIGHT in points (default: the neighbouring page's).") var size: String?
 
     func run() throws {
@@ -96,7 +96,7 @@ struct PagesExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract", abstract: "Write some pages as a new PDF.",
         discussion: """
-            The new file has the pages in the order given, their annotations, the outline entries and bookmarks that
+            The new file has the pages in the order given, their annotations, the outline entries and bookmarks that \
             lead into them, and the score's metadata. It must not exist.
             Example: folio pages extract Book.pdf --pages 44-45 -o "Blue Bossa.pdf"
             """)
@@ -122,9 +122,9 @@ struct PagesCropCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crop", abstract: "Crop pages to a box, or to what they draw.",
         discussion: """
-            Sets each page's crop box, which viewers, forScore and printers show; the page's content is kept, so
-            --reset brings the whole page back. --box x,y,w,h is in points from the lower left corner of the page's
-            media box (before any rotation). --auto crops to the bounding box of what the page draws — paths, text,
+            Sets each page's crop box, which viewers, forScore and printers show; the page's content is kept, so \
+            --reset brings the whole page back. --box x,y,w,h is in points from the lower left corner of the page's \
+            media box (before any rotation). --auto crops to the bounding box of what the page draws — paths, text, \
             images, forms; white marks count as paper, invisible (OCR) text as nothing — grown by --margin.
             Example: folio pages crop Scan.pdf --auto --margin 12
             """)
@@ -132,7 +132,7 @@ struct PagesCropCommand: ParsableCommand {
     @Option(help: "The pages, as 3,5-7 (default: all).") var pages: String?
     @Option(help: "The box as x,y,width,height in points.") var box: String?
     @Flag(help: "Crop to what each page draws.") var auto = false
-    @Option(help: "With --auto: points kept around what is drawn, 0 to 200 (default \(Int(PageTool.defaultMargin))).") var margin: Double?
+    @Option(parsing: .unconditional, help: "With --auto: points kept around what is drawn, 0 to 200 (default \(Int(PageTool.defaultMargin))).") var margin: Double?
     @Flag(help: "Remove the crop: show whole pages again.") var reset = false
 
     func run() throws {
@@ -159,17 +159,17 @@ struct PagesHalfTurnCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "half-turn", abstract: "Show or move where half-page turns cut pages.",
         discussion: """
-            A half-page turn shows the top of the next page above the rest of the page being finished. Folio's viewer
-            cuts both at the gap between systems nearest the middle; --split keeps a cut of your own for the pages
-            given, as a fraction of the page's height from the top (0.05 to 0.95), in the file (forScore's half-turn
-            splits are kept the same way). --reset gives the pages back to the viewer's gap. Without either, prints
+            A half-page turn shows the top of the next page above the rest of the page being finished. Folio's viewer \
+            cuts both at the gap between systems nearest the middle; --split keeps a cut of your own for the pages \
+            given, as a fraction of the page's height from the top (0.05 to 0.95), in the file (forScore's half-turn \
+            splits are kept the same way). --reset gives the pages back to the viewer's gap. Without either, prints \
             each page that has a split of its own.
             Examples: folio pages half-turn Part.pdf --pages 3 --split 0.42
                       folio pages half-turn Part.pdf --pages 3 --reset
             """)
     @OptionGroup var file: EditFileOptions
     @Option(help: "The pages, as 3,5-7.") var pages: String?
-    @Option(help: "Where the half turn cuts: 0.05 to 0.95 of the page's height, from the top.") var split: Double?
+    @Option(parsing: .unconditional, help: "Where the half turn cuts: 0.05 to 0.95 of the page's height, from the top.") var split: Double?
     @Flag(help: "Cut the pages at the gap between systems again.") var reset = false
     @Flag(help: "Print the splits as JSON Lines: {\"page\": 3, \"split\": 0.42}.") var json = false
 
@@ -206,8 +206,8 @@ struct PagesLabelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "labels", abstract: "Show or set page labels (the page numbers viewers show).",
         discussion: """
-            Without --set, prints each page's number and label. --set takes ranges in page order: "i-iv,1-" labels
-            four pages i to iv, then the rest from 1; styles are 1, i, I, a and A; a decimal label may have a prefix
+            Without --set, prints each page's number and label. --set takes ranges in page order: "i-iv,1-" labels \
+            four pages i to iv, then the rest from 1; styles are 1, i, I, a and A; a decimal label may have a prefix \
             ("A-1-A-12"); the last range runs to the end. --clear removes the labels.
             Examples: folio pages labels Book.pdf --set "i-iv,1-"
                       folio pages labels Book.pdf --json

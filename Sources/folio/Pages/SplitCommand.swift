@@ -8,17 +8,17 @@ struct SplitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "split", abstract: "Split a PDF into one file per piece.",
         discussion: """
-            --by bookmarks: the stored page-range bookmarks; --by toc: the outline, each entry running to the next
-            (as forScore reads it); --by "1-4,5-9,10": page ranges. Default: bookmarks when the file has any, else
-            the outline. Each file holds only what its pages use, their annotations, the outline entries leading into
-            them, and the piece's metadata — its own fields over the book's. --name is a template: {n} (or {n:02},
-            zero-padded), {title}, {composer}, {start}, {end}, {file} (the source's name without extension). Names are
+            --by bookmarks: the stored page-range bookmarks; --by toc: the outline, each entry running to the next \
+            (as forScore reads it); --by "1-4,5-9,10": page ranges. Default: bookmarks when the file has any, else \
+            the outline. Each file holds only what its pages use, their annotations, the outline entries leading into \
+            them, and the piece's metadata — its own fields over the book's. --name is a template: {n} (or {n:02}, \
+            zero-padded), {title}, {composer}, {start}, {end}, {file} (the source's name without extension). Names are \
             made safe; an existing file is never overwritten: the name gets a number instead.
-            Example: folio split "Real Book.pdf" --by toc --output-dir Pieces --name "{n:03} {title}.pdf"
-            A damaged file (readable only by rebuilding its cross-reference table) is split with a warning on standard
+            Example: folio split "Real Book.pdf" --by toc --output-dir Pieces --name "{n:03} {title}.pdf" \
+            A damaged file (readable only by rebuilding its cross-reference table) is split with a warning on standard \
             error; --strict refuses it. With --json, one JSON object per piece (JSON Lines): first, last, title, path.
-            Exit codes: 0 written; 1 the file could not be read, was damaged under --strict, or a piece not written (the
-            pieces written by this run are removed); 64 usage error, a range out of bounds, no pieces found, an encrypted file without
+            Exit codes: 0 written; 1 the file could not be read, was damaged under --strict, or a piece not written (the \
+            pieces written by this run are removed); 64 usage error, a range out of bounds, no pieces found, an encrypted file without \
             --decrypt.
             """)
 

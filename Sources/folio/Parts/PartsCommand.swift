@@ -9,10 +9,10 @@ struct PartsCommand: ParsableCommand {
         commandName: "parts",
         abstract: "List the library's pieces and their parts (Song - Trumpet in Bb.pdf, Song (Violin I).pdf), or label a part.",
         discussion: """
-            Files are grouped by song: a name ending in " - PART", "(PART)" or "[PART]" whose PART names an instrument
-            (in English, German, French, Italian, Spanish, Czech, Russian, Greek or Japanese, with a desk number and a
-            key: "Horn in F 2", "Violine II", "Труба"), a section ("Strings", "Blech") or the full score ("Score",
-            "Partitur") is that part of the song; any other file is the song's own score. In a rehearsal each player
+            Files are grouped by song: a name ending in " - PART", "(PART)" or "[PART]" whose PART names an instrument \
+            (in English, German, French, Italian, Spanish, Czech, Russian, Greek or Japanese, with a desk number and a \
+            key: "Horn in F 2", "Violine II", "Труба"), a section ("Strings", "Blech") or the full score ("Score", \
+            "Partitur") is that part of the song; any other file is the song's own score. In a rehearsal each player \
             is shown their part, else their instrument's or section's, else the full score.
             """,
         subcommands: [PartsListCommand.self, PartsSetCommand.self]
@@ -39,9 +39,9 @@ struct PartsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List every piece that has parts, or the piece SCORE belongs to.",
         discussion: """
-            A piece per paragraph: its song, then one line per file: id, path, part ("score" for the piece's own score;
-            "set" when labelled by hand). --json prints one line per piece (JSON Lines): {"song","parts":[{"id","path","pages","song",
-            "label":{"kind","instrument","section","number","transposition","written"},"set"}]}; --instruments lists the part labels
+            A piece per paragraph: its song, then one line per file: id, path, part ("score" for the piece's own score; \
+            "set" when labelled by hand). --json prints one line per piece (JSON Lines): {"song","parts":[{"id","path","pages","song", \
+            "label":{"kind","instrument","section","number","transposition","written"},"set"}]}; --instruments lists the part labels \
             the library's files carry.
             Examples: folio parts list --library ~/Scores
                       folio parts list "Moldau - Horn in F.pdf" --json
@@ -79,8 +79,8 @@ struct PartsSetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Label a file as a part (an instrument, a section or Score) and the piece it belongs to.",
         discussion: """
-            For files whose names do not say: LABEL is any instrument ("Trumpet in Bb 2", "Kazoo"), section ("Brass")
-            or "Score"; --song names the piece. --clear goes back to what the file's name says. The labels live in the
+            For files whose names do not say: LABEL is any instrument ("Trumpet in Bb 2", "Kazoo"), section ("Brass") \
+            or "Score"; --song names the piece. --clear goes back to what the file's name says. The labels live in the \
             library's catalog.
             Examples: folio parts set "scan 0012.pdf" "Trompete in B" --song "Moldau"
                       folio parts set "Moldau.pdf" --clear

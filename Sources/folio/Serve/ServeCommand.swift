@@ -12,31 +12,31 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a library folder to a browser: search, score viewer, annotation editor.",
         discussion: """
-            Scans the folder (progress on the terminal), then serves it and keeps the catalog current while files are
-            added, changed or removed. Loopback only by default; with --host set to any other address every request
-            needs the access token (from --token-file, or a random one printed at start: open the printed address), or
-            the password from --password-file (the browser asks for it; any user name; at least 8 characters besides
-            white space). Wrong guesses are slowed and, after 20, the client is shut out for 15 minutes. Browsers must
-            reach the server by its address, localhost, or a name given with --allow-host (DNS rebinding is refused).
-            HTTPS: --https makes (once) a local certificate authority in --tls-dir and a certificate for this machine's
-            names and addresses, renewed before it expires; /trust tells each device how to trust it once. Or give your
-            own certificate with --tls-cert and --tls-key (read again when the files change). Cookies are then Secure.
-            Stops on Ctrl-C or SIGTERM after the requests in flight, so no save is cut in half.
+            Scans the folder (progress on the terminal), then serves it and keeps the catalog current while files are \
+            added, changed or removed. Loopback only by default; with --host set to any other address every request \
+            needs the access token (from --token-file, or a random one printed at start: open the printed address), or \
+            the password from --password-file (the browser asks for it; any user name; at least 8 characters besides \
+            white space). Wrong guesses are slowed and, after 20, the client is shut out for 15 minutes. Browsers must \
+            reach the server by its address, localhost, or a name given with --allow-host (DNS rebinding is refused). \
+            HTTPS: --https makes (once) a local certificate authority in --tls-dir and a certificate for this machine's \
+            names and addresses, renewed before it expires; /trust tells each device how to trust it once. Or give your \
+            own certificate with --tls-cert and --tls-key (read again when the files change). Cookies are then Secure. \
+            Stops on Ctrl-C or SIGTERM after the requests in flight, so no save is cut in half. \
             The JSON API is described at /api/openapi.yaml.
             Example: folio serve Samples --port 8080
             Example: folio serve Samples --host 0.0.0.0 --https --password-file ~/.folio-password
-            Exit codes: 0 stopped; 1 the folder, catalog or local authority could not be opened, or the port was taken;
+            Exit codes: 0 stopped; 1 the folder, catalog or local authority could not be opened, or the port was taken; \
             64 usage error (a certificate or key that cannot be used among them).
             """
     )
 
     @Argument(help: "The library folder.") var folder: String = "."
-    @Option(help: "Port to listen on (1 to 65535).") var port: Int = 8080
+    @Option(parsing: .unconditional, help: "Port to listen on (1 to 65535).") var port: Int = 8080
     @Option(help: "Address to listen on; anything but loopback requires an access token.") var host: String = "127.0.0.1"
     @Option(help: "A file whose first line is the access token.") var tokenFile: String?
     @Option(help: "A file whose first line is the password the browser asks for (instead of a token).") var passwordFile: String?
     @Option(help: "Folder holding pdf.js (pdf.js and pdf.worker.js).") var pdfjs: String = LibraryServer.Options().pdfjs
-    @Option(help: "Seconds between looks at the folder for changes (0 turns them off).") var rescan: Double = 2
+    @Option(parsing: .unconditional, help: "Seconds between looks at the folder for changes (0 turns them off).") var rescan: Double = 2
     @Option(name: .customLong("allow-host"),
             help: "A name browsers use to reach the server besides its address and localhost (repeatable), e.g. music.example.org behind a reverse proxy.")
     var allowHosts: [String] = []

@@ -9,8 +9,8 @@ struct SetlistCommand: ParsableCommand {
         commandName: "setlist",
         abstract: "Keep setlists in the library catalog; import and export forScore's 4SS.",
         discussion: """
-            A setlist lives in the catalog of a library folder (--library, default the current folder). Its entries
-            are scores, bookmarks (a page range of a score) and placeholders (a title with no file yet). Positions
+            A setlist lives in the catalog of a library folder (--library, default the current folder). Its entries \
+            are scores, bookmarks (a page range of a score) and placeholders (a title with no file yet). Positions \
             are 1-based.
             Example: folio setlist create Friday && folio setlist add Friday "Real Book.pdf" --bookmark "Blue Bossa"
             Exit codes: 0 done; 1 a file or the catalog could not be read or written, or no such score, bookmark or setlist; 64 an invalid value, a name in use, or a usage error.
@@ -67,8 +67,8 @@ struct SetlistShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a setlist's entries.",
         discussion: """
-            --json prints one line {"title","folder","entries":[{"kind","title","path","start","end","note"}]}: kind is score,
-            bookmark or placeholder; path is relative to the library (null for a placeholder); start and end are a
+            --json prints one line {"title","folder","entries":[{"kind","title","path","start","end","note"}]}: kind is score, \
+            bookmark or placeholder; path is relative to the library (null for a placeholder); start and end are a \
             bookmark's 1-based pages (null otherwise); note is the entry's note (null when it has none). An entry whose score was deleted shows as a placeholder with its title.
             Example: folio setlist show Friday --json
             """)

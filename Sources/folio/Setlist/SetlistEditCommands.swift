@@ -74,7 +74,7 @@ struct SetlistAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a score, a bookmark of a score, or a placeholder.",
         discussion: """
-            PATH is relative to the library, or a file name only one catalogued file has. The catalog is brought up
+            PATH is relative to the library, or a file name only one catalogued file has. The catalog is brought up \
             to date first.
             Examples: folio setlist add Friday "Jazz/Autumn Leaves.pdf"
                       folio setlist add Friday "Real Book.pdf" --bookmark "Blue Bossa" --at 1
@@ -85,7 +85,7 @@ struct SetlistAddCommand: ParsableCommand {
     @Argument(help: "The score: a path relative to the library.") var path: String?
     @Option(help: "Add the bookmark of this title in PATH instead of the whole score.") var bookmark: String?
     @Option(help: "Add a placeholder with this title (no PATH).") var placeholder: String?
-    @Option(help: "The 1-based position to insert at (default: the end).") var at: Int?
+    @Option(parsing: .unconditional, help: "The 1-based position to insert at (default: the end).") var at: Int?
     @OptionGroup var location: LibraryLocation
 
     func run() throws {
@@ -130,7 +130,7 @@ struct SetlistNoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "note", abstract: "Give an entry a note for the set (attacca, capo 2, from bar 17).",
         discussion: """
-            The note is shown beside the entry in setlist show, the setlist page and performance mode. One line, up to
+            The note is shown beside the entry in setlist show, the setlist page and performance mode. One line, up to \
             \(SetlistEntry.maxNote) characters; --clear (or an empty NOTE) removes it.
             Examples: folio setlist note Friday 3 "attacca"
                       folio setlist note Friday 3 --clear

@@ -8,9 +8,9 @@ struct SetlistFromTextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "from-text", abstract: "Make a setlist from a pasted list of titles (standard input).",
         discussion: """
-            Each line ("1. Autumn Leaves (Gm)") loses its numbering and a key in brackets, then is matched against
-            score titles, bookmark titles and file names, ignoring case, diacritics, punctuation, word order and
-            small typos. Each line prints its best match with a confidence from 0 to 1 and the alternatives; a line
+            Each line ("1. Autumn Leaves (Gm)") loses its numbering and a key in brackets, then is matched against \
+            score titles, bookmark titles and file names, ignoring case, diacritics, punctuation, word order and \
+            small typos. Each line prints its best match with a confidence from 0 to 1 and the alternatives; a line \
             with nothing at or above --min-confidence becomes a placeholder.
             Example: pbpaste | folio setlist from-text "Friday" --library ~/Scores
             """)

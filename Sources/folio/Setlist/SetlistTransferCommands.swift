@@ -8,11 +8,11 @@ struct SetlistImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import a forScore Open Setlist (.4ss) into the library.",
         discussion: """
-            Scores are matched by path, bookmarks by path and title: exactly, then ignoring case, then ignoring case
-            and diacritics (file names in NFD or NFC alike). A score not found becomes a placeholder when it has a
-            title and is left out otherwise; a bookmark not found becomes a placeholder. A score's embedded PDF (data)
-            is written into the library under its file name — folders, .. and absolute paths are dropped, .pdf added,
-            an existing name never overwritten ("Name 2.pdf") — once Folio has opened it. DTDs and entities are refused.
+            Scores are matched by path, bookmarks by path and title: exactly, then ignoring case, then ignoring case \
+            and diacritics (file names in NFD or NFC alike). A score not found becomes a placeholder when it has a \
+            title and is left out otherwise; a bookmark not found becomes a placeholder. A score's embedded PDF (data) \
+            is written into the library under its file name — folders, .. and absolute paths are dropped, .pdf added, \
+            an existing name never overwritten ("Name 2.pdf") — once Folio has opened it. DTDs and entities are refused. \
             Prints one line per element: what it matched and how (exact, case, diacritics), placeholders, omissions.
             Example: folio setlist import gig.4ss --library ~/Scores
             Exit codes: 0 imported; 1 a file could not be read or written; 64 a malformed 4SS or a name in use.
@@ -68,10 +68,15 @@ struct SetlistExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write a setlist as a forScore Open Setlist (.4ss).",
         discussion: """
-            Scores carry their path relative to the library and their title (the placeholder forScore shows when it
-            lacks the file); --embed puts each score's PDF in data (forScore 14.3 and later). Bookmarks carry path
-            and title, placeholders their title.
+            Scores carry their path relative to the library and their title (the placeholder forScore shows when it \
+            lacks the file); bookmarks their book's path and their title; placeholders their title. --embed puts the \
+            PDF each entry needs in data (forScore 14.3 and later): a score's file, and for a bookmark (the format has \
+            no data for bookmarks) its pages as a PDF of its own, "Book – Piece.pdf", with the piece's metadata. \
+            What the file cannot carry as the library holds it is named on standard error, one line per entry: notes \
+            (a 4SS has none) and bookmarks carried as their own PDF.
             Example: folio setlist export Friday --embed -o Friday.4ss
+            Exit codes: 0 written (warnings included); 1 no such setlist, or a file could not be read or written \
+            (nothing written); 64 a bad option.
             """)
 
     @Argument(help: "The setlist's name.") var name: String
@@ -81,7 +86,9 @@ struct SetlistExportCommand: ParsableCommand {
 
     func run() throws {
         try SetlistCommand.run("export") {
-            let xml = try location.catalog(create: false).openSetlist(named: name, embed: embed).xml()
+            let export = try location.catalog(create: false).openSetlist(named: name, embed: embed)
+            let xml = export.xml()
+            for warning in export.warnings { printError("folio setlist export: warning: \(warning)") }
             guard let output else {
                 FileHandle.standardOutput.write(Data(xml))
                 return
@@ -97,7 +104,7 @@ struct SetlistPDFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pdf", abstract: "Merge a setlist's scores and bookmark pages into one PDF.",
         discussion: """
-            Pieces in order, each with an outline entry titled as in the setlist; a bookmark contributes its pages.
+            Pieces in order, each with an outline entry titled as in the setlist; a bookmark contributes its pages. \
             Placeholders and unreadable files are skipped and listed. Annotations travel with their pages.
             Example: folio setlist pdf Friday -o gig.pdf
             """)

@@ -7,6 +7,8 @@ import ArgumentParser
 /// ```
 /// $ folio libary list
 /// folio: 'libary' is not a folio command; did you mean 'library'?
+/// $ folio search Widmung
+/// folio: 'search' is not a folio command; did you mean 'library search'?
 /// ```
 enum CommandSuggestion {
     /// The message for the first unknown command word in `arguments`, or nil when every word
@@ -29,8 +31,13 @@ enum CommandSuggestion {
             let ranked = word.count > 64 ? [] : names.map { (name: $0.0, distance: distance(word.lowercased(), $0.0)) }
                 .filter { $0.distance <= max(1, word.count / 3) || $0.name.hasPrefix(word.lowercased()) }
                 .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            // A command of a group below, named without its group ("folio search" for
+            // "folio library search"), is offered first.
+            let nested = names.flatMap { name, group in
+                group.configuration.subcommands.filter { $0._commandName == word.lowercased() }.map { "\(name) \($0._commandName)" }
+            }
             let group = path.joined(separator: " ")
-            let offered = ranked.prefix(3).map { "'\($0.name)'" }
+            let offered = (nested + ranked.map(\.name)).prefix(3).map { "'\($0)'" }
             return "\(group): '\(word)' is not a \(group) command"
                 + (offered.isEmpty ? "; \(group) --help lists them" : "; did you mean \(offered.joined(separator: " or "))?")
         }

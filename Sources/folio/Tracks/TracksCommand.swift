@@ -9,8 +9,8 @@ struct TracksCommand: ParsableCommand {
         commandName: "tracks",
         abstract: "Link scores and bookmarks to the library's audio files (MP3, AAC, M4A, WAV, FLAC, Ogg), with A–B loops.",
         discussion: """
-            The links live in the library's catalog: they follow a score or a recording that is renamed or moved
-            (found again by its fingerprint), and a 4SB archive's Tracks are linked when it is imported. Audio files
+            The links live in the library's catalog: they follow a score or a recording that is renamed or moved \
+            (found again by its fingerprint), and a 4SB archive's Tracks are linked when it is imported. Audio files \
             are told by their content. Times are seconds (62.5) or minutes:seconds (1:02.5).
             """,
         subcommands: [TracksListCommand.self, TracksLinkCommand.self, TracksUnlinkCommand.self, TracksLoopCommand.self]
@@ -48,9 +48,9 @@ struct TracksListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List a score's tracks (every track without SCORE), or the library's audio files.",
         discussion: """
-            One line per track: id, score (› bookmark), audio file, format (or "missing" while the file is not in the
-            library), loop, offset, title. --json prints one line per track (JSON Lines):
-            {"id","score","bookmark","file","audio","kind","title","loopStart","loopEnd","offset","missing"}, times in
+            One line per track: id, score (› bookmark), audio file, format (or "missing" while the file is not in the \
+            library), loop, offset, title. --json prints one line per track (JSON Lines): \
+            {"id","score","bookmark","file","audio","kind","title","loopStart","loopEnd","offset","missing"}, times in \
             seconds.
             Examples: folio tracks list "Smetana/Má vlast.pdf" --library ~/Scores
                       folio tracks list --audio --json
@@ -84,7 +84,7 @@ struct TracksLinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "link", abstract: "Link an audio file of the library to a score or one of its bookmarks.",
         discussion: """
-            AUDIO is a path relative to the library (or a file name only one audio file has); a file outside the
+            AUDIO is a path relative to the library (or a file name only one audio file has); a file outside the \
             library, or one that is not audio by its content, is refused. The catalog is brought up to date first.
             Examples: folio tracks link "Smetana/Má vlast.pdf" "Audio/Vltava.flac" --bookmark Vltava --a 1:02 --b 1:35.5
                       folio tracks link Rusalka.pdf "Měsíčku na nebi.m4a" --offset 12 --title "Renée Fleming"
@@ -120,7 +120,7 @@ struct TracksUnlinkCommand: ParsableCommand {
         discussion: "Example: folio tracks unlink Rusalka.pdf --track 3")
 
     @Argument(help: "The score.") var score: String
-    @Option(help: "The track's id (see tracks list).") var track: Int64
+    @Option(parsing: .unconditional, help: "The track's id (see tracks list).") var track: Int64
     @OptionGroup var location: LibraryLocation
     @Flag(help: "Say which track would be unlinked; change nothing.") var dryRun = false
 
@@ -145,7 +145,7 @@ struct TracksLoopCommand: ParsableCommand {
             """)
 
     @Argument(help: "The score.") var score: String
-    @Option(help: "The track's id (see tracks list).") var track: Int64
+    @Option(parsing: .unconditional, help: "The track's id (see tracks list).") var track: Int64
     @OptionGroup var times: TrackTimes
     @Flag(help: "Remove the loop points.") var clear = false
     @Flag(help: "Print the track as JSON.") var json = false
