@@ -123,8 +123,8 @@ final class PageLabelsAndCropTests: CommandTestCase, @unchecked Sendable {
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertTrue(try run(["pages", "crop", file, "--box", "0,0,900,100"], status: 64).contains("does not fit page 1"))
         XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin=-3"], status: 64).contains("0 to 200"))
-        // "-3" after a space reads as an option: the value is missing, and the message says which.
-        XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin", "-3"], status: 64).contains("'--margin <margin>'"))
+        // "-3" after a space is the option's value too, refused by its range, never read as an option.
+        XCTAssertTrue(try run(["pages", "crop", file, "--auto", "--margin", "-3"], status: 64).contains("0 to 200"))
         try run(["pages", "crop", file, "--auto", "--box", "1,1,1,1"], status: 64)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
 
