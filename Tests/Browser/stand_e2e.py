@@ -264,6 +264,9 @@ def main(folio, artifacts):
         expect(page.locator("#status")).to_contain_text("Noted Cancion de Cuna")
         page.reload()
         expect(page.locator("#entries li").nth(1).locator(".entry-note")).to_have_value("attacca — 続けて")
+        # forScore's 4SS has no notes: the page says what its download leaves out.
+        expect(page.locator("#not-carried")).to_have_text(
+            'The 4SS leaves out: 2. Cancion de Cuna: its note "attacca — 続けて" is not carried (a 4SS has no notes)')
         page.screenshot(path=f"{artifacts}/08a-setlist.png")
 
         # Performance mode: one header row under a long title, the whole page on screen.

@@ -100,8 +100,14 @@ final class ServerSetlistTests: ServerTestCase, @unchecked Sendable {
             }
             let kept = try ServerFixture.decode(SetlistService.Shown.self, try await client.execute(uri: api, method: .get))
             XCTAssertEqual(kept.entries.map(\.note), [nil, "attacca — 続けて", nil])
+            // The 4SS has no notes: the setlist says what its download leaves out, and the file has no trace of it.
+            XCTAssertEqual(kept.notCarried, ["2. Encore: its note \"attacca — 続けて\" is not carried (a 4SS has no notes)"])
+            let withNote = String(buffer: try await client.execute(uri: api + "/4ss", method: .get).body)
+            XCTAssertFalse(withNote.contains("attacca"), withNote)
+            XCTAssertTrue(withNote.contains("<placeholder title=\"Encore\""), withNote)
             let cleared = try await note(2, #"{"note": null}"#)
             XCTAssertEqual(try ServerFixture.decode(SetlistService.Shown.self, cleared).entries.map(\.note), [nil, nil, nil])
+            XCTAssertEqual(try ServerFixture.decode(SetlistService.Shown.self, cleared).notCarried, [])
 
             // forScore's 4SS and the merged PDF, read by parsers nobody here wrote.
             let work = self.fixture.folder.appendingPathComponent("out")

@@ -90,6 +90,10 @@ if (builder) {
     if (!setlist.entries.length) list.append(emptyItem('No pieces yet: find scores on the right.'));
     const untimed = setlist.untimed ? ` · ${setlist.untimed} without a duration` : '';
     document.getElementById('total').textContent = setlist.entries.length ? `Total ${setlist.durationText}${untimed}` : '';
+    // What the 4SS download leaves out, as the server says (notes: forScore's format has none).
+    const notCarried = document.getElementById('not-carried');
+    notCarried.hidden = !(fromServer.notCarried ?? []).length;
+    notCarried.textContent = notCarried.hidden ? '' : `The 4SS leaves out: ${fromServer.notCarried.join('; ')}`;
   }
 
   async function load() {

@@ -47,6 +47,7 @@ extension HTMLPage {
             <h2>Pieces</h2>
             <ol id="entries" class="entries"></ol>
             <p id="total" class="total"></p>
+            <p id="not-carried" class="muted" hidden></p>
             <p id="offline-status" class="muted" role="status"></p>
             <p id="status" class="muted" role="status"></p>
           </section>

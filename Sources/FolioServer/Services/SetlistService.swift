@@ -61,6 +61,9 @@ public struct SetlistService: Sendable {
         public var duration: Int = 0
         public var durationText: String = "0:00"
         public var untimed: Int = 0
+        /// What a 4SS download of it leaves out, one line per entry (its notes: the format has
+        /// none), as `folio setlist export` warns of it.
+        public var notCarried: [String] = []
     }
 
     /// A new entry: a score (by id), one of its bookmarks (by id and bookmark title), or a
@@ -102,6 +105,7 @@ public struct SetlistService: Sendable {
         shown.duration = entries.reduce(0) { $0 + min($1.duration ?? 0, 86_400) }
         shown.durationText = ScoreDuration.format(shown.duration)
         shown.untimed = entries.filter { $0.duration == nil }.count
+        shown.notCarried = try catalog.openSetlist(named: name).warnings
         return (Self.version(of: setlist), shown)
     }
 
