@@ -55,7 +55,7 @@ public struct ScoreService: Sendable {
         public var metadata: ScoreMetadata
         /// Why the file could not be read, for a file of the library that is not a readable score.
         public var unreadable: String?
-        /// Who the file names beyond forScore's fields, by role (``ScoreCredit``): its arranger
+        /// Who the file names beyond forScore's fields, by role (`ScoreCredit`): its arranger
         /// and lyricist, and the composer shown in `composers` when forScore's fields name none.
         public var credits: [ScoreCredit] = []
 

@@ -46,7 +46,7 @@ public struct SetlistService: Sendable {
             /// else its score's); none for a placeholder.
             public var composers: [String]?
             /// Its arranger and lyricist as the library shows them beside the composers
-            /// ("arr. Diego F. Guillen", ``ScoreCredit/byline(_:)``); nil when none.
+            /// ("arr. Diego F. Guillen", `ScoreCredit.byline(_:)`); nil when none.
             public var byline: String?
             public var duration: Int?
             public var durationText: String?
