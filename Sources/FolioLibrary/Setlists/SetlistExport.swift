@@ -15,8 +15,8 @@ public struct SetlistExport: Sendable {
     /// The file's content.
     public var setlist: OpenSetlist
     /// Each entry the file carries differently or not at all, with its position and title:
-    /// a note (the format has none), a bookmark embedded as its own PDF, a file that could
-    /// not be read to embed.
+    /// a note (the format has none), a bookmark embedded as its own PDF. (A file that cannot
+    /// be read to embed is an error, not a warning.)
     public var warnings: [String]
 
     /// The 4SS file's bytes.
