@@ -224,7 +224,7 @@ public final class LibraryCatalog: Sendable {
         }
         // A score is found by its folders' and file's names too (SearchText).
         try SearchText.insert(entryID: entryID, isBookmark: bookmark != nil, title: title,
-                              composers: metadata.composers + credits.filter { $0.role != .composer }.map(\.name),
+                              composers: metadata.composers, credits: credits,
                               words: metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 },
                               scorePath: path, in: db)
     }

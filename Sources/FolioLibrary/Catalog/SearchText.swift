@@ -4,7 +4,8 @@ import Foundation
 import GRDB
 
 /// What a catalog entry is found by in a text search (the FTS5 table `entry_text`: its title;
-/// its people — composers, and the arranger and lyricist a file credits —; its other words), spelled
+/// its people — composers, and the arranger and lyricist a file credits (``ScoreCredit``) —;
+/// its other words), spelled
 /// as readers type: the same rules for what is stored and for the words of a query.
 ///
 /// - Russian and Belarusian ё is е (readers rarely type the dots: `петр` finds "Пётр"); й stays
@@ -55,9 +56,11 @@ enum SearchText {
     }
 
     /// Stores the text entry `entryID` is found by (`scorePath` for a score's own entry, nil
-    /// for a bookmark, which its book's folders would only drown).
-    static func insert(entryID: Int64, isBookmark: Bool, title: String, composers: [String], words: [String],
-                       scorePath: String?, in db: Database) throws {
+    /// for a bookmark, which its book's folders would only drown). Of the `credits`, the
+    /// arranger and lyricist join the people (a credited composer is in `composers` already).
+    static func insert(entryID: Int64, isBookmark: Bool, title: String, composers: [String], credits: [ScoreCredit],
+                       words: [String], scorePath: String?, in db: Database) throws {
+        let composers = composers + credits.filter { $0.role != .composer }.map(\.name)
         let words = words + (scorePath.map(names(ofPath:)) ?? [])
         let others = alternates(([title] + composers + words).joined(separator: " "))
         try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
@@ -76,9 +79,8 @@ enum SearchText {
         for row in rows {
             let isBookmark = (row[1] as Int64?) != nil
             let words = list(row[4]) + list(row[5]) + list(row[6]) + [row[7] as String?].compactMap { $0 }
-            let credited = ScoreCredit.read(row[9]).filter { $0.role != .composer }.map(\.name)
-            try insert(entryID: row[0], isBookmark: isBookmark, title: row[2], composers: list(row[3]) + credited, words: words,
-                       scorePath: isBookmark ? nil : row[8], in: db)
+            try insert(entryID: row[0], isBookmark: isBookmark, title: row[2], composers: list(row[3]), credits: ScoreCredit.read(row[9]),
+                       words: words, scorePath: isBookmark ? nil : row[8], in: db)
         }
     }
 }

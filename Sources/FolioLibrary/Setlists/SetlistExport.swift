@@ -32,7 +32,12 @@ extension LibraryCatalog {
     /// Notes are not carried (the format has none) and are named in the warnings; a file
     /// that cannot be read to embed is an error, with nothing written.
     public func openSetlist(named name: String, embed: Bool = false) throws -> SetlistExport {
-        let setlist = try setlist(named: name)
+        try openSetlist(try setlist(named: name), embed: embed)
+    }
+
+    /// ``openSetlist(named:embed:)`` of a setlist already read (the server's view of one says
+    /// what its download leaves out without reading it again).
+    public func openSetlist(_ setlist: Setlist, embed: Bool = false) throws -> SetlistExport {
         var items: [OpenSetlist.Item] = []
         var warnings: [String] = []
         var books: [String: PDFDocument] = [:]

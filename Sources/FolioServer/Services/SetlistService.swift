@@ -105,7 +105,7 @@ public struct SetlistService: Sendable {
         shown.duration = entries.reduce(0) { $0 + min($1.duration ?? 0, 86_400) }
         shown.durationText = ScoreDuration.format(shown.duration)
         shown.untimed = entries.filter { $0.duration == nil }.count
-        shown.notCarried = try catalog.openSetlist(named: name).warnings
+        shown.notCarried = try catalog.openSetlist(setlist).warnings
         return (Self.version(of: setlist), shown)
     }
 
