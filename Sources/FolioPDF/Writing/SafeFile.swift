@@ -71,32 +71,34 @@ public enum SafeFile {
     /// ```
     public static func requireWritable(_ path: String, overridingMode: Bool = false) throws {
         let root = geteuid() == 0 && !overridingMode
-        var info = stat()
-        if stat(path, &info) == 0 {
-            let mode = String(info.st_mode & 0o7777, radix: 8)
-            if access(path, W_OK) != 0 {
-                throw PDFError(.notPermitted, "\(path) is read-only for you (mode \(mode)); nothing was "
-                    + "written: allow writing to it (chmod u+w) to change it")
-            }
-            if root, info.st_mode & S_IWUSR == 0 {
-                throw PDFError(.notPermitted, "\(path) is read-only (mode \(mode)), and Folio keeps it so even for root; nothing was "
-                    + "written: allow writing to it (chmod u+w) to change it (the command line's --force writes it anyway)")
-            }
-        }
+        try requireWritable(path, root: root, refusal: { mode in
+            "\(path) is read-only for you (mode \(mode)); nothing was written: allow writing to it (chmod u+w) to change it"
+        }, rootRefusal: { mode in
+            "\(path) is read-only (mode \(mode)), and Folio keeps it so even for root; nothing was "
+                + "written: allow writing to it (chmod u+w) to change it (the command line's --force writes it anyway)"
+        })
         let folder = parentDirectory(of: path)
-        var folderInfo = stat()
-        if stat(folder, &folderInfo) == 0 {
-            let mode = String(folderInfo.st_mode & 0o7777, radix: 8)
-            if access(folder, W_OK) != 0 {
-                throw PDFError(.notPermitted, "the folder \(folder) is read-only for you (mode \(mode)); "
-                    + "nothing was written: a save writes beside the file, so allow writing to the folder to change \(path)")
-            }
-            if root, folderInfo.st_mode & S_IWUSR == 0 {
-                throw PDFError(.notPermitted, "the folder \(folder) is read-only (mode \(mode)), and Folio keeps it so even for root; "
-                    + "nothing was written: a save writes beside the file, so allow writing to the folder (chmod u+w) to change \(path), "
-                    + "or force the save (the command line's --force)")
-            }
-        }
+        try requireWritable(folder, root: root, refusal: { mode in
+            "the folder \(folder) is read-only for you (mode \(mode)); "
+                + "nothing was written: a save writes beside the file, so allow writing to the folder to change \(path)"
+        }, rootRefusal: { mode in
+            "the folder \(folder) is read-only (mode \(mode)), and Folio keeps it so even for root; "
+                + "nothing was written: a save writes beside the file, so allow writing to the folder (chmod u+w) to change \(path), "
+                + "or force the save (the command line's --force)"
+        })
+    }
+
+    /// The one check ``requireWritable(_:overridingMode:)`` makes of the file and of its
+    /// folder: nothing when `target` does not exist; `notPermitted` with `refusal`'s message
+    /// when the system does not let this user write it, or with `rootRefusal`'s when `root`
+    /// is held to an owner's write bit that is off (each given the mode in octal).
+    private static func requireWritable(_ target: String, root: Bool, refusal: (String) -> String,
+                                        rootRefusal: (String) -> String) throws {
+        var info = stat()
+        guard stat(target, &info) == 0 else { return }
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        if access(target, W_OK) != 0 { throw PDFError(.notPermitted, refusal(mode)) }
+        if root, info.st_mode & S_IWUSR == 0 { throw PDFError(.notPermitted, rootRefusal(mode)) }
     }
 
     static func write(to path: String, parts: [UnsafeRawBufferPointer], fault: Fault?, overridingMode: Bool = false) throws {
