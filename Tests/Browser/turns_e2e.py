@@ -3,7 +3,8 @@
 Perform and a rehearsal's follower — checked in Debian's Chromium through Playwright: in
 one-page, two-page and half-page mode each view goes to the same last page on End, stays
 there on a further turn, gets there by turning on from the first page, and goes back to page 1
-on Home. The expected last page comes from pikepdf's page count: the last page alone, or with
+on Home, and gets there by exactly as many quick turns as lead there (none lost, none queued).
+The expected last page comes from pikepdf's page count: the last page alone, or with
 two pages side by side the last two (the view's page is the first of them). The follower's own
 turns are whole pages; its two-page mode is the leader's.
 
@@ -53,7 +54,30 @@ def ends(page, focus, pages, mode, what):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(60)
     poll(page, RENDERED, lambda value: value == last, what=f"{what}, {mode}: turning on ends at {last}")
+    # Turns faster than pages draw, exactly as many as lead to the last page: none is lost
+    # (each counts from the page last asked for, not the one drawn) and none waits in a queue.
+    page.keyboard.press("Home")
+    poll(page, RENDERED, lambda value: value == "1", what=f"{what}, {mode}: Home at 1 again")
+    presses = exact_turns(pages, mode)
+    # A slow tablet: the page's CPU throttled twentyfold, so every turn comes while a page draws.
+    slow = page.context.new_cdp_session(page)
+    slow.send("Emulation.setCPUThrottlingRate", {"rate": 20})
+    try:
+        for _ in range(presses):
+            page.keyboard.press("ArrowRight")
+        poll(page, RENDERED, lambda value: value == last, seconds=60, what=f"{what}, {mode}: {presses} quick turns end at {last}")
+    finally:
+        slow.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        slow.detach()
     return last
+
+
+def exact_turns(pages, mode):
+    """How many turns lead from page 1 to the last page: a page each; two pages at a time up to
+    the last two; a half turn and a whole page for each page."""
+    if mode == "two pages":
+        return (pages - 1) // 2
+    return 2 * (pages - 1) if mode == "half turns" else pages - 1
 
 
 def main(folio, artifacts):

@@ -5,9 +5,60 @@
 // new file, another size, zoom or a layer shown or hidden forgets them. Perform's document is
 // the whole setlist, so its next piece's first page is drawn ahead like any other. One page is
 // drawn ahead at a time, the likeliest first; a turn never waits for one: a page still being
-// drawn ahead is finished while a stand-in shows (see score.js). `localStorage['folio.drawAhead']
+// drawn ahead is finished while a stand-in shows (showTurn, below). `localStorage['folio.drawAhead']
 // = 'off'` turns it off (Benchmarks/pageturn_bench.py).
-import { size, draw } from './pages.js';
+import { size, draw, drawings, paintFirst } from './pages.js';
+
+// How a turn puts its pages on screen, one rule for the score view and Perform: the pages
+// drawn ahead at once; else a stand-in first — the server's pictures, or where they are not
+// at hand a quick draft, whichever is ready first — and the sharp pages when drawn (finished
+// if they were being drawn ahead, else drawn now). Where nothing quicker can be had (no
+// draft on this screen) the sharp pages are begun at once and shown if they come before the
+// pictures. After each showing, drawing waits for the frame that paints it (paintFirst).
+//   ready: the pages drawn ahead, or null. finishing: a promise of them (null if cancelled),
+//     being drawn ahead, or null. picture(): a promise of the pictures, or of null.
+//   draft(via): a promise of quick drafts drawn through `via` (a drawings()), or null where
+//     a draft saves nothing. sharp(): a promise of the pages drawn sharp.
+//   show(pages, kind): puts them on screen ('picture', 'draft' or 'sharp').
+//   via: the view's drawings(), cancelled by a newer turn; passed(): whether a newer turn
+//     has made this one moot.
+// Resolves true once the sharp pages are shown, false when a newer turn took over.
+export async function showTurn({ ready, finishing, picture, draft, sharp, show, via, passed }) {
+  const shown = (pages, kind) => { show(pages, kind); paintFirst(); };
+  if (ready) {
+    shown(ready, 'sharp');
+    return true;
+  }
+  let moot = false;
+  const superseded = via.moot().then(() => { moot = true; });
+  const drafts = drawings();
+  let coming = finishing;
+  const candidates = [picture().then((pages) => pages && { pages, kind: 'picture' })];
+  const quick = finishing || !draft ? null : draft(drafts);
+  if (quick) candidates.push(quick.then((pages) => pages && { pages, kind: 'draft' }));
+  else coming ??= sharp();
+  if (coming) candidates.push(coming.then((pages) => pages && { pages, kind: 'sharp' }));
+  const first = await firstOf(candidates, superseded);
+  if (first?.kind !== 'draft') drafts.cancel();
+  if (moot || passed()) return false;
+  if (first) shown(first.pages, first.kind);
+  if (first?.kind === 'sharp') return true;
+  const pages = (await coming) ?? await sharp();
+  if (moot || passed()) return false;
+  shown(pages, 'sharp');
+  return true;
+}
+
+// The first of `candidates` (promises) to give something (null and a rejection give
+// nothing), or null once none has or when `until` settles.
+function firstOf(candidates, until) {
+  return new Promise((resolve) => {
+    let left = candidates.length;
+    const nothing = () => { left -= 1; if (left === 0) resolve(null); };
+    for (const candidate of candidates) candidate.then((value) => (value ? resolve(value) : nothing()), nothing);
+    until.then(() => resolve(null));
+  });
+}
 
 export function drawAhead() {
   const kept = new Map();   // key → { canvas, fitted, number }

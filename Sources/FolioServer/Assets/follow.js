@@ -98,6 +98,7 @@ function follow(position) {
   partLabel.dataset.fit = position.fit ?? '';
   partLabel.dataset.path = position.path ?? '';
   if (!state.attached) return;
+  state.asked = null;   // the leader's place is shown, not a turn of this player's own
   // Positions arrive faster than pages draw: draw each in turn, the latest last.
   drawing = drawing.then(() => (state.leader === position ? show(position.score, position.page, position.halfway, position.two) : null))
     .catch((error) => {
@@ -124,13 +125,19 @@ function setAttached(attached) {
 // A turn or a jump of this player's own (1, -1, 'first', 'last'), as every view turns
 // (turns.js): a leader's move, or a follower looking elsewhere. The leader's half turns are
 // shown; a follower's own turns are whole pages.
+// Turns count from the page last asked for, not the one drawn, and only the last one asked
+// for is drawn: a turn is never lost, and turns faster than pages draw never queue.
 function turn(action) {
   if (!state.document) return;
-  const next = goTo(state, action, state.pages, { two: state.two });
-  if (next.page === state.page) return;
+  const from = state.asked ?? state;
+  const next = goTo(from, action, state.pages, { two: state.two });
+  if (next.page === from.page) return;
   if (!state.key && state.attached) setAttached(false);
-  drawing = drawing.then(() => show(state.score, next.page, false, state.two));
-  if (state.key) link?.send({ type: 'move', score: state.score, page: next.page, halfway: false, two: state.two });
+  state.asked = next;
+  const score = state.score;
+  drawing = drawing.then(() => (state.asked === next ? show(score, next.page, false, state.two) : null))
+    .catch((error) => say(`Page ${next.page} could not be loaded (${error.message}); the page shown stays.`));
+  if (state.key) link?.send({ type: 'move', score, page: next.page, halfway: false, two: state.two });
 }
 
 function join(name, instrument) {

@@ -36,6 +36,7 @@ export function draftRatio() {
 // (a page flipped past is never finished). `draw` is pages.js's draw, remembered until done.
 export function drawings() {
   const tasks = new Set();
+  let waiting = [];   // moot()'s promises, resolved by the next cancel()
   return {
     draw(page, canvas, fitted) {
       const task = draw(page, canvas, fitted);
@@ -46,8 +47,35 @@ export function drawings() {
     cancel() {
       for (const task of tasks) task.cancel();
       tasks.clear();
+      for (const resolve of waiting) resolve();
+      waiting = [];
     },
+    // Resolves at the next cancel(): a newer turn has made what is under way moot.
+    moot() { return new Promise((resolve) => waiting.push(resolve)); },
   };
+}
+
+// Drawing held while a turn's page is put on screen: pdf.js draws a page in slices, one per
+// animation frame, and on a slow renderer (Safari's engine on a tablet) a slice can hold a
+// frame back by a tenth of a second or more. After paintFirst() no drawing begins a slice
+// until the next frame has been painted (or 250 ms have passed, for a page out of sight,
+// whose frames never come), so the page just shown is on screen in the next frame.
+const held = { until: null, slices: [] };
+export function paintFirst() {
+  if (held.until) return held.until;
+  held.until = new Promise((resolve) => {
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      held.until = null;
+      for (const slice of held.slices.splice(0)) slice();
+      resolve();
+    };
+    requestAnimationFrame(() => setTimeout(release, 0));
+    setTimeout(release, 250);
+  });
+  return held.until;
 }
 
 // Gives `canvas` the fitted size: CSS pixels shown, device pixels drawn.
@@ -82,6 +110,8 @@ export function draw(page, canvas, { viewport, ratio }) {
   const task = page.render({ canvasContext: canvas.getContext('2d'), viewport,
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0],
     optionalContentConfigPromise: layers ? Promise.resolve(layers) : undefined });
+  // Each slice waits while a page just shown is painted (paintFirst).
+  task.onContinue = (next) => { if (held.until) held.slices.push(next); else next(); };
   task.promise.then(() => {
     lately.push(performance.now() - started);
     if (lately.length > 3) lately.shift();

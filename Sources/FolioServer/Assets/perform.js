@@ -9,7 +9,7 @@ import { getJSON } from './api.js';
 import { sheet, size, openDocument, drawHalves, viewModes, pageFrames, framed, fit, drawings, draftRatio, withLayers, slowDrawing } from './pages.js';
 import { pagePictures } from './pictures.js';
 import { goTo, pageTurn, turnOnTapOrSwipe } from './turns.js';
-import { drawAhead } from './ahead.js';
+import { drawAhead, showTurn } from './ahead.js';
 import { placeNumber, keepPlace } from './place.js';
 import { mountSound } from './sound.js';
 import { leadRehearsal } from './rehearsal.js';
@@ -110,10 +110,10 @@ function aheadSheet(number, room) {
 }
 
 // Page `number` drawn now: a quick draft at `ratio`, or (no ratio) sharp and kept for the
-// turns back. Cancelled by a newer turn (turnDrawings).
-async function drawnSheet(number, room, ratio = null) {
+// turns back. Drawn through `via`, cancelled by a newer turn (turnDrawings).
+async function drawnSheet(number, room, ratio = null, via = turnDrawings) {
   const page = await state.document.getPage(number);
-  const canvas = await sheet(page, framed(page, room, state.frames), { ratio, via: turnDrawings });
+  const canvas = await sheet(page, framed(page, room, state.frames), { ratio, via });
   if (!ratio) ahead.keep(ahead.key(number, room, 1), number, canvas, null);
   canvas.className = 'sheet';
   return canvas;
@@ -134,7 +134,7 @@ const pictures = pagePictures((number) => {
 // Page `number` as the server's picture, on a canvas of the sheet's size; null without one.
 async function pictureSheet(number, room) {
   if (withLayers()) return null;
-  const picture = await pictures.get(number, 150);
+  const picture = await pictures.get(number, 5000);
   if (!picture) return null;
   const page = await state.document.getPage(number);
   const canvas = document.createElement('canvas');
@@ -184,38 +184,36 @@ async function drawState() {
       ...numbers.map((number) => number - count)]);
   };
   nextPictures();
-  // Drawn ahead (ahead.js): swapped in at once. Else the server's pictures first (pictures.js)
-  // or, without them, on a high-density screen quick drafts (see draftRatio), then the sharp
-  // pages; the pages shown stay until then.
+  // Drawn ahead: swapped in at once; else stand-ins first — the server's pictures or, without
+  // them at hand, on a high-density screen quick drafts (see draftRatio) — and the sharp pages
+  // after them (ahead.js, showTurn); the pages shown stay until then.
   const canvases = numbers.map((number) => aheadSheet(number, room));
   turnDrawings.cancel();
-  stage.dataset.drawn = canvases.every(Boolean) ? 'ahead' : 'on the turn';
-  if (!canvases.every(Boolean)) {
-    // A page being drawn ahead is finished, not begun again; any other drawing ahead yields.
-    const finishing = numbers.map((number, index) => (canvases[index] ? null : ahead.finishing(ahead.key(number, room, 1))));
-    if (!finishing.some(Boolean)) ahead.yield();
-    const pictured = await Promise.all(numbers.map((number, index) => canvases[index] ?? pictureSheet(number, room)));
-    if (passed()) return;
-    const quick = draftRatio();
-    if (pictured.every(Boolean)) {
-      showPages(pictured, numbers);
-      stage.dataset.sharp = 'drawing';
-    } else if (quick && !finishing.some(Boolean)) {
-      const drafts = await Promise.all(numbers.map((number, index) => canvases[index] ?? drawnSheet(number, room, quick)));
-      if (passed()) return;
-      showPages(drafts, numbers);
-      stage.dataset.sharp = 'drawing';
-    }
-    for (const [index, number] of numbers.entries()) {
-      canvases[index] ??= (await finishing[index])?.canvas ?? null;
-      if (canvases[index]) canvases[index].className = 'sheet';
-      if (passed()) return;
-      canvases[index] ??= await drawnSheet(number, room);
-    }
-    if (passed()) return;
-  }
-  showPages(canvases, numbers);
-  stage.dataset.sharp = String(numbers[0]);
+  const allReady = canvases.every(Boolean);
+  stage.dataset.drawn = allReady ? 'ahead' : 'on the turn';
+  // A page being drawn ahead is finished, not begun again; any other drawing ahead yields.
+  const finishing = numbers.map((number, index) => (canvases[index] ? null : ahead.finishing(ahead.key(number, room, 1))));
+  if (!finishing.some(Boolean)) ahead.yield();
+  const sheets = (each) => Promise.all(numbers.map((number, index) => canvases[index] ?? each(number, index)))
+    .then((list) => (list.every(Boolean) ? list : null));
+  const finished = async (index) => {
+    const canvas = (await finishing[index])?.canvas ?? null;
+    if (canvas) canvas.className = 'sheet';
+    return canvas;
+  };
+  const quick = draftRatio();
+  const shown = await showTurn({
+    ready: allReady ? canvases : null, via: turnDrawings, passed,
+    finishing: canvases.every((canvas, index) => canvas || finishing[index]) ? sheets((number, index) => finished(index)) : null,
+    picture: () => sheets((number) => pictureSheet(number, room)),
+    draft: quick ? (via) => sheets((number) => drawnSheet(number, room, quick, via)) : null,
+    sharp: () => sheets(async (number, index) => (finishing[index] ? await finished(index) : null) ?? drawnSheet(number, room)),
+    show: (pages, kind) => {
+      showPages(pages, numbers);
+      stage.dataset.sharp = kind === 'sharp' ? String(numbers[0]) : 'drawing';
+    },
+  });
+  if (!shown) return;
   stage.dataset.rendered = String(numbers[0]);
   // The pages a turn shows next (the next piece's first, at a piece's end) and those before.
   const near = [...numbers.map((number) => number + count), ...numbers.map((number) => number - count)];

@@ -29,7 +29,7 @@ import { setUpStand, stayAwake } from './stand.js';
 import { splitHandle } from './halfsplit.js';
 import { blipProof } from './reconnect.js';
 import { pendingChanges } from './pending.js';
-import { drawAhead } from './ahead.js';
+import { drawAhead, showTurn } from './ahead.js';
 import { keepRecent, keepToggle } from './offline.js';
 import { showWho } from './who.js';
 import { history } from './history.js';
@@ -175,49 +175,44 @@ async function drawState() {
   const page = await state.document.getPage(number);
   const room = { width: stage.clientWidth - 20, height: state.fitWidth ? Infinity : stage.clientHeight - 20 };
   const fitted = fit(page, room, 0.2, state.zoom);
-  // Drawn ahead (ahead.js): swapped in at once. Else the server's picture of the page is shown
-  // first (pictures.js) or, without one, on a high-density screen a quick draft at one device
-  // pixel per CSS pixel, and the sharp page drawn after; drawn aside either way: the page
-  // shown stays until the new one is whole.
+  // Drawn ahead: swapped in at once; else a stand-in first — the server's picture of the
+  // page or, without one at hand, on a high-density screen a quick draft at one device pixel
+  // per CSS pixel — and the sharp page after it (ahead.js, showTurn). Drawn aside either way:
+  // the page shown stays until the new one is whole.
   const key = ahead.key(number, room, state.zoom);
-  let spare = ahead.ready(key)?.canvas;
+  const ready = ahead.ready(key)?.canvas ?? null;
   current.cancel();
-  if (!spare) {
-    // Being drawn ahead: finished, not begun again; any other drawing ahead yields.
-    const finishing = ahead.finishing(key);
-    if (!finishing) ahead.yield();
-    // (Not for the page opened on: the server's picture of it shows until it is drawn.)
-    const pictured = stage.dataset.rendered && !withLayers();
-    let picture = pictured ? await pictures.get(number, 150) : null;
-    // The page being drawn ahead and its picture on the way: whichever comes first.
-    if (!picture && pictured && finishing) picture = await Promise.race([pictures.get(number, 5000), finishing.then(() => null)]);
-    if (passed()) return;
-    const quick = stage.dataset.rendered && !picture && !finishing ? draftRatio() : null;
-    if (picture) {
-      show(picture, fitted, number, 'picture');
-      overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);   // the last page's marks
-      stage.dataset.sharp = 'drawing';
-    } else if (quick) {
+  // Being drawn ahead: finished, not begun again; any other drawing ahead yields.
+  const finishing = ready ? null : ahead.finishing(key)?.then((entry) => entry?.canvas ?? null) ?? null;
+  if (!ready && !finishing) ahead.yield();
+  // (Not for the page opened on: the server's picture of it shows until it is drawn.)
+  const opened = Boolean(stage.dataset.rendered);
+  const quick = opened ? draftRatio() : null;
+  const sharp = await showTurn({
+    ready, finishing, via: current, passed,
+    picture: () => (opened && !withLayers() ? pictures.get(number, 5000) : Promise.resolve(null)),
+    draft: quick ? async (via) => {
       const draftFit = fit(page, room, 0.2, state.zoom, quick);
       const draft = document.createElement('canvas');
       size(draft, draftFit);
-      await current.draw(page, draft, draftFit).promise;
-      if (passed()) return;
-      show(draft, fitted, number, 'draft');
-      overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);   // the last page's marks
-      stage.dataset.sharp = 'drawing';
-    }
-    spare = (await finishing)?.canvas;
-    if (passed()) return;
-    if (!spare) {
-      spare = document.createElement('canvas');
+      await via.draw(page, draft, draftFit).promise;
+      return draft;
+    } : null,
+    sharp: async () => {
+      const spare = document.createElement('canvas');
       size(spare, fitted);
       await current.draw(page, spare, fitted).promise;
       ahead.keep(key, number, spare, fitted);
-      if (passed()) return;
-    }
-  }
-  show(spare, fitted, number, 'sharp');
+      return spare;
+    },
+    show: (drawn, kind) => {
+      show(drawn, fitted, number, kind);
+      if (kind === 'sharp') return;
+      overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height);   // the last page's marks
+      stage.dataset.sharp = 'drawing';
+    },
+  });
+  if (!sharp) return;
   stage.dataset.sharp = String(number);
   performance.mark('folio-page-sharp', { detail: number });   // read by Benchmarks/pageturn_bench.py
   if (sized(overlay, fitted)) overlay.getContext('2d').clearRect(0, 0, overlay.width, overlay.height); else size(overlay, fitted);
