@@ -255,6 +255,127 @@ final class ServerMembersTests: ServerTestCase, @unchecked Sendable {
     }
 
     /// "My parts": each member's instrument picks their part of every piece, in any script.
+    /// A page's marks are kept per version of the file and handed out as a lookup, yet never
+    /// past the layers or the version: asked for again with its tag, a view unchanged is 304;
+    /// another member's tag is never 304 to a member who sees less; a mark saved (or the file
+    /// rewritten by another program) is listed at once, from another connection; and the
+    /// tag a member was listed (a view's) is a version their edits may name.
+    func testAPagesMarksAreKeptPerVersionAndNeverShownPastTheLayersOrTheVersion() async throws {
+        let server = try membersServer()
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        let listings = server.service.markListings
+        try await server.application(logger: .init(label: "test")).test(.live) { client in
+            var who: [String: HTTPFields] = [:]
+            for name in ["Anna Nováková", "Hans", "Zoë Král"] { who[name] = try await self.logIn(client, name) }
+            let scores = try await client.execute(uri: "/api/scores?q=cuna", method: .get, headers: who["Hans"] ?? [:])
+            let score = try XCTUnwrap(try ServerFixture.decode(ServerFixture.Scores.self, scores).scores.first).id
+            func page(_ name: String, ifNoneMatch: String? = nil) async throws -> (status: HTTPResponse.Status, tag: String, texts: [String], body: Int) {
+                var headers = who[name] ?? [:]
+                if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
+                let listed = try await client.execute(uri: "/api/scores/\(score)/annotations?page=1", method: .get, headers: headers)
+                let tag = try XCTUnwrap(listed.headers[.eTag])
+                XCTAssertEqual(listed.headers[.cacheControl], "private, no-cache")
+                guard listed.status == .ok else { return (listed.status, tag, [], listed.body.readableBytes) }
+                let marks = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any])?["annotations"] as? [[String: Any]])
+                return (listed.status, tag, marks.compactMap { $0["contents"] as? String }.sorted(), listed.body.readableBytes)
+            }
+            _ = try await self.mark(client, score, who["Anna Nováková"] ?? [:], text: "A – smyčcem")
+            let anna = try await page("Anna Nováková"), hans = try await page("Hans")
+            XCTAssertEqual(anna.texts, ["A – smyčcem"])
+            XCTAssertEqual(hans.texts, [], "Hans is not shown Anna's own mark")
+            XCTAssertNotEqual(anna.tag, hans.tag, "two views of one version have two tags")
+            XCTAssertGreaterThan(listings.count, 0, "the page's marks are kept")
+            // Hans's own tag: 304 and nothing else. Anna's: the whole answer, still without her mark.
+            let again = try await page("Hans", ifNoneMatch: hans.tag)
+            XCTAssertEqual(again.status, .notModified)
+            XCTAssertEqual(again.body, 0)
+            XCTAssertEqual(again.tag, hans.tag)
+            let borrowed = try await page("Hans", ifNoneMatch: anna.tag)
+            XCTAssertEqual(borrowed.status, .ok, "another member's view is never 304")
+            XCTAssertEqual(borrowed.texts, [])
+            // A mark saved: listed at once, to whoever asks, with a new tag; the old tag is not 304.
+            var annas = who["Anna Nováková"] ?? [:]
+            annas[.ifMatch] = anna.tag
+            let added = try await client.execute(uri: "/api/scores/\(score)/annotations", method: .post, headers: annas,
+                                                 body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[40,90,200,24],"text":"B – dolce"}"#))
+            XCTAssertEqual(added.status, .created, String(buffer: added.body))
+            let seenByAnna = try await page("Anna Nováková", ifNoneMatch: anna.tag)
+            XCTAssertEqual(seenByAnna.status, .ok)
+            XCTAssertEqual(seenByAnna.texts, ["A – smyčcem", "B – dolce"])
+            let seenByHans = try await page("Hans", ifNoneMatch: hans.tag)
+            XCTAssertEqual(seenByHans.status, .ok)
+            XCTAssertNotEqual(seenByHans.tag, hans.tag)
+            XCTAssertEqual(seenByHans.texts, [])
+            // Hans's listed tag names a view (the layers he does not see); his edit may name it.
+            XCTAssertTrue(seenByHans.tag.contains(";v="), seenByHans.tag)
+            var hanses = who["Hans"] ?? [:]
+            hanses[.ifMatch] = seenByHans.tag
+            let his = try await client.execute(uri: "/api/scores/\(score)/annotations", method: .post, headers: hanses,
+                                               body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[40,140,200,24],"text":"H – Trompete"}"#))
+            XCTAssertEqual(his.status, .created, String(buffer: his.body))
+            hanses[.ifMatch] = seenByHans.tag   // now stale: refused, never lost
+            let stale = try await client.execute(uri: "/api/scores/\(score)/annotations", method: .post, headers: hanses,
+                                                 body: ByteBuffer(string: #"{"type":"freetext","page":1,"rect":[40,190,200,24],"text":"H – znovu"}"#))
+            XCTAssertEqual(stale.status, .conflict)
+            // The file rewritten by another program: its marks as pikepdf reads them, at once.
+            let librarian = try await page("Zoë Král")
+            XCTAssertEqual(librarian.texts, ["A – smyčcem", "B – dolce", "H – Trompete"])
+            let left = try ServerFixture.python("""
+                import os, pikepdf, sys
+                pdf = pikepdf.open(sys.argv[1])
+                annots = pdf.pages[0].Annots
+                keep = [a for a in annots if str(a.get("/Contents", "")) != "B – dolce"]
+                pdf.pages[0].Annots = pikepdf.Array(keep)
+                pdf.save(sys.argv[1] + ".new")
+                pdf.close()
+                os.replace(sys.argv[1] + ".new", sys.argv[1])
+                again = pikepdf.open(sys.argv[1])
+                print("|".join(sorted(str(a.Contents) for a in again.pages[0].Annots if a.get("/Subtype") == "/FreeText")))
+                """, path)
+            XCTAssertEqual(left, "A – smyčcem|H – Trompete")
+            let rewritten = try await page("Zoë Král", ifNoneMatch: librarian.tag)
+            XCTAssertEqual(rewritten.status, .ok)
+            XCTAssertEqual(rewritten.texts.joined(separator: "|"), left)
+        }
+    }
+
+    /// The kept pages are bounded by pages and by marks, the least lately asked for going
+    /// first; a page of more marks than the bound is read, never kept.
+    func testKeptMarksAreBoundedAndTheLeastLatelyAskedForGoFirst() throws {
+        let listings = MarkListings(pages: 2, marks: 5)
+        let path = fixture.path("Brahms-Cancion_de_Cuna.pdf")
+        let version = try XCTUnwrap(FileVersion.tag(of: path))
+        func listing(_ count: Int) -> MarkListings.Listing {
+            let marks = (0..<count).map { index in
+                MarkListings.Mark(annotation: ScoreService.Annotation(id: "m\(index)", page: 1, subtype: "FreeText", rect: [0, 0, 1, 1]), layer: nil)
+            }
+            return MarkListings.Listing(marks: marks, layers: [])
+        }
+        var reads = 0
+        func ask(_ page: Int, _ count: Int) throws -> Int {
+            try listings.page(page, of: path, version: version) { reads += 1; return listing(count) }.marks.count
+        }
+        XCTAssertEqual(try ask(1, 2), 2)
+        XCTAssertEqual(try ask(2, 2), 2)
+        XCTAssertEqual(try ask(1, 2), 2)   // kept: not read again, and now the latest
+        XCTAssertEqual(reads, 2)
+        XCTAssertEqual(try ask(3, 2), 2)   // a third page: page 2, asked for least lately, goes
+        XCTAssertEqual(listings.count, 2)
+        XCTAssertEqual(try ask(1, 2), 2)
+        XCTAssertEqual(reads, 3)
+        XCTAssertEqual(try ask(2, 2), 2)
+        XCTAssertEqual(reads, 4)
+        XCTAssertEqual(try ask(4, 6), 6)   // more marks than the bound: read, not kept
+        XCTAssertEqual(try ask(4, 6), 6)
+        XCTAssertEqual(reads, 6)
+        XCTAssertLessThanOrEqual(listings.count, 2)
+        // Another version of the file: read anew (a version not the file's own is never kept).
+        XCTAssertEqual(try listings.page(1, of: path, version: "\"0-0\"") { reads += 1; return listing(1) }.marks.count, 1)
+        XCTAssertEqual(reads, 7)
+        XCTAssertEqual(try listings.page(1, of: path, version: "\"0-0\"") { reads += 1; return listing(1) }.marks.count, 1)
+        XCTAssertEqual(reads, 8)
+    }
+
     func testMyPartsFollowTheMembersInstrument() async throws {
         for name in ["Wiegenlied - Violin II.pdf", "Wiegenlied - Альт.pdf", "Wiegenlied (Partitur).pdf"] {
             try FileManager.default.copyItem(atPath: fixture.path("Brahms-Cancion_de_Cuna.pdf"), toPath: fixture.path(name))

@@ -103,7 +103,13 @@ public enum MemberLayers {
         /// The names of `document`'s layers the viewer does not see (each layer of a file has a
         /// name of its own when Folio made it), for the browser's layer menu.
         public func hiddenNames(in document: PDFDocument) -> [String] {
-            MarkLayer.all(in: document).filter(hides).map(\.name).sorted()
+            hiddenNames(among: MarkLayer.all(in: document))
+        }
+
+        /// The names of `layers` (a file's, as `MarkLayer.all(in:)` read them) the viewer does
+        /// not see, sorted.
+        public func hiddenNames(among layers: [MarkLayer]) -> [String] {
+            layers.filter(hides).map(\.name).sorted()
         }
 
         /// The marks a copy of `document` handed to the viewer keeps: all but those in the

@@ -21,12 +21,12 @@ struct BookmarkController {
             return try LibraryServer.json(contents, tag: tag)
         }
         router.on("/api/scores/:id/bookmarks/from-toc", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
-            let (tag, contents) = try service.bookmarksFromTOC(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
+            let (tag, contents) = try service.bookmarksFromTOC(score: try LibraryServer.scoreID(context), expected: LibraryServer.expected(request))
             return try LibraryServer.json(contents, tag: tag)
         }
         router.on("/api/scores/:id/bookmarks", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreService.NewBookmark.self, request, limit: maxBody, what: "a bookmark")
-            let (tag, contents) = try service.addBookmark(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch],
+            let (tag, contents) = try service.addBookmark(score: try LibraryServer.scoreID(context), expected: LibraryServer.expected(request),
                                                           input, order: try Self.order(request))
             return try LibraryServer.json(contents, status: .created, tag: tag)
         }
@@ -34,13 +34,13 @@ struct BookmarkController {
             let input = try await LibraryServer.decode(ScoreService.BookmarkChange.self, request, limit: maxBody, what: "a bookmark change")
             let (tag, contents) = try service.changeBookmark(score: try LibraryServer.scoreID(context),
                                                              bookmark: try context.parameters.require("bookmark"),
-                                                             expected: request.headers[.ifMatch], input, order: try Self.order(request))
+                                                             expected: LibraryServer.expected(request), input, order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
         router.on("/api/scores/:id/bookmarks/:bookmark", method: .delete, right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, contents) = try service.removeBookmark(score: try LibraryServer.scoreID(context),
                                                               bookmark: try context.parameters.require("bookmark"),
-                                                              expected: request.headers[.ifMatch], order: try Self.order(request))
+                                                              expected: LibraryServer.expected(request), order: try Self.order(request))
             return try LibraryServer.json(contents, tag: tag)
         }
     }

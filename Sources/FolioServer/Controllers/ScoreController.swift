@@ -64,12 +64,12 @@ struct ScoreController {
         }
         router.on("/api/scores/:id/metadata", method: .put, right: .library("change the library"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(ScoreMetadata.self, request, limit: maxBody, what: "metadata")
-            let (tag, metadata) = try service.setMetadata(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], input)
+            let (tag, metadata) = try service.setMetadata(score: try LibraryServer.scoreID(context), expected: LibraryServer.expected(request), input)
             return try LibraryServer.json(metadata, tag: tag)
         }
         router.on("/api/scores/:id/pages", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let tool = try await LibraryServer.decode(PageTool.self, request, limit: maxBody, what: "a page tool")
-            let id = try LibraryServer.scoreID(context), expected = request.headers[.ifMatch]
+            let id = try LibraryServer.scoreID(context), expected = LibraryServer.expected(request)
             let (tag, result) = try await service.work.run { try service.applyPageTool(score: id, expected: expected, tool) }
             return try LibraryServer.json(result, tag: tag)
         }
@@ -110,14 +110,14 @@ struct ScoreController {
         }
         router.on("/api/scores/:id/changes/:change/undo", method: .post, right: .markOwn, in: rights) { request, context -> Response in
             guard let change = context.parameters.get("change", as: Int64.self) else { throw LibraryError(.notFound, "no such change") }
-            let undone = try service.takeBack(score: try LibraryServer.scoreID(context), change: change, expected: request.headers[.ifMatch])
+            let undone = try service.takeBack(score: try LibraryServer.scoreID(context), change: change, expected: LibraryServer.expected(request))
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
         }
         router.get("/api/scores/:id/undo") { _, context -> Response in
             try LibraryServer.json(UndoState(change: try service.lastChange(score: try LibraryServer.scoreID(context))))
         }
         router.on("/api/scores/:id/undo", method: .post, right: .markOwn, in: rights) { request, context -> Response in
-            let undone = try service.undo(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch])
+            let undone = try service.undo(score: try LibraryServer.scoreID(context), expected: LibraryServer.expected(request))
             return try LibraryServer.json(["undone": undone.change], tag: undone.tag)
         }
     }

@@ -39,30 +39,30 @@ struct SetlistController {
             return try LibraryServer.json(shown, tag: tag)
         }
         router.on("/api/setlists/:name", method: .delete, right: .library("change setlists"), in: rights) { request, context -> Response in
-            try setlists.delete(try Self.setlistName(context), expected: request.headers[.ifMatch])
+            try setlists.delete(try Self.setlistName(context), expected: LibraryServer.expected(request))
             return Response(status: .noContent)
         }
         router.on("/api/setlists/:name/entries", method: .post, right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(SetlistService.NewEntry.self, request, limit: maxBody, what: "a setlist entry")
-            let (tag, shown) = try setlists.add(to: try Self.setlistName(context), expected: request.headers[.ifMatch], input)
+            let (tag, shown) = try setlists.add(to: try Self.setlistName(context), expected: LibraryServer.expected(request), input)
             return try LibraryServer.json(shown, tag: tag)
         }
         router.on("/api/setlists/:name/move", method: .post, right: .library("change setlists"), in: rights) { request, context -> Response in
             let input = try await LibraryServer.decode(Move.self, request, limit: maxBody, what: "a move ({\"from\": 1, \"to\": 2})")
-            let (tag, shown) = try setlists.move(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
+            let (tag, shown) = try setlists.move(in: try Self.setlistName(context), expected: LibraryServer.expected(request),
                                                  from: input.from, to: input.to)
             return try LibraryServer.json(shown, tag: tag)
         }
         router.on("/api/setlists/:name/entries/:position", method: .delete, right: .library("change setlists"), in: rights) { request, context -> Response in
             guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
-            let (tag, shown) = try setlists.remove(from: try Self.setlistName(context), expected: request.headers[.ifMatch],
+            let (tag, shown) = try setlists.remove(from: try Self.setlistName(context), expected: LibraryServer.expected(request),
                                                    position: position)
             return try LibraryServer.json(shown, tag: tag)
         }
         router.on("/api/setlists/:name/entries/:position/note", method: .put, right: .library("change setlists"), in: rights) { request, context -> Response in
             guard let position = context.parameters.get("position", as: Int.self) else { throw LibraryError(.notFound, "no such entry") }
             let input = try await LibraryServer.decode(Note.self, request, limit: maxBody, what: "a note ({\"note\": \"attacca\"})")
-            let (tag, shown) = try setlists.note(in: try Self.setlistName(context), expected: request.headers[.ifMatch],
+            let (tag, shown) = try setlists.note(in: try Self.setlistName(context), expected: LibraryServer.expected(request),
                                                  position: position, note: input.note)
             return try LibraryServer.json(shown, tag: tag)
         }

@@ -31,19 +31,19 @@ struct TrackController {
         router.on("/api/scores/:id/tracks", method: .post, right: .library("change the library"), in: rights) { request, context -> Response in
             let new = try await LibraryServer.decode(TrackService.NewTrack.self, request, limit: maxBody,
                                                      what: "a track ({\"audio\": 3} or {\"file\": \"Audio/…\"})")
-            let (tag, list, _) = try tracks.link(score: try LibraryServer.scoreID(context), expected: request.headers[.ifMatch], new)
+            let (tag, list, _) = try tracks.link(score: try LibraryServer.scoreID(context), expected: LibraryServer.expected(request), new)
             return try LibraryServer.json(list, status: .created, tag: tag)
         }
         router.on("/api/scores/:id/tracks/:track", method: .patch, right: .library("change the library"), in: rights) { request, context -> Response in
             let edit = try await LibraryServer.decode(TrackService.TrackEdit.self, request, limit: maxBody,
                                                       what: "a track change ({\"loopStart\": 12.5, \"loopEnd\": null})")
             let (tag, list) = try tracks.edit(score: try LibraryServer.scoreID(context), track: try Self.trackID(context),
-                                              expected: request.headers[.ifMatch], edit)
+                                              expected: LibraryServer.expected(request), edit)
             return try LibraryServer.json(list, tag: tag)
         }
         router.on("/api/scores/:id/tracks/:track", method: .delete, right: .library("change the library"), in: rights) { request, context -> Response in
             let (tag, list) = try tracks.unlink(score: try LibraryServer.scoreID(context), track: try Self.trackID(context),
-                                                expected: request.headers[.ifMatch])
+                                                expected: LibraryServer.expected(request))
             return try LibraryServer.json(list, tag: tag)
         }
         router.get("/api/setlists/:name/sound") { _, context -> Response in

@@ -62,6 +62,12 @@ extension LibraryServer {
         return response
     }
 
+    /// The version of the file (or setlist) an edit is based on: its `If-Match`, a view's tag
+    /// taken back to the file's version (`FileVersion.version(ifMatch:)`).
+    static func expected(_ request: Request) -> String? {
+        FileVersion.version(ifMatch: request.headers[.ifMatch])
+    }
+
     /// A JSON request body of at most `limit` bytes; 400 naming `what` was expected.
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, limit: Int, what: String) async throws -> T {
         var request = request

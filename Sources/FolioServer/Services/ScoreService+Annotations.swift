@@ -67,38 +67,57 @@ extension ScoreService {
     /// The longest ``NewAnnotation/name``.
     public static let maxMarkName = 64
 
-    /// The annotations of one page (1-based), or of every page, with the file's version. A
-    /// member (`MemberContext`) is not shown the marks in layers that are others' own
-    /// (`MemberLayers.Visibility`); `hiddenLayers` names the file's layers they do not see, which
-    /// the browser's layer menu starts hidden.
+    /// The annotations of one page (1-based), or of every page, with the tag of what the asker
+    /// is shown (`FileVersion.tag(_:hiding:)`: the file's version, and the layers hidden from
+    /// them if any; an edit's `If-Match` may name it). A member (`MemberContext`) is not shown
+    /// the marks in layers that are others' own (`MemberLayers.Visibility`); `hiddenLayers`
+    /// names the file's layers they do not see, which the browser's layer menu starts hidden.
+    /// One page's marks are kept per version of the file (`MarkListings`): asked for again,
+    /// by anyone, they cost a lookup.
     public func annotations(score id: Int64, page: Int?) throws -> (tag: String, annotations: [Annotation], hiddenLayers: [String]) {
         let member = MemberContext.current
         let seen = MemberLayers.Visibility(for: member, among: member == nil ? [] : try catalog.members())
-        let read = try read(score: id) { document -> ([Annotation], [String]) in
-            let listed = try AnnotationListing.list(document, page: page, popups: false)
-            let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let layers = AnnotationListing.layers(of: listed, in: document)
-            let shown = zip(listed, layers).compactMap { shown, group -> Annotation? in
-                let annotation = shown.details
-                if seen.hides(group) { return nil }
-                var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
-                                        rect: annotation.display.map(Self.rounded), contents: annotation.contents,
-                                        author: annotation.author, color: annotation.color)
-                listed.layer = group?.name
-                if annotation.subtype == "Stamp" { listed.symbol = annotation.icon.flatMap(MusicalSymbol.init(stampName:))?.rawValue }
-                if let link = links[annotation.id] {
-                    switch link.target {
-                    case .page(let number)?: listed.target = number
-                    case .uri(let uri)?: listed.uri = uri
-                    default: break
-                    }
-                    if link.isPointAndClick { listed.pointAndClick = true }
-                }
-                return listed
-            }
-            return (shown, seen.hiddenNames(in: document))
+        let version: String, listing: MarkListings.Listing
+        if let page {
+            let (_, path) = try score(id)
+            guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
+            version = tag
+            listing = try markListings.page(page, of: path, version: tag) { try Self.marks(of: try open(path), page: page) }
+        } else {
+            (version, listing) = try read(score: id) { document in try Self.marks(of: document, page: nil) }
         }
-        return (read.tag, read.value.0, read.value.1)
+        let hidden = seen.hiddenNames(among: listing.layers)
+        let (shown, kept) = listing.marks.reduce(into: ([Annotation](), [String]())) { lists, mark in
+            if seen.hides(mark.layer) { lists.1.append(mark.annotation.id) } else { lists.0.append(mark.annotation) }
+        }
+        // The view's tag names the layers and the marks kept from the asker: two askers with one
+        // tag are shown the same answer.
+        return (FileVersion.tag(version, hiding: kept.isEmpty ? hidden : hidden + ["\u{1}"] + kept), shown, hidden)
+    }
+
+    /// The marks of page `page` of `document` (every page: nil) as the API lists them, each
+    /// with its layer, and the file's layers.
+    static func marks(of document: ScoreFile.Document, page: Int?) throws -> MarkListings.Listing {
+        let listed = try AnnotationListing.list(document, page: page, popups: false)
+        let links = Dictionary(ScoreLink.links(in: listed, of: document).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let marks = zip(listed, AnnotationListing.layers(of: listed, in: document)).map { shown, group -> MarkListings.Mark in
+            let annotation = shown.details
+            var listed = Annotation(id: annotation.id, page: annotation.page, subtype: annotation.subtype,
+                                    rect: annotation.display.map(Self.rounded), contents: annotation.contents,
+                                    author: annotation.author, color: annotation.color)
+            listed.layer = group?.name
+            if annotation.subtype == "Stamp" { listed.symbol = annotation.icon.flatMap(MusicalSymbol.init(stampName:))?.rawValue }
+            if let link = links[annotation.id] {
+                switch link.target {
+                case .page(let number)?: listed.target = number
+                case .uri(let uri)?: listed.uri = uri
+                default: break
+                }
+                if link.isPointAndClick { listed.pointAndClick = true }
+            }
+            return MarkListings.Mark(annotation: listed, layer: group)
+        }
+        return MarkListings.Listing(marks: marks, layers: MarkLayer.all(in: document))
     }
 
     /// Adds an annotation when the file is still at version `expected`; returns the new

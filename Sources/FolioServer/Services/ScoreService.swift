@@ -27,6 +27,9 @@ public struct ScoreService: Sendable {
     /// Converts uploaded office documents, one at a time (LibreOffice, when installed).
     public let converter = OfficeConverter()
 
+    /// The marks of the pages read lately, by file, version and page (`MarkListings`).
+    let markListings = MarkListings()
+
     public init(catalog: LibraryCatalog, work: WorkQueue = WorkQueue()) throws {
         self.catalog = catalog
         self.work = work
@@ -131,6 +134,11 @@ public struct ScoreService: Sendable {
     func read<T>(score id: Int64, _ body: (ScoreFile.Document, String) throws -> T) throws -> (tag: String, value: T) {
         let (_, path) = try score(id)
         guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
-        return (tag, try body(try ScoreFile(path).open(limits: work.readOptions()), path))
+        return (tag, try body(try open(path), path))
+    }
+
+    /// The score file at `path` (a real path of the library), opened with the server's limits.
+    func open(_ path: String) throws -> ScoreFile.Document {
+        try ScoreFile(path).open(limits: work.readOptions())
     }
 }

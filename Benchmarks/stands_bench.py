@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Sixty music stands opening one score at once (not a test; issue 74): wrk (2 threads, 60
+connections, 10 s each) against `folio serve` and, for the file's bytes, against Debian's
+nginx (`sendfile on`) serving the same file from the same folder, in one run, on loopback.
+
+The score: an anthology of the corpus's engraved scores (`folio merge`), with 40 text marks on
+its first page (added through `folio annot add`, so the marks listing has work to do). Rows:
+
+- the whole PDF (folio's `/api/scores/ID/pdf`, nginx's file);
+- pdf.js's 64 KiB ranges at random offsets (the same offsets for both);
+- the marks of page 1 (`/api/scores/ID/annotations?page=1`), asked for afresh;
+- the same, asked for again with the tag each stand already has (`If-None-Match`: 304);
+- the score list (`/api/scores`).
+
+Prints requests/s, latency p50/p99 and wrk's socket errors, and folio's share of nginx's rate.
+wrk shares the 2 cores with the servers.
+
+Usage: stands_bench.py FOLIO_BINARY CORPUS_DIR
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "Browser"))
+from harness import free_port, serving  # noqa: E402
+
+SEED = int(os.environ.get("FOLIO_SEED", "74"))
+
+
+def wrk(url, lua=None, seconds=10):
+    arguments = ["wrk", "-t2", "-c60", f"-d{seconds}s", "--latency"]
+    if lua:
+        arguments += ["-s", lua]
+    run = subprocess.run(arguments + [url], capture_output=True, text=True, check=True)
+    out = run.stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
+    errors = re.search(r"Socket errors: (.*)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    said = [errors.group(1)] if errors else []
+    if non2xx:
+        said.append(f"{non2xx.group(1)} non-2xx/3xx")
+    return rate, latency.get("50", "?"), latency.get("99", "?"), "; ".join(said) or "none"
+
+
+def lua_file(folder, name, body):
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(body)
+    return path
+
+
+def main(folio, corpus):
+    random.seed(SEED)
+    print(f"seed {SEED}")
+    scores = sorted(os.path.join(corpus, "scores", name) for name in os.listdir(os.path.join(corpus, "scores"))
+                    if name.endswith(".pdf"))
+    work = tempfile.mkdtemp(prefix="folio-stands-")
+    library = os.path.join(work, "library")
+    os.makedirs(library)
+    for folder in (work, library):   # nginx's workers (another user) read the file too
+        os.chmod(folder, 0o755)
+    anthology = os.path.join(library, "Anthologie.pdf")
+    subprocess.run([folio, "merge", *scores, "--output", anthology, "--title", "Anthologie"], check=True, capture_output=True)
+    for index in range(40):
+        subprocess.run([folio, "annot", "add", anthology, "--type", "freetext", "--page", "1",
+                        "--rect", f"{30 + (index % 4) * 130},{40 + (index // 4) * 60},120,20",
+                        "--text", f"Takt {index + 1} – dolce · ドルチェ"], check=True, capture_output=True)
+    size = os.path.getsize(anthology)
+    subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)
+    listed = subprocess.run([folio, "library", "list", library, "--json"], capture_output=True, text=True, check=True).stdout
+    score = next(entry["id"] for entry in map(json.loads, listed.splitlines()) if entry.get("title") == "Anthologie")
+
+    port = free_port()
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w", encoding="utf-8") as file:
+        file.write(f"""worker_processes 2; daemon off; pid {work}/nginx.pid; error_log {work}/nginx.err;
+events {{ worker_connections 1024; }}
+http {{ access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
+  types {{ application/pdf pdf; }}
+  server {{ listen 127.0.0.1:{port}; root {library}; }} }}
+""")
+    nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stderr=subprocess.DEVNULL)
+    offsets = [random.randrange(0, max(1, size - 65536)) for _ in range(256)]
+    ranges = lua_file(work, "ranges.lua", "local offsets = {" + ",".join(map(str, offsets)) + "}\nlocal counter = 0\n"
+                      "request = function()\n  counter = counter + 1\n  local first = offsets[(counter % #offsets) + 1]\n"
+                      "  return wrk.format('GET', nil, { Range = 'bytes=' .. first .. '-' .. (first + 65535) })\nend\n")
+    try:
+        with serving(folio, library) as base:
+            with urllib.request.urlopen(f"{base}/api/scores/{score}/annotations?page=1") as answer:
+                tag = answer.headers["ETag"]
+                marks = len(json.load(answer)["annotations"])
+            again = lua_file(work, "again.lua", "wrk.headers['If-None-Match'] = '" + tag.replace("'", "\\'") + "'\n")
+            print(f"Anthology of {len(scores)} engraved scores: {size / 1e6:.1f} MB, {marks} marks on page 1; "
+                  "wrk -t2 -c60 -d10s, loopback\n")
+            print("| what 60 stands ask for | nginx | folio serve | folio / nginx |")
+            print("| --- | --- | --- | --- |")
+            rows = (("the whole PDF", f"{base}/api/scores/{score}/pdf", f"http://127.0.0.1:{port}/Anthologie.pdf", None),
+                    ("64 KiB ranges at random offsets", f"{base}/api/scores/{score}/pdf", f"http://127.0.0.1:{port}/Anthologie.pdf", ranges),
+                    ("the marks of page 1", f"{base}/api/scores/{score}/annotations?page=1", None, None),
+                    ("the marks of page 1, asked again (If-None-Match → 304)", f"{base}/api/scores/{score}/annotations?page=1", None, again),
+                    ("the score list", f"{base}/api/scores", None, None))
+            for label, folio_url, nginx_url, lua in rows:
+                if nginx_url:
+                    n = wrk(nginx_url, ranges if lua == ranges else None)
+                    nginx_cell = f"{n[0]:,.0f} req/s, p50 {n[1]}, p99 {n[2]} (errors: {n[3]})"
+                else:
+                    n, nginx_cell = None, "—"
+                f = wrk(folio_url, lua)
+                ratio = f"{f[0] / n[0]:.2f}×" if n else ""
+                print(f"| {label} | {nginx_cell} | {f[0]:,.0f} req/s, p50 {f[1]}, p99 {f[2]} (errors: {f[3]}) | {ratio} |", flush=True)
+    finally:
+        nginx.terminate()
+        nginx.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
