@@ -79,10 +79,9 @@ extension ScoreService {
         let seen = MemberLayers.Visibility(for: member, among: member == nil ? [] : try catalog.members())
         let version: String, listing: MarkListings.Listing
         if let page {
-            let (_, path) = try score(id)
-            guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
-            version = tag
-            listing = try markListings.page(page, of: path, version: tag) { try Self.marks(of: try open(path), page: page) }
+            let path: String
+            (path, version) = try self.version(of: id)
+            listing = try markListings.page(page, of: path, version: version) { try Self.marks(of: try open(path), page: page) }
         } else {
             (version, listing) = try read(score: id) { document in try Self.marks(of: document, page: nil) }
         }

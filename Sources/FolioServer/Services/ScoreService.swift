@@ -132,9 +132,15 @@ public struct ScoreService: Sendable {
 
     /// The same, `body` also given the file's real path.
     func read<T>(score id: Int64, _ body: (ScoreFile.Document, String) throws -> T) throws -> (tag: String, value: T) {
+        let (path, tag) = try version(of: id)
+        return (tag, try body(try open(path), path))
+    }
+
+    /// The real path of score `id`'s file and its version now; 404 when there is none.
+    func version(of id: Int64) throws -> (path: String, tag: String) {
         let (_, path) = try score(id)
         guard let tag = FileVersion.tag(of: path) else { throw LibraryError(.notFound, "no score \(id)") }
-        return (tag, try body(try open(path), path))
+        return (path, tag)
     }
 
     /// The score file at `path` (a real path of the library), opened with the server's limits.
