@@ -43,7 +43,9 @@ export async function showTurn({ ready, finishing, picture, draft, sharp, show, 
   if (moot || passed()) return false;
   if (first) shown(first.pages, first.kind);
   if (first?.kind === 'sharp') return true;
-  const pages = (await coming) ?? await sharp();
+  let pages = await coming;
+  if (moot || passed()) return false;   // (a drawing begun now would hold the newer turn up)
+  pages ??= await sharp();
   if (moot || passed()) return false;
   shown(pages, 'sharp');
   return true;
