@@ -65,7 +65,7 @@ def ends(page, focus, pages, mode, what):
     try:
         for _ in range(presses):
             page.keyboard.press("ArrowRight")
-        poll(page, RENDERED, lambda value: value == last, seconds=60, what=f"{what}, {mode}: {presses} quick turns end at {last}")
+        poll(page, RENDERED, lambda value: value == last, seconds=120, what=f"{what}, {mode}: {presses} quick turns end at {last}")
     finally:
         slow.send("Emulation.setCPUThrottlingRate", {"rate": 1})
         slow.detach()
