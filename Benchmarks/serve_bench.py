@@ -33,6 +33,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from library_bench import build, pdfs  # noqa: E402
+from wrk_load import wrk  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -105,16 +106,9 @@ def search(folio, corpus, count, work):
             out.write(source.read() + "delay = function() return 14 end\n")
         print(f"search: {count} scores catalogued and served in {server.ready:.1f} s; {len(queries)} distinct queries")
         for label, connections, lua in (("paced", 16, paced), ("flat out", 8, script), ("flat out", 64, script)):
-            run = subprocess.run(["wrk", "-t2", f"-c{connections}", "-d15s", "--latency", "-s", lua, server.base],
-                                 capture_output=True, text=True, check=True)
-            if run.stderr.strip():
-                raise RuntimeError(f"wrk: {run.stderr.strip()}")  # a script error makes wrk fetch "/" instead
-            out = run.stdout
-            rate = next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec"))
-            latency = {line.split()[0]: line.split()[1] for line in out.splitlines()
-                       if line.strip().split()[:1] and line.strip().split()[0] in ("50%", "90%", "99%")}
-            print(f"  wrk -c{connections} {label}: {float(rate):,.0f} requests/s; latency p50 {latency.get('50%')}, "
-                  f"p90 {latency.get('90%')}, p99 {latency.get('99%')}")
+            run = wrk(server.base, connections, 15, lua)
+            print(f"  wrk -c{connections} {label}: {run['rate']:,.0f} requests/s; latency p50 {run.get('50%')}, "
+                  f"p90 {run.get('90%')}, p99 {run.get('99%')}")
     finally:
         server.stop()
 

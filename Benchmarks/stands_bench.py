@@ -20,33 +20,18 @@ Usage: stands_bench.py FOLIO_BINARY CORPUS_DIR
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "Browser"))
 from harness import free_port, serving  # noqa: E402
+from wrk_load import wrk  # noqa: E402
 
 SEED = int(os.environ.get("FOLIO_SEED", "74"))
-
-
-def wrk(url, lua=None, seconds=10):
-    arguments = ["wrk", "-t2", "-c60", f"-d{seconds}s", "--latency"]
-    if lua:
-        arguments += ["-s", lua]
-    run = subprocess.run(arguments + [url], capture_output=True, text=True, check=True)
-    out = run.stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
-    errors = re.search(r"Socket errors: (.*)", out)
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    said = [errors.group(1)] if errors else []
-    if non2xx:
-        said.append(f"{non2xx.group(1)} non-2xx/3xx")
-    return rate, latency.get("50", "?"), latency.get("99", "?"), "; ".join(said) or "none"
 
 
 def lua_file(folder, name, body):
@@ -106,15 +91,13 @@ http {{ access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
                     ("the marks of page 1", f"{base}/api/scores/{score}/annotations?page=1", None, None),
                     ("the marks of page 1, asked again (If-None-Match → 304)", f"{base}/api/scores/{score}/annotations?page=1", None, again),
                     ("the score list", f"{base}/api/scores", None, None))
+            def cell(run):
+                return f"{run['rate']:,.0f} req/s, p50 {run.get('50%', '?')}, p99 {run.get('99%', '?')} (errors: {run['errors']})"
             for label, folio_url, nginx_url, lua in rows:
-                if nginx_url:
-                    n = wrk(nginx_url, ranges if lua == ranges else None)
-                    nginx_cell = f"{n[0]:,.0f} req/s, p50 {n[1]}, p99 {n[2]} (errors: {n[3]})"
-                else:
-                    n, nginx_cell = None, "—"
-                f = wrk(folio_url, lua)
-                ratio = f"{f[0] / n[0]:.2f}×" if n else ""
-                print(f"| {label} | {nginx_cell} | {f[0]:,.0f} req/s, p50 {f[1]}, p99 {f[2]} (errors: {f[3]}) | {ratio} |", flush=True)
+                n = wrk(nginx_url, 60, 10, ranges if lua == ranges else None) if nginx_url else None
+                f = wrk(folio_url, 60, 10, lua)
+                ratio = f"{f['rate'] / n['rate']:.2f}×" if n else ""
+                print(f"| {label} | {cell(n) if n else '—'} | {cell(f)} | {ratio} |", flush=True)
     finally:
         nginx.terminate()
         nginx.wait()
