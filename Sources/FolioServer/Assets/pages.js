@@ -60,22 +60,19 @@ export function drawings() {
 // frame back by a tenth of a second or more. After paintFirst() no drawing begins a slice
 // until the next frame has been painted (or 250 ms have passed, for a page out of sight,
 // whose frames never come), so the page just shown is on screen in the next frame.
-const held = { until: null, slices: [] };
+const held = { on: false, slices: [] };
 export function paintFirst() {
-  if (held.until) return held.until;
-  held.until = new Promise((resolve) => {
-    let done = false;
-    const release = () => {
-      if (done) return;
-      done = true;
-      held.until = null;
-      for (const slice of held.slices.splice(0)) slice();
-      resolve();
-    };
-    requestAnimationFrame(() => setTimeout(release, 0));
-    setTimeout(release, 250);
-  });
-  return held.until;
+  if (held.on) return;
+  held.on = true;
+  let done = false;   // this hold's own: its other timer must not end a later hold
+  const release = () => {
+    if (done) return;
+    done = true;
+    held.on = false;
+    for (const slice of held.slices.splice(0)) slice();
+  };
+  requestAnimationFrame(() => setTimeout(release, 0));
+  setTimeout(release, 250);
 }
 
 // Gives `canvas` the fitted size: CSS pixels shown, device pixels drawn.
@@ -111,7 +108,7 @@ export function draw(page, canvas, { viewport, ratio }) {
     transform: ratio === 1 ? null : [ratio, 0, 0, ratio, 0, 0],
     optionalContentConfigPromise: layers ? Promise.resolve(layers) : undefined });
   // Each slice waits while a page just shown is painted (paintFirst).
-  task.onContinue = (next) => { if (held.until) held.slices.push(next); else next(); };
+  task.onContinue = (next) => { if (held.on) held.slices.push(next); else next(); };
   task.promise.then(() => {
     lately.push(performance.now() - started);
     if (lately.length > 3) lately.shift();

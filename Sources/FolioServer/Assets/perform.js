@@ -134,7 +134,7 @@ const pictures = pagePictures((number) => {
 // Page `number` as the server's picture, on a canvas of the sheet's size; null without one.
 async function pictureSheet(number, room) {
   if (withLayers()) return null;
-  const picture = await pictures.get(number, 5000);
+  const picture = await pictures.get(number);
   if (!picture) return null;
   const page = await state.document.getPage(number);
   const canvas = document.createElement('canvas');

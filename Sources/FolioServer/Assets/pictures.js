@@ -23,8 +23,9 @@ export function pagePictures(address) {
   }
 
   return {
-    // Page `number`'s picture, decoded — waited for at most `wait` ms — or null.
-    async get(number, wait = 0) {
+    // Page `number`'s picture, decoded — waited for at most `wait` ms — or null. A stand-in
+    // races the draft and the page itself (showTurn), so the wait is long by default.
+    async get(number, wait = 5000) {
       const url = address(number);
       if (!url) return null;
       const entry = load(url);

@@ -190,7 +190,7 @@ async function drawState() {
   const quick = opened ? draftRatio() : null;
   const sharp = await showTurn({
     ready, finishing, via: current, passed,
-    picture: () => (opened && !withLayers() ? pictures.get(number, 5000) : Promise.resolve(null)),
+    picture: () => (opened && !withLayers() ? pictures.get(number) : Promise.resolve(null)),
     draft: quick ? async (via) => {
       const draftFit = fit(page, room, 0.2, state.zoom, quick);
       const draft = document.createElement('canvas');
