@@ -10,10 +10,12 @@ its first page (added through `folio annot add`, so the marks listing has work t
 - pdf.js's 64 KiB ranges at random offsets (the same offsets for both);
 - the marks of page 1 (`/api/scores/ID/annotations?page=1`), asked for afresh;
 - the same, asked for again with the tag each stand already has (`If-None-Match`: 304);
-- the score list (`/api/scores`).
+- the score list (`/api/scores`);
+- a 20 MB scan (pikepdf writes it: one page, an uncompressed image of random bytes), whole.
 
-Prints requests/s, latency p50/p99 and wrk's socket errors, and folio's share of nginx's rate.
-wrk shares the 2 cores with the servers.
+Prints requests/s, latency p50/p99 and wrk's socket errors, and folio's share of nginx's rate;
+then folio's resident memory at start and at its peak (`VmHWM`). wrk shares the 2 cores with
+the servers.
 
 Usage: stands_bench.py FOLIO_BINARY CORPUS_DIR
 """
@@ -28,7 +30,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "Browser"))
-from harness import free_port, serving  # noqa: E402
+from harness import Server, free_port  # noqa: E402
 from wrk_load import wrk  # noqa: E402
 
 SEED = int(os.environ.get("FOLIO_SEED", "74"))
@@ -39,6 +41,25 @@ def lua_file(folder, name, body):
     with open(path, "w", encoding="utf-8") as file:
         file.write(body)
     return path
+
+
+SCAN = r"""
+import random, sys, pikepdf
+random.seed(int(sys.argv[2]))
+pdf = pikepdf.new()
+pdf.add_blank_page(page_size=(595, 842))
+image = pdf.make_stream(random.randbytes(20_000_000), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                        Width=4000, Height=5000, ColorSpace=pikepdf.Name.DeviceGray, BitsPerComponent=8)
+pdf.pages[0].Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+pdf.docinfo["/Title"] = "Sken – スキャン"
+pdf.save(sys.argv[1], compress_streams=False)
+"""
+
+
+def resident(pid, field):
+    """`field` (VmRSS, VmHWM) of process `pid` in KiB."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field + ":"))
 
 
 def main(folio, corpus):
@@ -58,9 +79,12 @@ def main(folio, corpus):
                         "--rect", f"{30 + (index % 4) * 130},{40 + (index // 4) * 60},120,20",
                         "--text", f"Takt {index + 1} – dolce · ドルチェ"], check=True, capture_output=True)
     size = os.path.getsize(anthology)
+    subprocess.run([sys.executable, "-c", SCAN, os.path.join(library, "Sken.pdf"), str(SEED)], check=True)
+    os.chmod(os.path.join(library, "Sken.pdf"), 0o644)
     subprocess.run([folio, "library", "scan", library], check=True, capture_output=True)
     listed = subprocess.run([folio, "library", "list", library, "--json"], capture_output=True, text=True, check=True).stdout
-    score = next(entry["id"] for entry in map(json.loads, listed.splitlines()) if entry.get("title") == "Anthologie")
+    ids = {entry.get("path"): entry["id"] for entry in map(json.loads, listed.splitlines())}
+    score, scan = ids["Anthologie.pdf"], ids["Sken.pdf"]
 
     port = free_port()
     conf = os.path.join(work, "nginx.conf")
@@ -77,7 +101,9 @@ http {{ access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
                       "request = function()\n  counter = counter + 1\n  local first = offsets[(counter % #offsets) + 1]\n"
                       "  return wrk.format('GET', nil, { Range = 'bytes=' .. first .. '-' .. (first + 65535) })\nend\n")
     try:
-        with serving(folio, library) as base:
+        with Server(folio, library, "--rescan", "1") as server:
+            base = server.base
+            memory = {"at start": resident(server.process.pid, "VmRSS")}
             with urllib.request.urlopen(f"{base}/api/scores/{score}/annotations?page=1") as answer:
                 tag = answer.headers["ETag"]
                 marks = len(json.load(answer)["annotations"])
@@ -90,7 +116,8 @@ http {{ access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
                     ("64 KiB ranges at random offsets", f"{base}/api/scores/{score}/pdf", f"http://127.0.0.1:{port}/Anthologie.pdf", ranges),
                     ("the marks of page 1", f"{base}/api/scores/{score}/annotations?page=1", None, None),
                     ("the marks of page 1, asked again (If-None-Match → 304)", f"{base}/api/scores/{score}/annotations?page=1", None, again),
-                    ("the score list", f"{base}/api/scores", None, None))
+                    ("the score list", f"{base}/api/scores", None, None),
+                    ("a 20 MB scan, whole", f"{base}/api/scores/{scan}/pdf", f"http://127.0.0.1:{port}/Sken.pdf", None))
             def cell(run):
                 return f"{run['rate']:,.0f} req/s, p50 {run.get('50%', '?')}, p99 {run.get('99%', '?')} (errors: {run['errors']})"
             for label, folio_url, nginx_url, lua in rows:
@@ -98,6 +125,8 @@ http {{ access_log off; sendfile on; tcp_nodelay on; keepalive_requests 100000;
                 f = wrk(folio_url, 60, 10, lua)
                 ratio = f"{f['rate'] / n['rate']:.2f}×" if n else ""
                 print(f"| {label} | {cell(n) if n else '—'} | {cell(f)} | {ratio} |", flush=True)
+            memory["at its peak"] = resident(server.process.pid, "VmHWM")
+            print("\nfolio serve's resident memory: " + ", ".join(f"{kb / 1024:,.0f} MB {when}" for when, kb in memory.items()))
     finally:
         nginx.terminate()
         nginx.wait()

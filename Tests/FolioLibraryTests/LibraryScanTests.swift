@@ -58,6 +58,19 @@ final class LibraryScanTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// "Sborník.pdf": a copy of the Dvořák titled `title`, with `bookmarks` all on its first page.
+    private func book(titled title: String, bookmarks: [String]) throws -> URL {
+        let book = folder.appendingPathComponent("Sborník.pdf")
+        try TestEnvironment.copy(at: folder.appendingPathComponent(Self.catalogue[2].file), to: book)
+        try PDFSaver.update(path: book.path) { document in
+            var edit = ScoreEdit()
+            edit.title = title
+            _ = try ScoreWriter.write(edit, to: document)
+            try document.setOutline(bookmarks.map { PDFOutlineItem(title: $0, target: .page(index: 0)) })
+        }
+        return book
+    }
+
     private func scan() throws -> LibraryScanner.Summary {
         try LibraryScanner(catalog: try LibraryCatalog(folder: folder.path)).scan()
     }
@@ -240,15 +253,7 @@ final class LibraryScanTests: XCTestCase {
     /// (the ranking is over the same index), and a removed score takes its text rows along.
     func testScoreSearchesReadTheirOwnRangeAndRankAsWithBookmarks() throws {
         // Bookmarks from a table of contents in Czech, Greek and Japanese beside the scores' titles.
-        let book = folder.appendingPathComponent("Sborník.pdf")
-        try TestEnvironment.copy(at: folder.appendingPathComponent(Self.catalogue[2].file), to: book)
-        try PDFSaver.update(path: book.path) { document in
-            var edit = ScoreEdit()
-            edit.title = "Sborník písní"
-            _ = try ScoreWriter.write(edit, to: document)
-            try document.setOutline([PDFOutlineItem(title: "Měsíček", target: .page(index: 0)), PDFOutlineItem(title: "Ἀπρès un rêve", target: .page(index: 0)),
-                                     PDFOutlineItem(title: "月の光 Clair", target: .page(index: 0))])
-        }
+        let book = try book(titled: "Sborník písní", bookmarks: ["Měsíček", "Ἀπρès un rêve", "月の光 Clair"])
         _ = try scan()
         let catalog = try LibraryCatalog(folder: folder.path, create: false)
         var compared = 0
@@ -280,6 +285,36 @@ final class LibraryScanTests: XCTestCase {
         _ = try scan()
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "sbornik", includeBookmarks: true)), [])
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "Ἀπρès", includeBookmarks: true)), [])
+    }
+
+    /// `score(_:)`, the server's lookup on every request for a file or its marks, is the whole
+    /// score `show` lists first — for every score of the library, a book with bookmarks in
+    /// Czech, Greek and Japanese among them — and nil for an id the catalog has not, or no longer.
+    func testAScoreByItsIdIsTheEntryShowListsFirst() throws {
+        let book = try book(titled: "Sborník písní – 歌集", bookmarks: ["Měsíček", "Ἀπρès un rêve"])
+        _ = try scan()
+        let catalog = try LibraryCatalog(folder: folder.path, create: false)
+        var all = LibraryQuery(includeBookmarks: true)
+        all.limit = 1000
+        let entries = try catalog.search(all)
+        let scores = entries.filter { $0.bookmark == nil }
+        let catalogued = try catalog.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entry WHERE bookmark IS NULL") }
+        XCTAssertEqual(Set(scores.map(\.id)).count, catalogued)
+        XCTAssertGreaterThanOrEqual(scores.count, Self.catalogue.count + 1)
+        XCTAssertEqual(entries.filter { $0.bookmark != nil }.count, 2)
+        for score in scores {
+            let shown = try catalog.show(score.path)
+            XCTAssertEqual(try catalog.score(score.id), shown.first, score.path)
+            XCTAssertNil(shown.first?.bookmark, score.path)
+        }
+        let bookID = try XCTUnwrap(scores.first { $0.path == "Sborník.pdf" }?.id)
+        XCTAssertEqual(try catalog.score(bookID)?.title, "Sborník písní – 歌集")
+        for missing in [Int64(0), -1, Int64.max, (scores.map(\.id).max() ?? 0) + 1] {
+            XCTAssertNil(try catalog.score(missing), "\(missing)")
+        }
+        try FileManager.default.removeItem(at: book)
+        _ = try scan()
+        XCTAssertNil(try catalog.score(bookID))
     }
 
     /// A catalog made before v9 (every text row at its entry's id) is moved on opening:

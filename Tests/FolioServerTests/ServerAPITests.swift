@@ -2,6 +2,7 @@ import FolioLibrary
 import FolioPDF
 import FolioScore
 import FolioServer
+import FolioTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -260,6 +261,67 @@ final class ServerAPITests: ServerTestCase, @unchecked Sendable {
             XCTAssertEqual(head.body.readableBytes, 0)
             let missing = try await client.execute(uri: "/api/scores/999999/pdf", method: .head)
             XCTAssertEqual(missing.status, .notFound)
+        }
+    }
+
+    /// A score larger than what is sent in one write (`FileResponse.chunk`): the whole file
+    /// streamed, and seeded random ranges — at both ends, one byte either side of the chunk's
+    /// size, suffixes — asked for twenty at a time, each the file's own bytes as `Data` reads
+    /// them. pikepdf writes the score (1.2 MB: a page with an unused 1.1 MB image).
+    func testALargeScoreIsServedWholeAndInRangesOnEitherSideOfAWrite() async throws {
+        var random = SeededGenerator(#function)
+        let name = "Großes Heft – 大きな楽譜.pdf"
+        _ = try ServerFixture.python("""
+            import sys, random, pikepdf
+            random.seed(int(sys.argv[2]))
+            pdf = pikepdf.new()
+            pdf.add_blank_page(page_size=(595, 842))
+            data = bytes(random.getrandbits(8) for _ in range(1_150_000))
+            image = pdf.make_stream(data, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=1000, Height=1150,
+                                    ColorSpace=pikepdf.Name.DeviceGray, BitsPerComponent=8)
+            pdf.pages[0].Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+            pdf.docinfo["/Title"] = "Großes Heft – 大きな楽譜"
+            pdf.save(sys.argv[1], compress_streams=False)
+            """, fixture.path(name), String(random.next() % 1_000_000))
+        let file = try Data(contentsOf: URL(fileURLWithPath: fixture.path(name)))
+        let chunk = 256 << 10
+        XCTAssertGreaterThan(file.count, 4 * chunk, "the score is streamed in several writes")
+        var ranges: [ClosedRange<Int>] = [0...(chunk - 2), 0...(chunk - 1), 0...chunk, (file.count - chunk - 1)...(file.count - 1),
+                                          (file.count - 1)...(file.count - 1), 0...(file.count - 1), 7...(7 + 2 * chunk)]
+        for _ in 0..<33 {
+            let first = Int.random(in: 0..<file.count, using: &random)
+            let length = Int.random(in: 1...(3 * chunk), using: &random)
+            ranges.append(first...min(file.count - 1, first + length - 1))
+        }
+        let asked = ranges
+        try await application(try server()).test(.router) { client in
+            let id = try await ServerFixture.scoreID(client, query: try XCTUnwrap("大きな楽譜".addingPercentEncoding(withAllowedCharacters: .alphanumerics)))
+            let uri = "/api/scores/\(id)/pdf"
+            let whole = try await client.execute(uri: uri, method: .get)
+            XCTAssertEqual(whole.status, .ok)
+            XCTAssertEqual(whole.headers[.contentLength], String(file.count))
+            XCTAssertTrue(Data(buffer: whole.body) == file, "the whole file, byte for byte")
+
+            for batch in stride(from: 0, to: asked.count, by: 20) {
+                let answers = try await withThrowingTaskGroup(of: (ClosedRange<Int>, TestResponse).self) { group in
+                    for range in asked[batch..<min(asked.count, batch + 20)] {
+                        group.addTask {
+                            (range, try await client.execute(uri: uri, method: .get,
+                                                             headers: [.range: "bytes=\(range.lowerBound)-\(range.upperBound)"]))
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for (range, answer) in answers {
+                    XCTAssertEqual(answer.status, .partialContent, "\(range)")
+                    XCTAssertEqual(answer.headers[.contentLength], String(range.count), "\(range)")
+                    XCTAssertEqual(answer.headers[.contentRange], "bytes \(range.lowerBound)-\(range.upperBound)/\(file.count)")
+                    XCTAssertTrue(Data(buffer: answer.body) == file.subdata(in: range.lowerBound..<(range.upperBound + 1)), "\(range)")
+                }
+            }
+            let suffix = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=-\(chunk + 1)"])
+            XCTAssertEqual(suffix.status, .partialContent)
+            XCTAssertTrue(Data(buffer: suffix.body) == file.suffix(chunk + 1))
         }
     }
 

@@ -282,6 +282,22 @@ extension LibraryCatalog {
         }
     }
 
+    /// The whole score `id` (not one of its bookmarks), or nil when the catalog has none:
+    /// what the server looks up on every request for a score's file or marks, so it is one
+    /// statement prepared once per connection.
+    ///
+    /// ```swift
+    /// if let entry = try catalog.score(1) { print(entry.path, entry.pages) }
+    /// ```
+    public func score(_ id: Int64) throws -> LibraryEntry? {
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
+                WHERE e.scoreId = ? AND e.bookmark IS NULL
+                """), arguments: [id]).map(Self.entry)
+        }
+    }
+
     /// Composers, genres, tags, labels and keys with the number of scores carrying each.
     public func facets() throws -> [LibraryFacet] {
         try read { db in

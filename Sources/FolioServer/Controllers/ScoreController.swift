@@ -28,7 +28,7 @@ struct ScoreController {
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/api/scores/:id/pdf", method: method) { request, context -> Response in
                 let (score, path) = try service.score(try LibraryServer.scoreID(context))
-                return try FileResponse.file(at: path, type: "application/pdf", request: request, headers: [
+                return try FileResponse.file(at: path, type: "application/pdf", request: request, loop: context.channel.eventLoop, headers: [
                     .contentDisposition: LibraryServer.attachment((score.path as NSString).lastPathComponent, disposition: "inline"),
                 ])
             }

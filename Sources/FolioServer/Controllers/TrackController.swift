@@ -22,7 +22,7 @@ struct TrackController {
         router.get("/api/audio/:audio") { request, context -> Response in
             guard let id = context.parameters.get("audio", as: Int64.self) else { throw LibraryError(.notFound, "no such audio file") }
             let (path, kind) = try tracks.audio(id)
-            return try FileResponse.file(at: path, type: kind.mimeType, request: request)
+            return try FileResponse.file(at: path, type: kind.mimeType, request: request, loop: context.channel.eventLoop)
         }
         router.get("/api/scores/:id/tracks") { _, context -> Response in
             let (tag, list) = try tracks.list(score: try LibraryServer.scoreID(context))

@@ -114,13 +114,7 @@ public struct ScoreService: Sendable {
 
     /// The catalog's entry of the whole score `id` (not one of its bookmarks); 404 when there is none.
     static func entry(_ id: Int64, in catalog: LibraryCatalog) throws -> LibraryEntry {
-        let entries: [LibraryEntry]
-        do { entries = try catalog.show(String(id)) } catch let error as LibraryError where error.code == .notFound {
-            throw LibraryError(.notFound, "no score \(id)")
-        }
-        guard let entry = entries.first(where: { $0.bookmark == nil }), entry.id == id else {
-            throw LibraryError(.notFound, "no score \(id)")
-        }
+        guard let entry = try catalog.score(id) else { throw LibraryError(.notFound, "no score \(id)") }
         return entry
     }
 
