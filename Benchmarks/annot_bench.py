@@ -10,7 +10,8 @@
    appended and ratios.
 2. List every annotation of every corpus file that opens, of 500 engraved-score-like files
    (pikepdf writes them: 112 annotations each, LilyPond's point-and-click links and
-   highlights), of one file of 32,768 annotations and of one page of 32,768 links whose
+   highlights), of 40 forms of 736 widgets, of 20 watermarked 2.3 MB files with a few links (the
+   kinds of file issue 74 found slowest), of one file of 32,768 annotations and of one page of 32,768 links whose
    objects all sit in object streams: Folio (`folio annot list --json`, one
    process for all files, on all cores and on one), PyMuPDF (annots, links, widgets with
    their rect, type, info and colours) and pikepdf (the raw /Annots entries), alternating
@@ -170,6 +171,76 @@ for i in range(count):
 """
 
 
+KINDS = r"""
+import os, random, sys, zlib, pikepdf
+# Files where Folio was slowest against pikepdf per file (issue 74): forms with hundreds of
+# widgets (text, check box and choice fields with appearance streams, /DA, /MK), and 2.3 MB
+# watermarked scans (a random image; a Watermark annotation a page, its appearance 3,000 words)
+# with five links a page.
+out, kind, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+random.seed(74)
+N = pikepdf.Name
+for i in range(count):
+    pdf = pikepdf.new()
+    if kind == "form":
+        font = pdf.make_indirect(pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.Helvetica))
+        fields = pikepdf.Array()
+        for p in range(4):
+            pdf.add_blank_page(page_size=(612, 792))
+            page, annots = pdf.pages[p], pikepdf.Array()
+            for k in range(184):
+                x, y = 30 + (k % 10) * 55, 40 + (k // 10) * 40
+                ap = pdf.make_stream(b"/Tx BMC q BT /Helv 8 Tf 2 2 Td (Feld %d) Tj ET Q EMC" % k, Type=N.XObject, Subtype=N.Form,
+                                     BBox=[0, 0, 50, 10], Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(Helv=font)))
+                w = pikepdf.Dictionary(Type=N.Annot, Subtype=N.Widget, Rect=[x, y, x + 50, y + 10], F=4, P=page.obj,
+                                       T=pikepdf.String(f"pole_{p}_{k}"), DA=pikepdf.String("/Helv 8 Tf 0 g"),
+                                       MK=pikepdf.Dictionary(BC=[0, 0, 0], BG=[1, 1, 1]), AP=pikepdf.Dictionary(N=ap))
+                if k % 3 == 0:
+                    w.FT, w.V = N.Tx, pikepdf.String(f"Hodnota {k} – Wert")
+                elif k % 3 == 1:
+                    w.FT, w.V, w.AS = N.Btn, N.Off, N.Off
+                    w.AP = pikepdf.Dictionary(N=pikepdf.Dictionary(Yes=ap, Off=ap), D=pikepdf.Dictionary(Yes=ap, Off=ap))
+                else:
+                    w.FT, w.V = N.Ch, pikepdf.String("a")
+                    w.Opt = pikepdf.Array([pikepdf.String(s) for s in ("a", "b", "c")])
+                ref = pdf.make_indirect(w)
+                annots.append(ref)
+                fields.append(ref)
+            page.Annots = annots
+        pdf.Root.AcroForm = pikepdf.Dictionary(Fields=fields, DA=pikepdf.String("/Helv 0 Tf 0 g"),
+                                               DR=pikepdf.Dictionary(Font=pikepdf.Dictionary(Helv=font)))
+    else:
+        pixels = zlib.compress(bytes(random.getrandbits(8) for _ in range(1400 * 1600)))
+        image = pdf.make_stream(pixels, Type=N.XObject, Subtype=N.Image, Width=1400, Height=1600, ColorSpace=N.DeviceGray,
+                                BitsPerComponent=8, Filter=N.FlateDecode)
+        helvetica = pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.Helvetica)
+        for p in range(8):
+            pdf.add_blank_page(page_size=(612, 792))
+            page = pdf.pages[p]
+            page.Contents = pdf.make_stream(b"q 612 0 0 792 0 0 cm /Im0 Do Q")
+            page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+            # The watermark as Acrobat stamps it: an annotation whose appearance draws it.
+            mark = pdf.make_stream(b"".join(b"q 0.9 g BT /F1 40 Tf 1 0 0 1 %d %d Tm (ENTWURF) Tj ET Q "
+                                            % (random.randint(0, 500), random.randint(0, 700)) for _ in range(3000)),
+                                   Type=N.XObject, Subtype=N.Form, BBox=[0, 0, 612, 792],
+                                   Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=helvetica)))
+            watermark = pikepdf.Dictionary(Type=N.Annot, Subtype=N.Watermark, Rect=[0, 0, 612, 792], F=4,
+                                           FixedPrint=pikepdf.Dictionary(Type=N.FixedPrint), AP=pikepdf.Dictionary(N=mark))
+            page.Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(watermark)] + [pdf.make_indirect(pikepdf.Dictionary(
+                Type=N.Annot, Subtype=N.Link, Rect=[10, 10 + k * 20, 100, 25 + k * 20], Border=[0, 0, 0],
+                A=pikepdf.Dictionary(S=N.URI, URI=pikepdf.String(f"https://example.org/noty/{k}")))) for k in range(5)]))
+    pdf.save(os.path.join(out, f"{kind}-{i:03d}.pdf"))
+"""
+
+
+def kinds(directory, kind, count):
+    """`count` files of `kind` ("form": 736 widgets on 4 pages; "watermarked": 2.3 MB, 8 pages
+    of a watermark and 5 links), written by pikepdf."""
+    os.makedirs(directory, exist_ok=True)
+    subprocess.run([sys.executable, "-c", KINDS, directory, kind, str(count)], check=True)
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory))
+
+
 def engraved(directory, count, per_file, pages=4, streams="alternate"):
     """`count` engraved-score-like files of `per_file` annotations each on `pages` pages,
     written by pikepdf with object streams in every other file (`streams` "alternate"), in
@@ -246,6 +317,10 @@ def listings(folio, repeat):
     work = tempfile.mkdtemp()
     try:
         list_all("engraved scores (LilyPond-like point-and-click links)", engraved(os.path.join(work, "many"), 500, 112),
+                 folio, repeat)
+        list_all("forms of 736 widgets (text, check box and choice fields)", kinds(os.path.join(work, "forms"), "form", 40),
+                 folio, repeat)
+        list_all("watermarked 2.3 MB files: a watermark annotation and 5 links a page", kinds(os.path.join(work, "watermarked"), "watermarked", 20),
                  folio, repeat)
         list_all("one file of 32,768 annotations", engraved(os.path.join(work, "one"), 1, 32768), folio, repeat)
         # The hardest case: one page of 32,768 links, every object in an object stream behind

@@ -78,6 +78,100 @@ final class AnnotationModelTests: XCTestCase {
         XCTAssertNil(PDFDefaultAppearance(parsing: "garbage"))
     }
 
+    /// The /DA reader splits on bytes; the same strings read by characters (its earlier rule,
+    /// kept here as the oracle) give the same font, size and colour: seeded strings of numbers,
+    /// names and operators in several scripts, junk among them, separated by spaces, tabs and
+    /// line feeds. A CR LF pair, one character to Swift, now separates too.
+    func testDefaultAppearanceReadByBytesAgreesWithReadingByCharacters() {
+        func byCharacters(_ text: String) -> PDFDefaultAppearance? {
+            let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).map(String.init)
+            var operands: [String] = [], font: String?, size: Double?, color: PDFColor?
+            for token in tokens {
+                switch token {
+                case "Tf":
+                    if operands.count >= 2 {
+                        font = operands[operands.count - 2].hasPrefix("/") ? String(operands[operands.count - 2].dropFirst()) : nil
+                        size = Double(operands[operands.count - 1])
+                    }
+                    operands = []
+                case "g", "rg", "k":
+                    let count = token == "g" ? 1 : token == "rg" ? 3 : 4
+                    let numbers = operands.suffix(count).compactMap { Double($0) }
+                    if numbers.count == count { color = PDFColor(components: numbers) }
+                    operands = []
+                default:
+                    if token.first?.isLetter == true, !token.hasPrefix("/") { operands = [] } else { operands.append(token) }
+                }
+            }
+            guard font != nil || size != nil || color != nil else { return nil }
+            return PDFDefaultAppearance(font: font, size: size, color: color)
+        }
+        var random = SeededGenerator(#function)
+        let pieces = ["0", "1", "0.5", "12.5", "-3", ".25", "1e3", "/Helv", "/Ärial", "/明朝", "/Ωμέγα", "/F1", "Tf", "g", "rg", "k",
+                      "G", "RG", "BT", "ET", "Tj", "Ärger", "ωmega", "é", "(x)", "[", "]", "//", "/", "٣", "𝄞"]
+        let gaps = [" ", "  ", "\t", "\n", " \n "]
+        for _ in 0..<3000 {
+            var text = ""
+            for index in 0..<Int.random(in: 0...12, using: &random) {
+                if index > 0 { text += gaps.randomElement(using: &random) ?? " " }
+                text += pieces.randomElement(using: &random) ?? "0"
+            }
+            XCTAssertEqual(PDFDefaultAppearance(parsing: text), byCharacters(text), text)
+        }
+        XCTAssertEqual(PDFDefaultAppearance(parsing: "/Helv\r\n9\r\nTf\r\n0.5\r\ng")?.size, 9)
+        XCTAssertEqual(PDFDefaultAppearance(parsing: "/Helv\r\n9\r\nTf\r\n0.5\r\ng")?.color?.hex, PDFColor(components: [0.5])?.hex)
+    }
+
+    /// `hasAppearance` is answered from the appearance's header where the xref says, without
+    /// reading it: the same as resolving it for a stream, a direct dictionary, an object that
+    /// is `null`, a number no object has, a free entry, an object in an object stream, and an
+    /// xref offset that points at another object (the file is then rebuilt, as any reading does).
+    func testWhetherAnAnnotationHasAnAppearanceIsFoundWithoutReadingIt() throws {
+        var builder = PDFBuilder()
+        builder.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        builder.add(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        builder.add(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Annots [4 0 R 5 0 R 6 0 R 7 0 R 8 0 R 9 0 R 10 0 R] >>")
+        let rect = "/Rect [10 10 60 30]"
+        builder.add(4, "<< /Type /Annot /Subtype /Widget \(rect) /T (Příjmení – 名前) /AP << /N 11 0 R >> >>")
+        builder.add(5, "<< /Type /Annot /Subtype /Widget \(rect) /AP << /N << /Yes 11 0 R /Off 11 0 R >> >> >>")
+        builder.add(6, "<< /Type /Annot /Subtype /Square \(rect) /AP << /N 12 0 R >> >>")
+        builder.add(7, "<< /Type /Annot /Subtype /Square \(rect) /AP << /N 99 0 R >> >>")
+        builder.add(8, "<< /Type /Annot /Subtype /Square \(rect) /AP << /N 13 0 R >> >>")
+        builder.add(9, "<< /Type /Annot /Subtype /Square \(rect) /AP << /D 11 0 R >> >>")
+        builder.add(10, "<< /Type /Annot /Subtype /Square \(rect) /AP << /N 14 0 R >> >>")
+        builder.addStream(11, "/Type /XObject /Subtype /Form /BBox [0 0 50 20]", Array("0 0 50 20 re f".utf8))
+        builder.add(12, "null")
+        builder.add(14, "<< /Type /XObject /Subtype /Form /BBox [0 0 50 20] /Length 0 >>stream\n\nendstream")
+        // Object 13 is free; object 14's entry points at object 11 (a wrong offset, found by a rebuild).
+        var offsets = builder.offsets
+        offsets[14] = offsets[11]
+        builder.offsets = offsets
+        let document = try PDFDocument(bytes: builder.classic(trailer: "/Root 1 0 R"))
+        let found = try document.annotations(onPage: 0).map(\.hasAppearance)
+        XCTAssertEqual(found, [true, true, false, false, false, false, true])
+        // The same, resolving each as before.
+        let resolved = try document.annotations(onPage: 0).map { item in
+            document.dictionary(item.dictionary["AP"]).map { !document.resolve($0["N"]).isNull } ?? false
+        }
+        XCTAssertEqual(found, resolved)
+
+        // In an object stream, and in an edited document, it is resolved.
+        var packed = PDFBuilder()
+        packed.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        let (_, first, data) = PDFBuilder.objectStream([
+            (2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
+            (3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Annots [4 0 R 6 0 R] >>"),
+            (4, "<< /Type /Annot /Subtype /Widget \(rect) /AP << /N 5 0 R >> >>"),
+            (6, "<< /Type /Annot /Subtype /Widget \(rect) /AP << /N 7 0 R >> >>"),
+            (7, "null"),
+        ])
+        packed.addStream(8, "/Type /ObjStm /N 5 /First \(first) /Filter /FlateDecode", try FlateFilter.encode(data))
+        packed.addStream(5, "/Type /XObject /Subtype /Form /BBox [0 0 50 20]", Array("0 g".utf8))
+        let inStreams = try PDFDocument(bytes: try packed.withXRefStream(
+            number: 9, trailer: "/Root 1 0 R", compressed: [2: (8, 0), 3: (8, 1), 4: (8, 2), 6: (8, 3), 7: (8, 4)]))
+        XCTAssertEqual(try inStreams.annotations(onPage: 0).map(\.hasAppearance), [true, false])
+    }
+
     func testStandardFontWidthsAgreeWithPyMuPDF() throws {
         let samples = ["Allegro ma non troppo", "Dvořák".replacingOccurrences(of: "ř", with: "r"), "«Coda» — attacca",
                        "WAVE fff", "€ 12,50 – “quotes” …", "ÆØÅ æøå ß"]

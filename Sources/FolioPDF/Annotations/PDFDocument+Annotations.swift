@@ -191,7 +191,7 @@ extension PDFDocument {
             alignment: resolve(dictionary["Q"]).intValue,
             popup: dictionary["Popup"]?.referenceValue, inReplyTo: dictionary["IRT"]?.referenceValue,
             parent: dictionary["Parent"]?.referenceValue,
-            hasAppearance: appearance.map { resolve($0["N"]).isNull == false } ?? false,
+            hasAppearance: appearance.map { isPresent($0["N"]) } ?? false,
             dictionary: dictionary)
     }
 }
