@@ -155,7 +155,7 @@ final class AnnotationModelTests: XCTestCase {
         }
         XCTAssertEqual(found, resolved)
 
-        // In an object stream, and in an edited document, it is resolved.
+        // In an object stream: a stream's first token, and `null` resolved.
         var packed = PDFBuilder()
         packed.add(1, "<< /Type /Catalog /Pages 2 0 R >>")
         let (_, first, data) = PDFBuilder.objectStream([

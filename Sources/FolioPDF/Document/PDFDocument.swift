@@ -364,22 +364,37 @@ public final class PDFDocument {
     /// reads the object as usual. Names are never encrypted, so this holds for encrypted
     /// files too.
     func storedName(_ key: String, inObject number: Int) -> StoredName {
+        withStoredTokens(of: number) { lexer in storedName(key, in: &lexer) } ?? .unknown
+    }
+
+    /// `body` given a lexer at the first token of object `number` as stored — where the xref
+    /// says, in the file or in its object stream — without building the object or caching
+    /// anything; nil when the stored bytes may not be what reading the object gives (the object
+    /// is edited or loaded already, object streams are still to be indexed, the time budget is
+    /// spent) or the object's header is not where the xref says.
+    private func withStoredTokens<T>(of number: Int, _ body: (inout Lexer) -> T) -> T? {
         guard changes.objects[number] == nil, !changes.deleted.contains(number), cache[number] == nil,
-              pendingObjectStreams.isEmpty, (try? log.chargeTime(1)) != nil else { return .unknown }
-        var lexer: Lexer
+              pendingObjectStreams.isEmpty, (try? log.chargeTime(1)) != nil else { return nil }
         switch xref.entries[number] {
         case .uncompressed(let offset, _)?:
             let parser = IndirectObjectParser(bytes: source.bytes, log: log, objectAt: { _ in nil })
             guard offset >= 0, offset < source.count, let (found, start) = parser.header(at: offset), found.number == number
-            else { return .unknown }
-            lexer = Lexer(bytes: source.bytes, position: start)
+            else { return nil }
+            var lexer = Lexer(bytes: source.bytes, position: start)
+            return body(&lexer)
         case .compressed(let streamNumber, let index)?:
+            // (The object stream is held while `body` reads its bytes.)
             guard let objectStream = objectStream(streamNumber), let start = objectStream.start(of: number, index: index)
-            else { return .unknown }
-            lexer = Lexer(bytes: objectStream.source.bytes, position: start)
+            else { return nil }
+            var lexer = Lexer(bytes: objectStream.source.bytes, position: start)
+            return withExtendedLifetime(objectStream) { body(&lexer) }
         default:
-            return .unknown
+            return nil
         }
+    }
+
+    /// `storedName(_:inObject:)` from the object's first token.
+    private func storedName(_ key: String, in lexer: inout Lexer) -> StoredName {
         guard case .dictOpen = lexer.next() else { return .unknown }
         // Key by key at the top level, other values skipped token by token, to the end: a
         // key written twice means its last value, as the full reading takes it.
@@ -400,27 +415,22 @@ public final class PDFDocument {
         return .unknown
     }
 
-    /// Whether `object` resolves to something other than null. A reference to an object
-    /// stored uncompressed is answered from its header and first token where the xref says
-    /// (a form's widgets each point at appearance streams that listing them never reads; with
-    /// the /DA below, parsing those made listing a form a sixth slower). Anything else, or
-    /// anything odd, is resolved.
+    /// Whether `object` resolves to something other than null. A reference is answered from
+    /// the stored object's first token (`withStoredTokens`): a form's widgets each point at
+    /// appearance streams that listing them never reads, and parsing those (with splitting each
+    /// /DA into graphemes) made listing a form a sixth slower. Anything else, or anything odd
+    /// (`null`, `endobj`, a header not where the xref says), is resolved.
     func isPresent(_ object: PDFObject?) -> Bool {
-        guard case .reference(let reference)? = object else { return !resolve(object).isNull }
-        let number = reference.number
-        guard changes.objects[number] == nil, !changes.deleted.contains(number), cache[number] == nil,
-              pendingObjectStreams.isEmpty, case .uncompressed(let offset, _)? = xref.entries[number],
-              offset >= 0, offset < source.count, (try? log.chargeTime(1)) != nil
-        else { return !resolve(object).isNull }
-        let parser = IndirectObjectParser(bytes: source.bytes, log: log, objectAt: { _ in nil })
-        guard let (found, start) = parser.header(at: offset), found.number == number else { return !resolve(object).isNull }
-        var lexer = Lexer(bytes: source.bytes, position: start)
-        switch lexer.next() {
-        case .dictOpen, .arrayOpen, .integer, .real, .string, .name:
-            return true
-        default:
-            return !resolve(object).isNull   // `null`, `endobj` or something odd: as a full reading finds it
+        if case .reference(let reference)? = object {
+            let begins = withStoredTokens(of: reference.number) { lexer -> Bool in
+                switch lexer.next() {
+                case .dictOpen, .arrayOpen, .integer, .real, .string, .name: return true
+                default: return false
+                }
+            }
+            if begins == true { return true }
         }
+        return !resolve(object).isNull
     }
 
     /// The object whose xref offset is the greatest at or before `offset`.
