@@ -50,6 +50,24 @@ final class AnnotationCommandTests: XCTestCase {
             as? [String: [[String: Any]]])?[file] ?? []
     }
 
+    /// `annot add --help` spells the stamps' symbols out in its text (a list built at start-up would
+    /// cost every command's start): that text names exactly the values `--symbol` takes.
+    func testAddsHelpNamesTheSymbolsTheOptionTakes() throws {
+        let help = try folio(["annot", "add", "--help"])
+        XCTAssertEqual(help.status, 0, help.err)
+        let text = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        func list(after marker: String, upTo end: String) -> [String] {
+            guard let start = text.range(of: marker),
+                  let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return [] }
+            return text[start.upperBound..<stop.lowerBound].components(separatedBy: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let written = list(after: "Symbols: ", upTo: ". Coordinates")
+        let taken = list(after: "The musical mark of a stamp. (values: ", upTo: ")")
+        XCTAssertEqual(taken.count, 18, text)
+        XCTAssertEqual(written, taken)
+    }
+
     func testFlattenKeepsThePictureAndMakesTheTextPartOfThePage() throws {
         for rotation in [0, 90] {
             let source = try variant(rotation: rotation)

@@ -94,6 +94,9 @@ final class ExitCodeTests: CommandTestCase, @unchecked Sendable {
                                       (["library", "lsit"], "'lsit' is not a folio library command; did you mean 'list'?"),
                                       (["setlist", "shw", "Večer"], "did you mean 'show'?"),
                                       (["hudba"], "folio --help lists them"),
+                                      // Help asked of a misspelt group: the word is named, not the help shown.
+                                      (["libary", "--help"], "did you mean 'library'?"),
+                                      (["library", "сканировать", "--json"], "folio library --help lists them"),
                                       ([String(repeating: "Ж", count: 50_000)], "folio --help lists them")] {
             let refused = try invoke(arguments, status: 64)
             XCTAssertTrue(refused.err.contains(expected), "\(arguments): \(refused.err)")

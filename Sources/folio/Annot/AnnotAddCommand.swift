@@ -72,6 +72,9 @@ extension AnnotationRequest.Arrow: ExpressibleByArgument {}
 
 /// `folio annot add`.
 struct AnnotAddCommand: ParsableCommand {
+    // The symbols are spelled out (every command's configuration is built at start-up; a list
+    // made from `MusicalSymbol.allCases` cost each a fifth of a millisecond). A test holds the
+    // text to the values `--symbol` takes.
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add an annotation with its appearance stream (incremental update); prints its id.",
@@ -81,7 +84,8 @@ struct AnnotAddCommand: ParsableCommand {
             line --points x1,y1,x2,y2 [--arrow end]; note --points x,y (or --rect) [--text]; stamp --symbol --rect, or \
             stamp --text --rect (a stamp of words, any script), or stamp --image F.png --rect (a picture of your \
             own, PNG with transparency or JPEG, up to 16 megapixels, drawn in the rectangle in its proportions). \
-            Symbols: \(MusicalSymbol.allCases.map(\.rawValue).joined(separator: ", ")). \
+            Symbols: fermata, breath, caesura, accent, staccato, tenuto, pp, p, mp, mf, f, ff, sfz, cresc, dim, cresc-text, \
+            dim-text, vs. \
             Coordinates: points from the top-left of the page as displayed, y down (see `folio annot --help`).
             Example: folio annot add part.pdf --page 2 --type freetext --rect 40,60,160,30 --text "Cut to bar 48"
             Exit codes: 0 saved; 1 the file could not be read, written or annotated (untouched); 64 invalid value \
