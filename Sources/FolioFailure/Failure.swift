@@ -82,7 +82,7 @@ public struct CodedFailure<Code: FailureCode>: Failure, Equatable {
 /// | ``io`` | the file system refused (missing file, no permission) | 1 | 503 |
 /// | ``noSpace`` | the disk is full | 1 | 507 |
 /// | ``busy`` | too much running at once; try again after ``Failure/retryAfter`` | 75 | 503 |
-/// | ``unavailable`` | a program Folio runs for it is not installed (LibreOffice) | 69 | 503 |
+/// | ``unavailable`` | a program Folio runs for it is not installed (LibreOffice), or the catalog's database server cannot be reached | 69 | 503 |
 /// | ``internal`` | a fault of Folio's own or of its catalog database | 1 | 500 |
 ///
 /// ```swift

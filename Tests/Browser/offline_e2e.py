@@ -260,7 +260,7 @@ def main(folio, artifacts):
             browser = launch(playwright)
             plain = browser.new_context(service_workers="block", viewport={"width": 1024, "height": 900})
             page = plain.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("pageerror", lambda error: errors.append(f"{error} {error.stack}"))
             page.goto(server.base + "/")
             big_id = page.locator("#scores li", has_text="Große Sammlung").get_attribute("data-id")
             page.goto(f"{server.base}/scores/{big_id}")

@@ -7,8 +7,14 @@ import XCTest
 /// Members in the catalog: names in several scripts told apart without regard to case, roles
 /// and their rights, invitations that work once, sessions that end, passwords kept only as
 /// scrypt (checked against Python's hashlib.scrypt) and tokens only as SHA-256.
-final class MemberCatalogTests: XCTestCase {
-    private var folder: URL!
+/// `MemberCatalogPostgresTests` runs every one of these again with the members in PostgreSQL.
+class MemberCatalogTests: XCTestCase {
+    var folder: URL!
+
+    /// The catalog a test works on: SQLite's here, PostgreSQL's in the subclass.
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-members-\(UUID().uuidString)")
@@ -20,7 +26,7 @@ final class MemberCatalogTests: XCTestCase {
     }
 
     func testMembersAreAddedChangedAndRemovedByName() throws {
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         XCTAssertFalse(try catalog.hasMembers())
         let librarian = try catalog.addMember(MemberSetting(name: "Zoë Král", role: .librarian)).member
         let anna = try catalog.addMember(MemberSetting(name: " Anna Nováková ", role: .player, instrument: "Violin II")).member
@@ -73,7 +79,7 @@ final class MemberCatalogTests: XCTestCase {
     }
 
     func testAnInvitationWorksOnceAndASessionEnds() throws {
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try catalog.addMember(MemberSetting(name: "Zoë", role: .librarian))
         let added = try catalog.addMember(MemberSetting(name: "Jiří Dvořák", role: .sectionLeader, instrument: "Horn in F 2"))
         let token = added.invitation.token

@@ -20,6 +20,10 @@ public final class LibraryCatalog: Sendable {
     /// no `..`, no link that leads out.
     public let files: LibraryPaths
     let pool: DatabasePool
+    /// The catalog's PostgreSQL database, when several servers share it (issue 73, under way):
+    /// the concepts moved so far (members, their invitations and sessions) are kept there, the
+    /// rest still in ``databasePath``. Through ``storeRead(_:)`` and ``storeWrite(rollingBack:_:)``.
+    let shared: PostgresCatalog?
     /// Answers to slow searches, each for the catalog's version it was computed at (see ``SearchCache``).
     let searches = SearchCache()
 
@@ -39,7 +43,13 @@ public final class LibraryCatalog: Sendable {
     }
 
     /// Opens (creating or migrating when `create`) the catalog of `folder`.
-    public init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
+    public convenience init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
+        try self.init(folder: folder, databasePath: databasePath, create: create, shared: nil)
+    }
+
+    /// Opens the catalog of `folder` with the concepts moved to PostgreSQL kept in `shared`.
+    init(folder: String, databasePath: String? = nil, create: Bool = true, shared: PostgresCatalog?) throws {
+        self.shared = shared
         var isDirectory: ObjCBool = false
         let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -268,6 +278,18 @@ public final class LibraryCatalog: Sendable {
     /// The catalog's version: how many write transactions it has had, from any process.
     static func catalogVersion(in db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT changes FROM catalog_state")) ?? 0
+    }
+
+    /// A read of the concepts moved to ``CatalogStatements``, in whichever database keeps them.
+    func storeRead<T>(_ body: (any CatalogStatements) throws -> T) throws -> T {
+        if let shared { return try shared.read(body) }
+        return try read { try body(SQLiteStatements(db: $0)) }
+    }
+
+    /// A write of the concepts moved to ``CatalogStatements``, as ``write(rollingBack:_:)``.
+    func storeWrite<T>(rollingBack: Bool = false, _ body: (any CatalogStatements) throws -> T) throws -> T {
+        if let shared { return try shared.write(rollingBack: rollingBack, body) }
+        return try write(rollingBack: rollingBack) { try body(SQLiteStatements(db: $0)) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

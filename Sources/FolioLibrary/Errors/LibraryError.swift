@@ -42,6 +42,8 @@ public enum LibraryErrorCode: String, FailureCode {
     case busy
     /// One caller (a device's address) has too much waiting; try again after `retryAfter`.
     case tooMany
+    /// The catalog's database server cannot be reached (PostgreSQL down, refused, timed out); try again.
+    case unavailable
     /// A fault of Folio's own: something that should have been there is not.
     case `internal`
 
@@ -60,6 +62,7 @@ public enum LibraryErrorCode: String, FailureCode {
         case .noSpace: .noSpace
         case .busy: .busy
         case .tooMany: .tooMany
+        case .unavailable: .unavailable
         }
     }
 }

@@ -1,6 +1,5 @@
 import FolioScore
 import Foundation
-import GRDB
 
 /// An ensemble's members: who they are, what their role lets them change, how they log in.
 /// Each operation here is the one `folio members` and the server both call. Passwords are kept
@@ -39,24 +38,24 @@ extension LibraryCatalog {
 
     /// Every member, by name.
     public func members() throws -> [Member] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM member").map(Self.member) }
+        try storeRead { db in try db.rows("SELECT * FROM member").map(Self.member) }
             .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
     }
 
     /// The member with catalog id `id`, or `.notFound`.
     public func member(id: Int64) throws -> Member {
-        try read { db in try Self.member(id: id, in: db) }
+        try storeRead { db in try Self.member(id: id, in: db) }
     }
 
     /// Whether the library has members (and so the server asks each to log in).
     public func hasMembers() throws -> Bool {
-        try read { db in try Self.count(in: db) } > 0
+        try storeRead { db in try Self.count(in: db) } > 0
     }
 
     /// The member named `name` (case and accents of the name's form as the catalog compares
     /// them), or `.notFound`.
     public func member(named name: String) throws -> Member {
-        try read { db in try Self.member(named: name, in: db) }
+        try storeRead { db in try Self.member(named: name, in: db) }
     }
 
     /// Adds a member with an invitation to set their password; `.taken` when the name is,
@@ -67,17 +66,18 @@ extension LibraryCatalog {
         let role = setting.role ?? .player
         let checkedName = try Self.checkedName(name)
         let (instrument, section) = try Self.checkedPart(instrument: setting.instrument, section: setting.section, keeping: (nil, nil))
-        return try write { db in
+        return try storeWrite { db in
             guard try Self.count(in: db) < Self.maxMembers else {
                 throw LibraryError(.tooLarge, "a library has at most \(Self.maxMembers) members")
             }
             try Self.refuseTaken(checkedName, in: db)
-            try db.execute(sql: """
+            guard let id: Int64 = try db.scalar("""
                 INSERT INTO member (name, nameKey, role, instrument, section, createdAt, key)
-                VALUES (?, ?, ?, ?, ?, ?, lower(hex(randomblob(16))))
-                """, arguments: [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
-                                 now.timeIntervalSince1970])
-            let id = db.lastInsertedRowID
+                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """, [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
+                      now.timeIntervalSince1970, Self.newMemberKey()]) else {
+                throw LibraryError(.database, "the catalog gave the new member no id")
+            }
             let invitation = try Self.invite(member: id, in: db, now: now)
             return (try Self.member(id: id, in: db), invitation)
         }
@@ -90,18 +90,18 @@ extension LibraryCatalog {
     public func setMember(_ name: String, _ setting: MemberSetting, dryRun: Bool = false) throws -> Member {
         try MemberContext.current?.require(.members, to: "change members")
         let newName = try setting.name.map(Self.checkedName)
-        return try write(rollingBack: dryRun) { db in
+        return try storeWrite(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
             if let role = setting.role, member.role == .librarian, role != .librarian, try Self.librarians(in: db) == 1 {
                 throw Self.onlyLibrarian(member)
             }
             if let newName, Self.nameKey(newName) != Self.nameKey(member.name) { try Self.refuseTaken(newName, in: db) }
-            let stored = try String.fetchOne(db, sql: "SELECT section FROM member WHERE id = ?", arguments: [member.id])
+            let stored: String? = try db.scalar("SELECT section FROM member WHERE id = ?", [member.id])
             let (instrument, section) = try Self.checkedPart(instrument: setting.instrument, section: setting.section,
                                                              keeping: (member.instrument, stored.flatMap(Instrument.Section.init(rawValue:))))
-            try db.execute(sql: "UPDATE member SET name = ?, nameKey = ?, role = ?, instrument = ?, section = ? WHERE id = ?",
-                           arguments: [newName ?? member.name, Self.nameKey(newName ?? member.name), (setting.role ?? member.role).rawValue,
-                                       instrument, section?.rawValue, member.id])
+            try db.execute("UPDATE member SET name = ?, nameKey = ?, role = ?, instrument = ?, section = ? WHERE id = ?",
+                           [newName ?? member.name, Self.nameKey(newName ?? member.name), (setting.role ?? member.role).rawValue,
+                            instrument, section?.rawValue, member.id])
             return try Self.member(id: member.id, in: db)
         }
     }
@@ -112,14 +112,14 @@ extension LibraryCatalog {
     @discardableResult
     public func removeMember(_ name: String, dryRun: Bool = false) throws -> Member {
         try MemberContext.current?.require(.members, to: "remove members")
-        return try write(rollingBack: dryRun) { db in
+        return try storeWrite(rollingBack: dryRun) { db in
             let member = try Self.member(named: name, in: db)
             if member.role == .librarian, try Self.librarians(in: db) == 1, try Self.count(in: db) > 1 {
                 throw Self.onlyLibrarian(member)
             }
-            try db.execute(sql: "DELETE FROM member_session WHERE member = ?", arguments: [member.id])
-            try db.execute(sql: "DELETE FROM member_invitation WHERE member = ?", arguments: [member.id])
-            try db.execute(sql: "DELETE FROM member WHERE id = ?", arguments: [member.id])
+            try db.execute("DELETE FROM member_session WHERE member = ?", [member.id])
+            try db.execute("DELETE FROM member_invitation WHERE member = ?", [member.id])
+            try db.execute("DELETE FROM member WHERE id = ?", [member.id])
             return member
         }
     }
@@ -128,7 +128,7 @@ extension LibraryCatalog {
     /// stop working. Using it sets the password anew and ends the member's sessions.
     public func inviteMember(_ name: String, now: Date = Date()) throws -> (member: Member, invitation: Invitation) {
         try MemberContext.current?.require(.members, to: "invite members")
-        return try write { db in
+        return try storeWrite { db in
             let member = try Self.member(named: name, in: db)
             return (member, try Self.invite(member: member.id, in: db, now: now))
         }
@@ -137,7 +137,7 @@ extension LibraryCatalog {
     /// The member an unused, unexpired invitation is for; `.forbidden` when it was used or
     /// has expired, `.notFound` when there is no such invitation.
     public func invitedMember(_ token: String, now: Date = Date()) throws -> Member {
-        try read { db in try Self.invitation(token, in: db, now: now) }
+        try storeRead { db in try Self.invitation(token, in: db, now: now) }
     }
 
     /// Sets the invited member's password, uses the invitation up, ends their other sessions
@@ -147,12 +147,11 @@ extension LibraryCatalog {
     public func redeemInvitation(_ token: String, password: String, now: Date = Date()) throws -> Session {
         _ = try invitedMember(token, now: now)
         let hash = try PasswordHash.make(password)
-        return try write { db in
+        return try storeWrite { db in
             let member = try Self.invitation(token, in: db, now: now)
-            try db.execute(sql: "UPDATE member_invitation SET usedAt = ? WHERE digest = ?",
-                           arguments: [now.timeIntervalSince1970, SecretToken.digest(token)])
-            try db.execute(sql: "UPDATE member SET password = ? WHERE id = ?", arguments: [hash, member.id])
-            try db.execute(sql: "DELETE FROM member_session WHERE member = ?", arguments: [member.id])
+            try db.execute("UPDATE member_invitation SET usedAt = ? WHERE digest = ?", [now.timeIntervalSince1970, SecretToken.digest(token)])
+            try db.execute("UPDATE member SET password = ? WHERE id = ?", [hash, member.id])
+            try db.execute("DELETE FROM member_session WHERE member = ?", [member.id])
             return try Self.openSession(for: try Self.member(id: member.id, in: db), in: db, now: now)
         }
     }
@@ -161,11 +160,11 @@ extension LibraryCatalog {
     /// their sessions.
     public func setMemberPassword(_ name: String, password: String) throws {
         let hash = try PasswordHash.make(password)
-        try write { db in
+        try storeWrite { db in
             let member = try Self.member(named: name, in: db)
-            try db.execute(sql: "UPDATE member SET password = ? WHERE id = ?", arguments: [hash, member.id])
-            try db.execute(sql: "DELETE FROM member_session WHERE member = ?", arguments: [member.id])
-            try db.execute(sql: "DELETE FROM member_invitation WHERE member = ? AND usedAt IS NULL", arguments: [member.id])
+            try db.execute("UPDATE member SET password = ? WHERE id = ?", [hash, member.id])
+            try db.execute("DELETE FROM member_session WHERE member = ?", [member.id])
+            try db.execute("DELETE FROM member_invitation WHERE member = ? AND usedAt IS NULL", [member.id])
         }
     }
 
@@ -173,31 +172,31 @@ extension LibraryCatalog {
     /// password set, a wrong one): a caller counts that as a failed guess. The password is
     /// checked outside the catalog's lock (scrypt takes a tenth of a second).
     public func logIn(name: String, password: String, now: Date = Date()) throws -> Session? {
-        let found = try read { db in try Row.fetchOne(db, sql: "SELECT id, password FROM member WHERE nameKey = ?", arguments: [Self.nameKey(name)]) }
-        guard let found, let stored: String = found["password"], let id: Int64 = found["id"] else {
+        let found = try storeRead { db in try db.row("SELECT id, password FROM member WHERE nameKey = ?", [Self.nameKey(name)]) }
+        guard let found, let stored: String = found.optional("password"), let id: Int64 = found.optional("id") else {
             // As long as a right guess takes: a wrong name is not told from a wrong password by time.
             _ = PasswordHash.verify(password, stored: Self.decoy)
             return nil
         }
         guard PasswordHash.verify(password, stored: stored) else { return nil }
-        return try write { db in try Self.openSession(for: try Self.member(id: id, in: db), in: db, now: now) }
+        return try storeWrite { db in try Self.openSession(for: try Self.member(id: id, in: db), in: db, now: now) }
     }
 
     /// The member a session token belongs to, while it lasts; nil for anything else.
     public func member(session token: String, now: Date = Date()) throws -> Member? {
         guard SecretToken.isWellFormed(token) else { return nil }
-        return try read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+        return try storeRead { db in
+            guard let row = try db.row("""
                 SELECT m.* FROM member_session s JOIN member m ON m.id = s.member WHERE s.digest = ? AND s.expiresAt > ?
-                """, arguments: [SecretToken.digest(token), now.timeIntervalSince1970]) else { return nil }
-            return Self.member(row)
+                """, [SecretToken.digest(token), now.timeIntervalSince1970]) else { return nil }
+            return try Self.member(row)
         }
     }
 
     /// Ends a session (logging out); nothing when it is not one.
     public func endSession(_ token: String) throws {
         guard SecretToken.isWellFormed(token) else { return }
-        try write { db in try db.execute(sql: "DELETE FROM member_session WHERE digest = ?", arguments: [SecretToken.digest(token)]) }
+        try storeWrite { db in try db.execute("DELETE FROM member_session WHERE digest = ?", [SecretToken.digest(token)]) }
     }
 
     // MARK: - In the database
@@ -206,40 +205,46 @@ extension LibraryCatalog {
     /// name costs what a wrong password does.
     private static let decoy = "scrypt$15$8$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
-    static func member(_ row: Row) -> Member {
-        let instrument: String? = row["instrument"]
-        let stored: String? = row["section"]
+    static func member(_ row: CatalogRow) throws -> Member {
+        let instrument: String? = row.optional("instrument")
+        let stored: String? = row.optional("section")
         let section = stored.flatMap(Instrument.Section.init(rawValue:)) ?? instrument.flatMap { PartLabel($0)?.section }
-        return Member(id: row["id"], name: row["name"], role: MemberRole(rawValue: row["role"]) ?? .player, instrument: instrument,
-                      section: section, hasPassword: (row["password"] as String?) != nil,
-                      createdAt: Date(timeIntervalSince1970: row["createdAt"]), key: row["key"] ?? "")
+        return Member(id: try row.value("id"), name: try row.value("name"), role: MemberRole(rawValue: try row.value("role")) ?? .player,
+                      instrument: instrument, section: section, hasPassword: (row.optional("password") as String?) != nil,
+                      createdAt: Date(timeIntervalSince1970: try row.value("createdAt")), key: row.optional("key") ?? "")
     }
 
-    private static func member(id: Int64, in db: Database) throws -> Member {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE id = ?", arguments: [id]) else {
+    /// A member's key: 16 random bytes in lower-case hex, as v16 gave the members before it.
+    static func newMemberKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    private static func member(id: Int64, in db: some CatalogStatements) throws -> Member {
+        guard let row = try db.row("SELECT * FROM member WHERE id = ?", [id]) else {
             throw LibraryError(.notFound, "no member \(id)")
         }
-        return member(row)
+        return try member(row)
     }
 
-    private static func member(named name: String, in db: Database) throws -> Member {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE nameKey = ?", arguments: [nameKey(name)]) else {
+    private static func member(named name: String, in db: some CatalogStatements) throws -> Member {
+        guard let row = try db.row("SELECT * FROM member WHERE nameKey = ?", [nameKey(name)]) else {
             throw LibraryError(.notFound, "no member called \(name)")
         }
-        return member(row)
+        return try member(row)
     }
 
-    private static func librarians(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member WHERE role = ?", arguments: [MemberRole.librarian.rawValue]) ?? 0
+    private static func librarians(in db: some CatalogStatements) throws -> Int {
+        try db.scalar("SELECT COUNT(*) FROM member WHERE role = ?", [MemberRole.librarian.rawValue]) ?? 0
     }
 
-    private static func count(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member") ?? 0
+    private static func count(in db: some CatalogStatements) throws -> Int {
+        try db.scalar("SELECT COUNT(*) FROM member") ?? 0
     }
 
     /// `.taken` when another member is called `name` (as names are told apart).
-    private static func refuseTaken(_ name: String, in db: Database) throws {
-        if let taken = try String.fetchOne(db, sql: "SELECT name FROM member WHERE nameKey = ?", arguments: [nameKey(name)]) {
+    private static func refuseTaken(_ name: String, in db: some CatalogStatements) throws {
+        if let taken: String = try db.scalar("SELECT name FROM member WHERE nameKey = ?", [nameKey(name)]) {
             throw LibraryError(.taken, "a member is already called \(taken)")
         }
     }
@@ -249,38 +254,37 @@ extension LibraryCatalog {
         LibraryError(.conflict, "\(member.name) is the library's only librarian; make someone else librarian first")
     }
 
-    private static func invite(member id: Int64, in db: Database, now: Date) throws -> Invitation {
-        try db.execute(sql: "DELETE FROM member_invitation WHERE member = ? AND usedAt IS NULL", arguments: [id])
+    private static func invite(member id: Int64, in db: some CatalogStatements, now: Date) throws -> Invitation {
+        try db.execute("DELETE FROM member_invitation WHERE member = ? AND usedAt IS NULL", [id])
         let token = SecretToken.make(), expires = now.addingTimeInterval(invitationLifetime)
-        try db.execute(sql: "INSERT INTO member_invitation (digest, member, expiresAt) VALUES (?, ?, ?)",
-                       arguments: [SecretToken.digest(token), id, expires.timeIntervalSince1970])
+        try db.execute("INSERT INTO member_invitation (digest, member, expiresAt) VALUES (?, ?, ?)",
+                       [SecretToken.digest(token), id, expires.timeIntervalSince1970])
         return Invitation(token: token, expiresAt: expires)
     }
 
-    private static func invitation(_ token: String, in db: Database, now: Date) throws -> Member {
+    private static func invitation(_ token: String, in db: some CatalogStatements, now: Date) throws -> Member {
         guard SecretToken.isWellFormed(token),
-              let row = try Row.fetchOne(db, sql: "SELECT member, expiresAt, usedAt FROM member_invitation WHERE digest = ?",
-                                         arguments: [SecretToken.digest(token)]) else {
+              let row = try db.row("SELECT member, expiresAt, usedAt FROM member_invitation WHERE digest = ?", [SecretToken.digest(token)]) else {
             throw LibraryError(.notFound, "no such invitation; ask the librarian for a new link")
         }
-        if (row["usedAt"] as Double?) != nil {
+        if (row.optional("usedAt") as Double?) != nil {
             throw LibraryError(.forbidden, "this invitation was used already; ask the librarian for a new link")
         }
-        if (row["expiresAt"] as Double) <= now.timeIntervalSince1970 {
+        if (try row.value("expiresAt") as Double) <= now.timeIntervalSince1970 {
             throw LibraryError(.forbidden, "this invitation has expired; ask the librarian for a new link")
         }
-        return try member(id: row["member"], in: db)
+        return try member(id: try row.value("member"), in: db)
     }
 
-    private static func openSession(for member: Member, in db: Database, now: Date) throws -> Session {
+    private static func openSession(for member: Member, in db: some CatalogStatements, now: Date) throws -> Session {
         let token = SecretToken.make(), expires = now.addingTimeInterval(sessionLifetime)
-        try db.execute(sql: "DELETE FROM member_session WHERE expiresAt <= ?", arguments: [now.timeIntervalSince1970])
-        try db.execute(sql: """
+        try db.execute("DELETE FROM member_session WHERE expiresAt <= ?", [now.timeIntervalSince1970])
+        try db.execute("""
             DELETE FROM member_session WHERE member = ? AND digest NOT IN
                 (SELECT digest FROM member_session WHERE member = ? ORDER BY createdAt DESC LIMIT ?)
-            """, arguments: [member.id, member.id, sessionsPerMember - 1])
-        try db.execute(sql: "INSERT INTO member_session (digest, member, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
-                       arguments: [SecretToken.digest(token), member.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
+            """, [member.id, member.id, sessionsPerMember - 1])
+        try db.execute("INSERT INTO member_session (digest, member, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
+                       [SecretToken.digest(token), member.id, now.timeIntervalSince1970, expires.timeIntervalSince1970])
         return Session(token: token, member: member, expiresAt: expires)
     }
 

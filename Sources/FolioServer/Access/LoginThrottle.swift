@@ -1,3 +1,4 @@
+import FolioLibrary
 import Foundation
 
 /// Counts wrong passwords and tokens per client address and slows, then bans, a client that
@@ -19,6 +20,12 @@ import Foundation
 /// let verdict = throttle.failed("192.0.2.7")   // verdict.delay == .zero for the first few
 /// throttle.banned("192.0.2.7")                  // nil: not banned (yet)
 /// ```
+///
+/// Its counts are kept in a `GuessLedger`: the server's memory, or a ledger all
+/// the servers of one catalog share (`PostgresGuessLedger`), so that guessing on
+/// one counts on all. A server asks a shared ledger at most once a second per client whether
+/// it is banned, and notes a client's proof there at most once a minute (or after a failure it
+/// counted); while the shared ledger cannot be reached, it counts in its own memory.
 public final class LoginThrottle: @unchecked Sendable {
     /// How guessing is slowed.
     ///
@@ -61,106 +68,166 @@ public final class LoginThrottle: @unchecked Sendable {
         public var bannedFor: Int?
     }
 
-    private struct Record {
-        var failures = 0
-        var last: ContinuousClock.Instant
-        var bannedUntil: ContinuousClock.Instant?
+    public let policy: Policy
+    /// The shared ledger, when the servers of one catalog count together.
+    private let shared: (any GuessLedger)?
+    /// This server's own: the only one without a shared ledger, the fallback while it is away.
+    private let local: MemoryGuessLedger
+    private let lock = NSLock()
+    /// What the shared ledger last said of a client's ban, and when it was asked.
+    private var bans: [String: (until: Double?, asked: Double)] = [:]
+    /// When this server last noted each client's proof in the shared ledger.
+    private var noted: [String: Double] = [:]
+    /// The shared allowance as last read, and when.
+    private var allowanceSeen: (allowance: GuessAllowance, asked: Double)?
+    /// Failures counted since the last pruning of the shared ledger.
+    private var sincePruning = 0
+
+    /// How long a shared answer is used before it is asked again, and a proof noted.
+    static let sharedFreshness = 1.0
+    static let proofNotedFor = 60.0
+
+    /// A throttle counting in this server's memory, or in `shared` with the other servers.
+    public init(policy: Policy, shared: (any GuessLedger)? = nil) {
+        self.policy = policy
+        self.shared = shared
+        local = MemoryGuessLedger(maxClients: policy.maxClients)
     }
 
-    public let policy: Policy
-    private var records: [String: Record] = [:]
-    /// When each address last proved access (at most ``Policy/maxClients``).
-    private var proven: [String: ContinuousClock.Instant] = [:]
-    /// Failures that may still come before guessing pauses, and when that was counted.
-    private var allowance: Double
-    private var counted: ContinuousClock.Instant
-    private let lock = NSLock()
-    private let clock = ContinuousClock()
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 
-    public init(policy: Policy) {
-        self.policy = policy
-        allowance = Double(policy.globalBurst)
-        counted = clock.now
+    private var now: Double { Date().timeIntervalSince1970 }
+
+    /// `body` on the shared ledger, or on this server's own when there is none or it fails.
+    private func counting<T>(_ body: (any GuessLedger) throws -> T) -> T? {
+        if let shared, let answer = try? body(shared) { return answer }
+        return try? body(local)
     }
 
     /// Whole seconds until guessing resumes when it is paused for `client` (the failures of
     /// every address have spent the allowance and `client` has not proven access lately);
     /// nil when its credentials may be checked.
     public func guessingPaused(_ client: String) -> Int? {
-        lock.withLock {
-            refill()
-            guard allowance < 1 else { return nil }
-            if let last = proven[client], clock.now - last < policy.provenFor { return nil }
-            return max(1, Int(((1 - allowance) * 60 / Double(max(policy.globalPerMinute, 1))).rounded(.up)))
-        }
+        let now = self.now
+        let allowance = currentAllowance(now)
+        guard allowance < 1 else { return nil }
+        if isProven(client) { return nil }
+        return max(1, Int(((1 - allowance) * 60 / Double(max(policy.globalPerMinute, 1))).rounded(.up)))
     }
 
     /// Whether `client` proved access within ``Policy/provenFor`` (a member's lockout does not
     /// hold against it: another address's guesses cannot lock a member out of their devices).
     public func isProven(_ client: String) -> Bool {
-        lock.withLock { proven[client].map { clock.now - $0 < policy.provenFor } ?? false }
+        let now = self.now
+        let record = counting { try $0.record(client) } ?? nil
+        return record?.proven.map { now - $0 < Self.seconds(policy.provenFor) } ?? false
     }
 
     /// Whole seconds left of the client's ban, nil when it is not banned.
     public func banned(_ client: String) -> Int? {
-        lock.withLock {
-            guard let until = records[client]?.bannedUntil else { return nil }
-            let left = until - clock.now
-            guard left > .zero else {
-                records[client] = nil   // the ban is over: a fresh start
-                return nil
+        let now = self.now
+        var until: Double?
+        if shared != nil {
+            if let known = lock.withLock({ bans[client] }), now - known.asked < Self.sharedFreshness {
+                until = known.until
+            } else {
+                until = (counting { try $0.record(client) } ?? nil)?.bannedUntil
+                lock.withLock {
+                    if bans.count >= policy.maxClients { bans.removeAll() }
+                    bans[client] = (until, now)
+                }
             }
-            return max(1, Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0))
+        } else {
+            until = local.record(client)?.bannedUntil
         }
+        guard let until, until > now else { return nil }
+        return max(1, Int((until - now).rounded(.up)))
     }
 
     /// Counts a wrong password or token from `client`.
     public func failed(_ client: String) -> Verdict {
-        lock.withLock {
-            let now = clock.now
-            var record = records[client] ?? Record(last: now)
-            if now - record.last > policy.window { record.failures = 0 }
-            record.failures += 1
-            record.last = now
-            var verdict = Verdict(failures: record.failures, delay: .zero)
-            if record.failures > policy.freeFailures {
-                let doublings = min(record.failures - policy.freeFailures - 1, 16)
-                verdict.delay = min(policy.firstDelay * (1 << doublings), policy.maxDelay)
+        let now = self.now, window = Self.seconds(self.policy.window), policy = self.policy
+        let verdict = counting { ledger in
+            try ledger.update(client) { stored -> Verdict in
+                var record = stored ?? GuessRecord(last: now)
+                // A ban that is over, or failures older than the window, start afresh.
+                if let until = record.bannedUntil, until <= now { record.bannedUntil = nil; record.failures = 0 }
+                if now - record.last > window { record.failures = 0 }
+                record.failures += 1
+                record.last = now
+                var verdict = Verdict(failures: record.failures, delay: .zero)
+                if record.failures > policy.freeFailures {
+                    let doublings = min(record.failures - policy.freeFailures - 1, 16)
+                    verdict.delay = min(policy.firstDelay * (1 << doublings), policy.maxDelay)
+                }
+                if record.failures >= policy.banAfter, record.bannedUntil == nil {
+                    record.bannedUntil = now + Self.seconds(policy.banDuration)
+                    verdict.bannedFor = Int(policy.banDuration.components.seconds)
+                }
+                stored = record
+                return verdict
             }
-            if record.failures >= policy.banAfter, record.bannedUntil == nil {
-                record.bannedUntil = now + policy.banDuration
-                verdict.bannedFor = Int(policy.banDuration.components.seconds)
+        } ?? Verdict(failures: 1, delay: policy.maxDelay)
+        _ = counting { ledger in
+            try ledger.updateAllowance(fresh: GuessAllowance(allowance: Double(policy.globalBurst), counted: now)) { allowance in
+                allowance = Self.refilled(allowance, now: now, policy: policy)
+                allowance.allowance = max(allowance.allowance - 1, 0)
             }
-            if records[client] == nil, records.count >= policy.maxClients { dropStalest() }
-            records[client] = record
-            refill()
-            allowance = max(allowance - 1, 0)
-            return verdict
         }
+        let prune = lock.withLock { () -> Bool in
+            bans[client] = nil
+            noted[client] = nil
+            allowanceSeen = nil
+            sincePruning += 1
+            if sincePruning >= 256 { sincePruning = 0; return true }
+            return false
+        }
+        if prune {
+            let before = now - max(window, Self.seconds(policy.provenFor))
+            _ = counting { try $0.forget(before: before, now: now) }
+        }
+        return verdict
     }
 
     /// Forgets the client's failures after it proved access.
     public func succeeded(_ client: String) {
-        lock.withLock {
-            if records[client]?.bannedUntil == nil { records[client] = nil }
-            if proven[client] == nil, proven.count >= policy.maxClients,
-               let stalest = proven.min(by: { $0.value < $1.value })?.key { proven[stalest] = nil }
-            proven[client] = clock.now
+        let now = self.now
+        if shared != nil {
+            let due = lock.withLock { () -> Bool in
+                if let last = noted[client], now - last < Self.proofNotedFor { return false }
+                if noted.count >= policy.maxClients { noted.removeAll() }
+                noted[client] = now
+                return true
+            }
+            guard due else { return }
+        }
+        _ = counting { ledger in
+            try ledger.update(client) { stored in
+                var record = stored ?? GuessRecord(last: now)
+                if record.bannedUntil == nil { record.failures = 0 }
+                record.proven = now
+                stored = record
+            }
         }
     }
 
-    /// Gives back the allowances earned since they were last counted.
-    private func refill() {
-        let now = clock.now
-        let elapsed = now - counted
-        counted = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        allowance = min(Double(policy.globalBurst), allowance + seconds * Double(policy.globalPerMinute) / 60)
+    /// The allowance every address shares, as it stands at `now` (read at most once a second from a shared ledger).
+    private func currentAllowance(_ now: Double) -> Double {
+        let fresh = GuessAllowance(allowance: Double(policy.globalBurst), counted: now)
+        if shared != nil, let seen = lock.withLock({ allowanceSeen }), now - seen.asked < Self.sharedFreshness {
+            return Self.refilled(seen.allowance, now: now, policy: policy).allowance
+        }
+        let stored = counting { try $0.updateAllowance(fresh: fresh) { allowance in allowance } } ?? fresh
+        lock.withLock { allowanceSeen = (stored, now) }
+        return Self.refilled(stored, now: now, policy: policy).allowance
     }
 
-    /// Drops the tenth of the records that were touched longest ago (bans last).
-    private func dropStalest() {
-        let order = records.sorted { ($0.value.bannedUntil != nil ? 1 : 0, $0.value.last) < ($1.value.bannedUntil != nil ? 1 : 0, $1.value.last) }
-        for (key, _) in order.prefix(max(1, records.count / 10)) { records[key] = nil }
+    /// The allowance with what was earned since it was counted given back.
+    private static func refilled(_ allowance: GuessAllowance, now: Double, policy: Policy) -> GuessAllowance {
+        let elapsed = max(0, now - allowance.counted)
+        return GuessAllowance(allowance: min(Double(policy.globalBurst), allowance.allowance + elapsed * Double(policy.globalPerMinute) / 60),
+                              counted: now)
     }
 }
