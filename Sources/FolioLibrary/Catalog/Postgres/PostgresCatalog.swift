@@ -104,7 +104,12 @@ public final class PostgresCatalog: Sendable {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: (PostgresCatalogConnection) throws -> T) throws -> T {
-        try withConnection(opening: "BEGIN") { connection in
+        try committed(opening: "BEGIN", body)
+    }
+
+    /// `body` in the transaction `begin` opens, committed when it returns, rolled back when it throws.
+    private func committed<T>(opening begin: PostgresQuery, _ body: (PostgresCatalogConnection) throws -> T) throws -> T {
+        try withConnection(opening: begin) { connection in
             do {
                 let result = try body(connection)
                 try connection.run("COMMIT")
@@ -145,22 +150,13 @@ public final class PostgresCatalog: Sendable {
 
     /// A read-only transaction: one consistent view of the catalog.
     public func read<T>(_ body: (PostgresCatalogConnection) throws -> T) throws -> T {
-        try withConnection(opening: "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            do {
-                let result = try body(connection)
-                try connection.run("COMMIT")
-                return result
-            } catch {
-                _ = try? connection.run("ROLLBACK")
-                throw error
-            }
-        }
+        try committed(opening: "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
     /// Closes every idle connection (those in use close when they come back).
     public func close() {
         for connection in idle.withLockedValue({ list in defer { list.removeAll() }; return list }) {
-            _ = try? connection.close().wait()
+            _ = try? PostgresCatalogConnection.waiting(for: connection.close(), Self.timeout)
         }
     }
 
