@@ -182,9 +182,14 @@ final class PostgresCatalogTests: XCTestCase {
         _ = try catalog.addMember(MemberSetting(name: "Antonín Dvořák", role: .librarian))
         // Three connections kept open.
         DispatchQueue.concurrentPerform(iterations: 3) { _ in _ = try? catalog.members() }
+        XCTAssertNoThrow(try catalog.checkHealth())
         try server.stop()
         var stopped = true
         defer { if stopped { try? server.start() } }
+        XCTAssertThrowsError(try catalog.checkHealth()) { error in
+            XCTAssertEqual((error as? LibraryError)?.code, .unavailable, "\(error)")
+            XCTAssertNotNil((error as? LibraryError)?.retryAfter)
+        }
         for _ in 0..<3 {
             let asked = Date()
             XCTAssertThrowsError(try catalog.members()) { error in
@@ -195,6 +200,7 @@ final class PostgresCatalogTests: XCTestCase {
         }
         try server.start()
         stopped = false
+        XCTAssertNoThrow(try catalog.checkHealth(), "healthy again by itself")
         XCTAssertEqual(try catalog.members().map(\.name), ["Antonín Dvořák"])
         _ = try catalog.addMember(MemberSetting(name: "Пётр Чайковский"))
         // Restarted between two calls: the kept connections are dead, and replaced unseen.

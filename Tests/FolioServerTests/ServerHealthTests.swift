@@ -41,7 +41,9 @@ final class ServerHealthTests: ServerTestCase, @unchecked Sendable {
             let sick = try await client.execute(uri: "/healthz", method: .get)
             try FileManager.default.moveItem(at: away, to: fixture.folder)
             XCTAssertEqual(sick.status, .serviceUnavailable)
-            XCTAssertTrue(String(buffer: sick.body).hasPrefix("the library cannot be served: the library folder"), String(buffer: sick.body))
+            XCTAssertEqual(String(buffer: sick.body), "the library cannot be served: the library's folder is gone\n")
+            XCTAssertEqual(sick.headers[.retryAfter], "5")
+            XCTAssertFalse(String(buffer: sick.body).contains(fixture.folder.lastPathComponent), "the answer names no path")
             let back = try await client.execute(uri: "/healthz", method: .get)
             XCTAssertEqual(back.status, .ok, "healthy again once it is back")
             // The catalog's file removed: the catalog is gone.
@@ -50,7 +52,8 @@ final class ServerHealthTests: ServerTestCase, @unchecked Sendable {
             let noCatalog = try await client.execute(uri: "/healthz", method: .get)
             try FileManager.default.moveItem(atPath: database + ".moved", toPath: database)
             XCTAssertEqual(noCatalog.status, .serviceUnavailable)
-            XCTAssertTrue(String(buffer: noCatalog.body).contains("the catalog"), String(buffer: noCatalog.body))
+            XCTAssertEqual(String(buffer: noCatalog.body), "the library cannot be served: the catalog's file is gone\n")
+            XCTAssertEqual(noCatalog.headers[.retryAfter], "5")
         }
     }
 }

@@ -280,6 +280,36 @@ public final class LibraryCatalog: Sendable {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT changes FROM catalog_state")) ?? 0
     }
 
+    /// Whether the catalog can serve its library: the folder and the catalog's file are there and
+    /// answer a read, and so does its PostgreSQL database when it has one. What `/healthz` asks
+    /// (a service manager, a container runtime, a load balancer in front of several servers).
+    /// The messages name no path: they are answered to anyone who asks.
+    ///
+    /// ```swift
+    /// do { try catalog.checkHealth() } catch let error as LibraryError { print(error.code, error.retryAfter ?? 0) }
+    /// ```
+    ///
+    /// - Throws: ``LibraryError`` `.notFound` when the folder or the catalog's file is gone,
+    ///   `.unavailable` (with `retryAfter`) when PostgreSQL cannot be reached, `.database` when a read fails.
+    public func checkHealth() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LibraryError(.notFound, "the library's folder is gone", retryAfter: 5)
+        }
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw LibraryError(.notFound, "the catalog's file is gone", retryAfter: 5)
+        }
+        do {
+            _ = try read { db in try Int.fetchOne(db, sql: "SELECT changes FROM catalog_state") }
+        } catch {
+            throw LibraryError(.database, "the catalog cannot be read", retryAfter: 5)
+        }
+        if shared != nil {
+            let answer: Int? = try storeRead { try $0.scalar("SELECT 1") }
+            guard answer == 1 else { throw LibraryError(.database, "the catalog's PostgreSQL database gave no answer", retryAfter: 5) }
+        }
+    }
+
     /// A read of the concepts moved to ``CatalogStatements``, in whichever database keeps them.
     func storeRead<T>(_ body: (any CatalogStatements) throws -> T) throws -> T {
         if let shared { return try shared.read(body) }

@@ -8,8 +8,9 @@ import NIOCore
 /// its catalog's file are there and the catalog answers a read, 503 naming why not (a volume
 /// unmounted under the server, a catalog gone or broken). What a container runtime's health check,
 /// a service manager or a load balancer in front of several servers asks; it answers without the
-/// access token or a session and is never cached. `ok` tells nothing of the library; a 503 names
-/// the reason, the library's path included.
+/// access token or a session and is never cached. `ok` tells nothing of the library; a 503 says
+/// why in words that name no path (the server's log has the path), with `Retry-After`: a catalog
+/// whose PostgreSQL server is away is unhealthy until it is back, and healthy again by itself.
 ///
 /// ```swift
 /// HealthController(catalog: service.catalog).addRoutes(to: router)
@@ -27,21 +28,17 @@ struct HealthController {
         let catalog = catalog
         let answer: @Sendable (Request, FolioRequestContext) async throws -> Response = { _, context in
             do {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: catalog.folder, isDirectory: &isFolder), isFolder.boolValue else {
-                    throw LibraryError(.notFound, "the library folder \(catalog.folder) is gone")
-                }
-                guard FileManager.default.fileExists(atPath: catalog.databasePath) else {
-                    throw LibraryError(.notFound, "the catalog \(catalog.databasePath) is gone")
-                }
-                _ = try catalog.counts()
+                try catalog.checkHealth()
                 return LibraryServer.bytes(Data("ok\n".utf8), type: "text/plain; charset=utf-8", cache: "no-store")
             } catch {
-                let why = (error as? LibraryError)?.message ?? "\(error)"
-                context.logger.error("health check: the library cannot be served: \(why)")
-                let text = "the library cannot be served: \(why)\n"
-                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                                body: .init(byteBuffer: ByteBuffer(string: text)))
+                let failure = error as? LibraryError
+                let why = failure?.message ?? "the catalog cannot be read"
+                // The log names the library; the answer, open to anyone, does not.
+                context.logger.error("health check: the library \(catalog.folder) cannot be served: \(failure.map { "\($0)" } ?? "\(error)")")
+                var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"]
+                headers[.retryAfter] = String(failure?.retryAfter ?? 5)
+                return Response(status: .serviceUnavailable, headers: headers,
+                                body: .init(byteBuffer: ByteBuffer(string: "the library cannot be served: \(why)\n")))
             }
         }
         router.get(RouterPath(Self.path), use: answer)
