@@ -87,6 +87,7 @@ final class SharedLoginThrottleTests: XCTestCase {
         XCTAssertNil(first.guessingPaused("198.51.100.1"), "a proven address is let in")
     }
 
+    /// While PostgreSQL is away a server counts alone; once it is back, the shared records count.
     func testWithTheSharedLedgerAwayEachServerCountsAlone() throws {
         let first = try throttle(policy())
         try server.stop()
@@ -97,6 +98,11 @@ final class SharedLoginThrottleTests: XCTestCase {
         XCTAssertEqual(verdicts.last?.bannedFor, 60)
         XCTAssertNotNil(first.banned(client))
         try server.start()
+        // Back: the shared ledger is the one that counts again (it never heard of those guesses),
+        // not what this server kept meanwhile.
+        Thread.sleep(forTimeInterval: LoginThrottle.sharedFreshness + 0.1)
+        XCTAssertNil(first.banned(client))
+        XCTAssertEqual(first.failed(client).failures, 1)
     }
 
     /// Seeded random guesses and proofs from five clients, judged by a throttle in memory and by

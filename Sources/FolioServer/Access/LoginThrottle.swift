@@ -101,8 +101,11 @@ public final class LoginThrottle: @unchecked Sendable {
     private var now: Double { Date().timeIntervalSince1970 }
 
     /// `body` on the shared ledger, or on this server's own when there is none or it fails.
+    /// (A shared ledger's nil answer — no record — stands: only a failure falls back.)
     private func counting<T>(_ body: (any GuessLedger) throws -> T) -> T? {
-        if let shared, let answer = try? body(shared) { return answer }
+        if let shared {
+            do { return try body(shared) } catch { /* away: counted here meanwhile */ }
+        }
         return try? body(local)
     }
 
