@@ -104,7 +104,7 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // What the test targets share: where the shared corpus is, and skipping without it.
-        .target(name: "FolioTestSupport", path: "Tests/Support"),
+        .target(name: "FolioTestSupport", dependencies: ["FolioLibrary"], path: "Tests/Support"),
         .testTarget(
             name: "FolioServerTests",
             dependencies: [

@@ -29,13 +29,9 @@ final class MemberCatalogPostgresTests: MemberCatalogTests {
     /// A server's connection to this test's database (made at the first call).
     private func shared() throws -> PostgresCatalog {
         if database == nil {
-            let name = try server.newDatabase(prefix: "členové")
-            databases.append(name)
-            guard case .postgresql(let address) = try CatalogLocation(parsing: server.url(database: name),
-                                                                      environment: [CatalogLocation.passwordFileVariable: server.passwordFile]) else {
-                throw TestFailure("not a PostgreSQL address")
-            }
-            database = (name, address)
+            let catalog = try server.newCatalog(prefix: "členové")
+            databases.append(catalog.name)
+            database = catalog
         }
         guard let database else { throw TestFailure("no database") }
         let catalog = try PostgresCatalog(address: database.address, maxConnections: 4)

@@ -24,15 +24,11 @@ final class PostgresCatalogTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A new database's address, read as `--catalog` reads it (the password from the server's file).
+    /// A new database of this test's (dropped when it ends) and its address.
     private func newAddress(prefix: String = "t") throws -> (name: String, address: PostgresAddress) {
-        let name = try server.newDatabase(prefix: prefix)
-        databases.append(name)
-        guard case .postgresql(let address) = try CatalogLocation(parsing: server.url(database: name),
-                                                                  environment: [CatalogLocation.passwordFileVariable: server.passwordFile]) else {
-            throw TestFailure("not a PostgreSQL address")
-        }
-        return (name, address)
+        let catalog = try server.newCatalog(prefix: prefix)
+        databases.append(catalog.name)
+        return catalog
     }
 
     /// A column as both databases can tell it: name (PostgreSQL folds unquoted names to lower

@@ -38,13 +38,9 @@ final class SharedLoginThrottleTests: XCTestCase {
     /// A server's throttle counting in this test's catalog database.
     private func throttle(_ policy: LoginThrottle.Policy) throws -> LoginThrottle {
         if address == nil {
-            let name = try server.newDatabase(prefix: "hádání")
-            databases.append(name)
-            guard case .postgresql(let parsed) = try CatalogLocation(parsing: server.url(database: name),
-                                                                     environment: [CatalogLocation.passwordFileVariable: server.passwordFile]) else {
-                throw TestFailure("not a PostgreSQL address")
-            }
-            address = parsed
+            let catalog = try server.newCatalog(prefix: "hádání")
+            databases.append(catalog.name)
+            address = catalog.address
         }
         guard let address else { throw TestFailure("no address") }
         let database = try PostgresCatalog(address: address, maxConnections: 2)

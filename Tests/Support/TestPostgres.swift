@@ -1,3 +1,4 @@
+import FolioLibrary
 import Foundation
 
 /// A PostgreSQL server from Debian's packages for this test process: `initdb` in a folder of its
@@ -39,6 +40,17 @@ public final class TestPostgres: Sendable {
         let name = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
         try psql("CREATE DATABASE \"\(name)\"", database: "postgres")
         return name
+    }
+
+    /// A new database of its own for one test, and its address as `--catalog` reads it (the
+    /// password from ``passwordFile``, named by `FOLIO_CATALOG_PASSWORD_FILE`).
+    public func newCatalog(prefix: String = "t") throws -> (name: String, address: PostgresAddress) {
+        let name = try newDatabase(prefix: prefix)
+        guard case .postgresql(let address) = try CatalogLocation(parsing: url(database: name),
+                                                                  environment: [CatalogLocation.passwordFileVariable: passwordFile]) else {
+            throw TestFailure("\(url(database: name)) is not read as a PostgreSQL address")
+        }
+        return (name, address)
     }
 
     /// Drops a test's database (its connections are ended first).

@@ -300,7 +300,7 @@ public final class LibraryCatalog: Sendable {
             throw LibraryError(.notFound, "the catalog's file is gone", retryAfter: 5)
         }
         do {
-            _ = try read { db in try Int.fetchOne(db, sql: "SELECT changes FROM catalog_state") }
+            _ = try read { db in try Self.catalogVersion(in: db) }
         } catch {
             throw LibraryError(.database, "the catalog cannot be read", retryAfter: 5)
         }

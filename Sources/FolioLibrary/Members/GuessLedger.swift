@@ -51,6 +51,8 @@ public protocol GuessLedger: Sendable {
     func record(_ client: String) throws -> GuessRecord?
     /// Changes the client's record (nil: none, or forget it) as one step no other server interleaves with.
     func update<T>(_ client: String, _ change: (inout GuessRecord?) -> T) throws -> T
+    /// The allowance every client shares, nil when none is kept yet.
+    func allowance() throws -> GuessAllowance?
     /// Changes the allowance every client shares (`fresh` when none is kept yet), as one step.
     func updateAllowance<T>(fresh: GuessAllowance, _ change: (inout GuessAllowance) -> T) throws -> T
     /// Forgets records neither banned nor proven nor counted since `before` (a time as the records keep it).
@@ -62,7 +64,7 @@ public protocol GuessLedger: Sendable {
 public final class MemoryGuessLedger: GuessLedger, @unchecked Sendable {
     private let lock = NSLock()
     private var records: [String: GuessRecord] = [:]
-    private var allowance: GuessAllowance?
+    private var allowanceKept: GuessAllowance?
     public let maxClients: Int
 
     public init(maxClients: Int) {
@@ -84,11 +86,15 @@ public final class MemoryGuessLedger: GuessLedger, @unchecked Sendable {
         }
     }
 
+    public func allowance() -> GuessAllowance? {
+        lock.withLock { allowanceKept }
+    }
+
     public func updateAllowance<T>(fresh: GuessAllowance, _ change: (inout GuessAllowance) -> T) -> T {
         lock.withLock {
-            var current = allowance ?? fresh
+            var current = allowanceKept ?? fresh
             let result = change(&current)
-            allowance = current
+            allowanceKept = current
             return result
         }
     }

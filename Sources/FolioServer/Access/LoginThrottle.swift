@@ -94,10 +94,6 @@ public final class LoginThrottle: @unchecked Sendable {
         local = MemoryGuessLedger(maxClients: policy.maxClients)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     private var now: Double { Date().timeIntervalSince1970 }
 
     /// `body` on the shared ledger, or on this server's own when there is none or it fails.
@@ -125,7 +121,7 @@ public final class LoginThrottle: @unchecked Sendable {
     public func isProven(_ client: String) -> Bool {
         let now = self.now
         let record = counting { try $0.record(client) } ?? nil
-        return record?.proven.map { now - $0 < Self.seconds(policy.provenFor) } ?? false
+        return record?.proven.map { now - $0 < policy.provenFor / .seconds(1) } ?? false
     }
 
     /// Whole seconds left of the client's ban, nil when it is not banned.
@@ -151,7 +147,7 @@ public final class LoginThrottle: @unchecked Sendable {
 
     /// Counts a wrong password or token from `client`.
     public func failed(_ client: String) -> Verdict {
-        let now = self.now, window = Self.seconds(self.policy.window), policy = self.policy
+        let now = self.now, window = self.policy.window / .seconds(1), policy = self.policy
         let verdict = counting { ledger in
             try ledger.update(client) { stored -> Verdict in
                 var record = stored ?? GuessRecord(last: now)
@@ -166,7 +162,7 @@ public final class LoginThrottle: @unchecked Sendable {
                     verdict.delay = min(policy.firstDelay * (1 << doublings), policy.maxDelay)
                 }
                 if record.failures >= policy.banAfter, record.bannedUntil == nil {
-                    record.bannedUntil = now + Self.seconds(policy.banDuration)
+                    record.bannedUntil = now + policy.banDuration / .seconds(1)
                     verdict.bannedFor = Int(policy.banDuration.components.seconds)
                 }
                 stored = record
@@ -188,7 +184,7 @@ public final class LoginThrottle: @unchecked Sendable {
             return false
         }
         if prune {
-            let before = now - max(window, Self.seconds(policy.provenFor))
+            let before = now - max(window, policy.provenFor / .seconds(1))
             _ = counting { try $0.forget(before: before, now: now) }
         }
         return verdict
@@ -222,7 +218,7 @@ public final class LoginThrottle: @unchecked Sendable {
         if shared != nil, let seen = lock.withLock({ allowanceSeen }), now - seen.asked < Self.sharedFreshness {
             return Self.refilled(seen.allowance, now: now, policy: policy).allowance
         }
-        let stored = counting { try $0.updateAllowance(fresh: fresh) { allowance in allowance } } ?? fresh
+        let stored = (counting { try $0.allowance() } ?? nil) ?? fresh
         lock.withLock { allowanceSeen = (stored, now) }
         return Self.refilled(stored, now: now, policy: policy).allowance
     }

@@ -21,8 +21,7 @@ public struct MessageRate: Sendable {
     public mutating func take(at now: ContinuousClock.Instant) -> Bool {
         if let last {
             let elapsed = last.duration(to: now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            tokens = min(burst, tokens + max(0, seconds) * perSecond)
+            tokens = min(burst, tokens + max(0, elapsed / .seconds(1)) * perSecond)
         }
         last = now
         guard tokens >= 1 else { return false }

@@ -107,12 +107,14 @@ public final class PostgresCatalog: Sendable {
         try committed(opening: "BEGIN", body)
     }
 
-    /// `body` in the transaction `begin` opens, committed when it returns, rolled back when it throws.
-    private func committed<T>(opening begin: PostgresQuery, _ body: (PostgresCatalogConnection) throws -> T) throws -> T {
+    /// `body` in the transaction `begin` opens, ended by `end` when it returns (COMMIT, or
+    /// ROLLBACK for a dry run), rolled back when it throws.
+    private func committed<T>(opening begin: PostgresQuery, ending end: PostgresQuery = "COMMIT",
+                              _ body: (PostgresCatalogConnection) throws -> T) throws -> T {
         try withConnection(opening: begin) { connection in
             do {
                 let result = try body(connection)
-                try connection.run("COMMIT")
+                try connection.run(end)
                 return result
             } catch {
                 _ = try? connection.run("ROLLBACK")
@@ -130,21 +132,11 @@ public final class PostgresCatalog: Sendable {
     /// `catalog_state.changes` (answers kept for an older version are stale); with `rollingBack`,
     /// every check and answer of the change and none of its effect.
     public func write<T>(rollingBack: Bool = false, _ body: (PostgresCatalogConnection) throws -> T) throws -> T {
-        try withConnection(opening: "BEGIN") { connection in
-            do {
-                try connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
-                let result = try body(connection)
-                if rollingBack {
-                    try connection.run("ROLLBACK")
-                } else {
-                    try connection.run("UPDATE catalog_state SET changes = changes + 1")
-                    try connection.run("COMMIT")
-                }
-                return result
-            } catch {
-                _ = try? connection.run("ROLLBACK")
-                throw error
-            }
+        try committed(opening: "BEGIN", ending: rollingBack ? "ROLLBACK" : "COMMIT") { connection in
+            try connection.run("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+            let result = try body(connection)
+            if !rollingBack { try connection.run("UPDATE catalog_state SET changes = changes + 1") }
+            return result
         }
     }
 

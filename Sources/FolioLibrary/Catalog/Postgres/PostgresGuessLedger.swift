@@ -42,6 +42,14 @@ public final class PostgresGuessLedger: GuessLedger {
         }
     }
 
+    public func allowance() throws -> GuessAllowance? {
+        try database.withConnection { connection in
+            guard let row = try connection.run("SELECT allowance, counted FROM guess_allowance WHERE id = 1").first else { return nil }
+            let (allowance, counted) = try row.decode((Double, Double).self)
+            return GuessAllowance(allowance: allowance, counted: counted)
+        }
+    }
+
     public func updateAllowance<T>(fresh: GuessAllowance, _ change: (inout GuessAllowance) -> T) throws -> T {
         try database.transaction { connection in
             try connection.run("""
