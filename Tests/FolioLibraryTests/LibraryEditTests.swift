@@ -9,8 +9,13 @@ import XCTest
 /// lock, saved, recorded in the catalog with who made it, and the catalog row updated at
 /// once; undo outlives a reopening of the catalog (a server's restart) and refuses to undo
 /// over another writer's change.
-final class LibraryEditTests: XCTestCase {
-    private var folder: URL!
+class LibraryEditTests: XCTestCase {
+    var folder: URL!
+
+    /// The catalog the tests run on (LibraryEditPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
     private static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Samples")
     private let score = "Dvořák – Rusalka.pdf"
@@ -44,7 +49,7 @@ final class LibraryEditTests: XCTestCase {
         let relative = "Opera/\(score)"
         let path = folder.appendingPathComponent(relative).path
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        var catalog: LibraryCatalog? = try LibraryCatalog(folder: folder.path)
+        var catalog: LibraryCatalog? = try makeCatalog()
         _ = try LibraryScanner(catalog: try XCTUnwrap(catalog)).scan()
         let start = try XCTUnwrap(FileVersion.tag(of: path))
 
@@ -67,7 +72,7 @@ final class LibraryEditTests: XCTestCase {
 
         // The server restarts: the record is the catalog's.
         catalog = nil
-        let reopened = try LibraryCatalog(folder: folder.path)
+        let reopened = try makeCatalog()
         XCTAssertEqual(try reopened.lastChange(score: relative)?.change, "Rating 5")
         XCTAssertThrowsError(try reopened.undo(score: relative, expected: first.version)) { error in
             XCTAssertEqual((error as? LibraryError)?.code, .conflict, "an undo made against an old version")
@@ -95,7 +100,7 @@ final class LibraryEditTests: XCTestCase {
     func testAnotherWritersChangeIsNeverUndoneOver() throws {
         let relative = "Opera/\(score)"
         let path = folder.appendingPathComponent(relative).path
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         _ = try catalog.edit(score: relative, expected: nil, change: "Rating 4", setRating(4))
         // Another program appends its own update.
@@ -131,7 +136,7 @@ final class LibraryEditTests: XCTestCase {
     func testAnEarlierChangeIsTakenBackKeepingTheLaterOnesAndOnlyByWhoMay() throws {
         let relative = "Opera/\(score)"
         let path = folder.appendingPathComponent(relative).path
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         let boris = try catalog.addMember(MemberSetting(name: "Борис", role: .player, instrument: "Viola")).member
         let anna = try catalog.addMember(MemberSetting(name: "Anna Nováková", role: .player, instrument: "Violin II")).member
@@ -184,7 +189,7 @@ final class LibraryEditTests: XCTestCase {
     func testAChangeALaterOneBuiltOnIsNotTakenBack() throws {
         let relative = "Opera/\(score)"
         let path = folder.appendingPathComponent(relative).path
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         _ = try catalog.edit(score: relative, expected: nil, change: "Rating 3", author: "Jana", setRating(3))
         _ = try catalog.edit(score: relative, expected: nil, change: "Rating 5", author: "Петр", setRating(5))
@@ -199,7 +204,7 @@ final class LibraryEditTests: XCTestCase {
     }
 
     func testTheLocatorFindsTheLibraryAboveAFileAndOnlyCataloguedFiles() throws {
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         var locator = CatalogLocator()
         let found = try XCTUnwrap(locator.catalog(for: folder.appendingPathComponent("Opera/\(score)").path))

@@ -341,7 +341,7 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "dvorak", includeBookmarks: true)).map(\.title).sorted(),
                        ["Furiant", "Slovanské tance"])
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "furiant")), [])
-        try catalog.write { db in try LibraryCatalog.remove(id: 1, in: db) }
+        try catalog.storeWrite { try LibraryCatalog.remove(id: 1, in: $0) }
         XCTAssertEqual(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_text") }, 0)
     }
 }

@@ -7,8 +7,13 @@ import XCTest
 /// Parts in the catalog: files grouped into pieces by their names in several scripts; a player
 /// is shown their part, else their instrument's, section's or the full score; labels set by
 /// hand survive a rescan and a rename, and bad ones are refused with the valid range.
-final class PartCatalogTests: XCTestCase {
-    private var folder: URL!
+class PartCatalogTests: XCTestCase {
+    var folder: URL!
+
+    /// The catalog the tests run on (PartCatalogPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-parts-\(UUID().uuidString)")
@@ -29,7 +34,7 @@ final class PartCatalogTests: XCTestCase {
     }
 
     private func catalog() throws -> LibraryCatalog {
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         try LibraryScanner(catalog: catalog).scan()
         return catalog
     }

@@ -7,9 +7,9 @@ import XCTest
 /// scores before bookmarks. The expected pages come from the whole ranking (no limit), cut
 /// to those candidates here, so a page equals what ranking everything would put first among
 /// them; a query matching no more than the bound, or with a filter, is ranked whole.
-final class SearchRankingTests: XCTestCase {
-    private var folder: URL!
-    private var catalog: LibraryCatalog!
+class SearchRankingTests: XCTestCase {
+    var folder: URL!
+    var catalog: LibraryCatalog!
 
     /// Score titles that all match "pís" (Czech, with Greek, Russian and Japanese words beside),
     /// each score with two bookmarks that match too.
@@ -18,29 +18,43 @@ final class SearchRankingTests: XCTestCase {
         "Biblické písně op. 99", "Večerní písně", "Milostné písně a balady", "Písně kosmické",
     ]
 
+    /// The catalog the tests run on (SearchRankingPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
+
+    /// The SQLite catalog whose own bm25 the expected orders come from: the one tested, or
+    /// (on PostgreSQL) a twin filled the same way.
+    func reference() throws -> LibraryCatalog {
+        catalog
+    }
+
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ranking-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        catalog = try LibraryCatalog(folder: folder.path)
-        try catalog.write { db in
+        catalog = try makeCatalog()
+        try Self.fill(catalog)
+    }
+
+    /// The titles' scores and bookmarks, stored as they are in either database.
+    static func fill(_ catalog: LibraryCatalog) throws {
+        try catalog.storeWrite { statements in
             var entryID: Int64 = 0
             for (index, title) in Self.titles.enumerated() {
                 let scoreID = Int64(index + 1)
                 let path = "Písně \(scoreID).pdf"
-                try db.execute(sql: """
+                try statements.execute("""
                     INSERT INTO score (id, path, pathKey, size, modified, fingerprint, added, pages)
                     VALUES (?, ?, ?, 1, 1, ?, 0, 4)
-                    """, arguments: [scoreID, path, CatalogPath.key(path), "f\(scoreID)"])
+                    """, [scoreID, path, CatalogPath.key(path), "f\(scoreID)"])
                 let people = index % 3 == 0 ? "Antonín Dvořák" : "Leoš Janáček"
                 for (bookmark, text) in [(nil, title), (0, "Píseň \(title)"), (1, "Písně č. \(scoreID)")] as [(Int?, String)] {
                     entryID += 1
-                    try db.execute(sql: "INSERT INTO entry (id, scoreId, bookmark, title, composers) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [entryID, scoreID, bookmark, text, "[\"\(people)\"]"])
+                    try statements.execute("INSERT INTO entry (id, scoreId, bookmark, title, composers) VALUES (?, ?, ?, ?, ?)",
+                                           [entryID, scoreID, bookmark, text, "[\"\(people)\"]"])
                     let rowid = entryID + (bookmark == nil ? LibraryCatalog.scoreTextOffset : 0)
-                    try db.execute(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, '')",
-                                   arguments: [rowid, text, people])
-                    try db.execute(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'composer', ?, ?)",
-                                   arguments: [entryID, LibraryQuery.fold(people), people])
+                    try statements.indexTexts([IndexedText(rowid: rowid, entryID: entryID, title: text, people: people, words: "")])
+                    try LibraryCatalog.insertFacet(entryID: entryID, field: "composer", value: people, in: statements)
                 }
             }
         }
@@ -142,7 +156,7 @@ final class SearchRankingTests: XCTestCase {
     func testAPageEndingAmongEqualRanksTakesThemByPath() throws {
         for text in ["písně", "písně č"] {
             let match = try XCTUnwrap(LibraryQuery(text: text).matchExpression)
-            let ranked = try catalog.read { db in
+            let ranked = try reference().read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT s.path, e.title, e.bookmark IS NOT NULL FROM entry_text
                     JOIN entry e ON e.id = entry_text.rowid % \(LibraryCatalog.scoreTextOffset)

@@ -8,14 +8,19 @@ import XCTest
 /// not, folder names, list filters by word, and bookmarks under their book, inheriting a
 /// composer only from a book of one. Entries are stored as a scan stores them
 /// (`LibraryCatalog.store`), so what is indexed is what a scan indexes.
-final class SearchSpellingTests: XCTestCase {
-    private var folder: URL!
-    private var catalog: LibraryCatalog!
+class SearchSpellingTests: XCTestCase {
+    var folder: URL!
+    var catalog: LibraryCatalog!
+
+    /// The catalog the tests run on (SearchSpellingPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-spelling-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        catalog = try LibraryCatalog(folder: folder.path)
+        catalog = try makeCatalog()
         store("Прокофьев/Петя и волк.pdf", title: "Пётр и волк", composers: ["Сергей Прокофьев"])
         store("Чайковский/Времена года.pdf", title: "Времена года", composers: ["Пётр Ильич Чайковский"],
               bookmarks: [("Январь", []), ("Февраль", [])])
@@ -47,11 +52,11 @@ final class SearchSpellingTests: XCTestCase {
         let record = ScoreRecord(stamp: FileStamp(path: path, size: 1, modified: 1), pageCount: 4, version: "1.7", encrypted: false,
                                  metadata: ScoreMetadata(title: title, composers: composers), bookmarks: marks,
                                  annotations: [:], warnings: [], error: nil)
-        XCTAssertNoThrow(try catalog.write { db in try LibraryCatalog.store(record, id: nil, in: db) })
+        XCTAssertNoThrow(try catalog.storeWrite { try LibraryCatalog.store(record, id: nil, in: $0) })
     }
 
     /// The titles a text search finds (bookmarks as "Book › Piece"), best first.
-    private func found(_ text: String, bookmarks: Bool = false) throws -> [String] {
+    func found(_ text: String, bookmarks: Bool = false) throws -> [String] {
         try catalog.search(LibraryQuery(text: text, includeBookmarks: bookmarks)).map { entry in
             entry.bookmark.map { "\(ScoreMetadata.title(forFile: entry.path)) › \($0.title)" } ?? entry.title
         }
@@ -137,7 +142,7 @@ final class SearchSpellingTests: XCTestCase {
         let before = try found("petr") + (try found("strasse")) + (try found("real book"))
         try catalog.write { db in
             try db.execute(sql: "DELETE FROM entry_text")
-            try SearchText.rebuild(in: db)
+            try SearchText.rebuild(in: SQLiteStatements(db: db))
         }
         XCTAssertEqual(try found("petr") + (try found("strasse")) + (try found("real book")), before)
         XCTAssertEqual(try found("петр волк"), ["Пётр и волк"])

@@ -7,8 +7,13 @@ import XCTest
 
 /// Setlists in the catalog: positions stay dense through adds, moves and removes; a file
 /// moved outside Folio stays in its setlists; a deleted one leaves a placeholder.
-final class SetlistCatalogTests: XCTestCase {
-    private var folder: URL!
+class SetlistCatalogTests: XCTestCase {
+    var folder: URL!
+
+    /// The catalog the tests run on (SetlistCatalogPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-setlists-\(UUID().uuidString)")
@@ -24,7 +29,7 @@ final class SetlistCatalogTests: XCTestCase {
     }
 
     func testPositionsMovesAndFiles() throws {
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         try catalog.createSetlist("Gig")
         let titles = { try catalog.setlist(named: "Gig").entries.map(\.title) }

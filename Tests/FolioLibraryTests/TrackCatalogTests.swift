@@ -9,8 +9,13 @@ import XCTest
 /// writes them) are adopted on a scan, relative to the score's folder, waiting for a file that
 /// is not there yet; adopted once per version of the list; a setlist's pieces open with their
 /// tracks, a bookmark's own first; audio files that are replaced by something else leave.
-final class TrackCatalogTests: XCTestCase {
-    private var folder: URL!
+class TrackCatalogTests: XCTestCase {
+    var folder: URL!
+
+    /// The catalog the tests run on (TrackCatalogPostgresTests: one kept in PostgreSQL).
+    func makeCatalog() throws -> LibraryCatalog {
+        try LibraryCatalog(folder: folder.path)
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tracks-\(UUID().uuidString)")
@@ -38,7 +43,7 @@ final class TrackCatalogTests: XCTestCase {
         let score = "Janáček/Po zarostlém chodníčku.pdf"
         try writeTracks([AudioTrackLink(file: "Audio/Dobrú noc – Добрый вечер.ogg", title: "Firkušný", loopStart: 1, loopEnd: 1.5),
                          AudioTrackLink(file: "Frýdecká.m4a", offset: 0.5)])
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         var summary = try LibraryScanner(catalog: catalog).scan()
         XCTAssertEqual(summary.audio, 0)
         var tracks = try catalog.tracks(of: score)
@@ -86,7 +91,7 @@ final class TrackCatalogTests: XCTestCase {
         }
         try tone("a.flac")
         try tone("b.wav")
-        let catalog = try LibraryCatalog(folder: folder.path)
+        let catalog = try makeCatalog()
         _ = try LibraryScanner(catalog: catalog).scan()
         try catalog.createSetlist("Koncert")
         try catalog.addToSetlist("Koncert", .score(path: score))

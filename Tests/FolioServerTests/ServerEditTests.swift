@@ -10,7 +10,7 @@ import XCTest
 
 /// Editing through the API: metadata, bookmarks from the TOC, and undo — each save read
 /// back with pikepdf, each refusal leaving the file byte-identical.
-final class ServerEditTests: ServerTestCase, @unchecked Sendable {
+class ServerEditTests: ServerTestCase, @unchecked Sendable {
 
     private struct Scores: Decodable { let scores: [ScoreService.Score] }
 
@@ -37,12 +37,16 @@ final class ServerEditTests: ServerTestCase, @unchecked Sendable {
     func testEverySaveRefreshesTheCatalog() async throws {
         let name = "Brahms-Cancion_de_Cuna.pdf"
         let database = fixture.folder.appendingPathComponent(".folio/library.sqlite").path
-        @Sendable func count() throws -> String {
+        try await checkEverySaveRefreshesTheCatalog {
             try ServerFixture.python("""
                 import sqlite3, sys
                 print(sqlite3.connect(sys.argv[1]).execute("SELECT annotationCount FROM score WHERE path = ?", ("\(name)",)).fetchone()[0])
                 """, database)
         }
+    }
+
+    /// An annotation added through the API is counted at once in the catalog, as `count` reads it.
+    func checkEverySaveRefreshesTheCatalog(_ count: @escaping @Sendable () throws -> String) async throws {
         try await Application(router: try fixture.server().router()).test(.router) { client in
             var headers = try await ServerFixture.csrf(client)
             let id = try await ServerFixture.scoreID(client, query: "cuna")

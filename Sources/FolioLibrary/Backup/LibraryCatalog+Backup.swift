@@ -44,8 +44,13 @@ extension LibraryCatalog {
     ///
     /// - Throws: ``LibraryError`` `.invalidArgument` when `destination` exists or lies inside the
     ///   library, `.notFound` when its parent folder is missing, `.io` or `.noSpace` when a copy
-    ///   fails, `.database` when the catalog cannot be read.
+    ///   fails, `.database` when the catalog cannot be read, `.invalidArgument` when the catalog is
+    ///   kept in PostgreSQL (its server's own tools back it up: `pg_dump`).
     public func backup(to destination: String) throws -> LibraryBackupSummary {
+        if shared != nil {
+            throw LibraryError(.invalidArgument, "the catalog is kept in PostgreSQL: back up its database with pg_dump, "
+                + "and the library's folder with any file copy")
+        }
         let target = URL(fileURLWithPath: destination).standardizedFileURL.path
         let parent = (target as NSString).deletingLastPathComponent
         let fileManager = FileManager.default
@@ -85,7 +90,7 @@ extension LibraryCatalog {
 
     /// The catalog through SQLite's online backup (one read transaction of the live pool),
     /// written to `path` and closed; its journal is folded in so the copy is one file.
-    private func copyCatalog(to path: String) throws {
+    func copyCatalog(to path: String) throws {
         do {
             let copy = try DatabaseQueue(path: path)
             try pool.backup(to: copy)

@@ -307,7 +307,7 @@ enum CatalogSchema {
             // anthology of several composers inherits none of them from now on.
             // A score's credits (ScoreCredit: who the file names beyond forScore's fields, by role).
             try db.execute(sql: "ALTER TABLE entry ADD COLUMN credits TEXT")
-            try SearchText.rebuild(in: db)
+            try SearchText.rebuild(in: SQLiteStatements(db: db))
             try db.execute(sql: "UPDATE score SET size = -1")
         }
         return migrator

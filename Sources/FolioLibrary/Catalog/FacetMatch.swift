@@ -41,12 +41,25 @@ enum FacetMatch {
         return wanted.allSatisfy { word in have.contains { $0.hasPrefix(word) } }
     }
 
-    /// The condition on entry `e` for `value` of `field`, with its arguments.
-    static func condition(field: String, value: String) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+    /// The condition on entry `e` for `value` of `field`, with its arguments. PostgreSQL has no
+    /// ``name``: there each facet keeps its folded words (`facet.words`, one space between), and
+    /// each wanted word is a `LIKE` on them (a word is letters and digits: no `%`, `_` or `\\`).
+    static func condition(field: String, value: String, dialect: CatalogDialect = .sqlite) -> (sql: String, arguments: CatalogArguments) {
         let folded = LibraryQuery.fold(value)
+        let test: String
+        var arguments: CatalogArguments = [field, folded]
+        switch dialect {
+        case .sqlite:
+            test = "\(name)(folded, ?)"
+            arguments.append(folded)
+        case .postgresql:
+            let wanted = words(folded)
+            test = wanted.isEmpty ? "FALSE" : wanted.map { _ in "(' ' || words) LIKE ?" }.joined(separator: " AND ")
+            arguments += wanted.map { "% \($0)%" }
+        }
         return ("""
-            e.id IN (SELECT entryId FROM facet WHERE field = ? AND (folded = ? OR (\(name)(folded, ?) AND NOT EXISTS \
+            e.id IN (SELECT entryId FROM facet WHERE field = ? AND (folded = ? OR (\(test) AND NOT EXISTS \
             (SELECT 1 FROM facet WHERE field = ? AND folded = ?))))
-            """, [field, folded, folded, field, folded])
+            """, arguments + [field, folded])
     }
 }

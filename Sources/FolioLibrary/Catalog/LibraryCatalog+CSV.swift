@@ -1,7 +1,6 @@
 import FolioPDF
 import FolioScore
 import Foundation
-import GRDB
 
 extension LibraryCatalog {
     /// The catalog as one forScore library CSV, handed to `write` a piece at a time (the
@@ -24,12 +23,7 @@ extension LibraryCatalog {
     /// Calls `body` with every readable score by path — its own fields and its bookmarks —
     /// reading one score at a time. Returns the number of scores.
     func forEachScore(_ body: (String, ScoreMetadata, [Bookmark]) throws -> Void) throws -> Int {
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.id, s.path, e.bookmark, e.startPage, e.endPage, e.title, e.own
-                FROM score s JOIN entry e ON e.scoreId = s.id WHERE s.error IS NULL
-                ORDER BY s.path, s.id, e.bookmark IS NOT NULL, e.bookmark
-                """)
+        try storeRead { db in
             var count = 0
             var current: (id: Int64, path: String, score: ScoreMetadata, bookmarks: [Bookmark])?
             func flush() throws {
@@ -37,17 +31,21 @@ extension LibraryCatalog {
                 try body(current.path, current.score, current.bookmarks)
                 count += 1
             }
-            while let row = try rows.next() {
-                let id: Int64 = row["id"]
+            try db.each("""
+                SELECT s.id, s.path, e.bookmark, e.startPage, e.endPage, e.title, e.own
+                FROM score s JOIN entry e ON e.scoreId = s.id WHERE s.error IS NULL
+                ORDER BY \(db.binary("s.path")), s.id, e.bookmark IS NOT NULL, e.bookmark
+                """) { row in
+                let id: Int64 = try row.value("id")
                 let own = ScoreMetadata(storedIn: row) ?? ScoreMetadata()
                 if current?.id != id {
                     try flush()
-                    current = (id, row["path"], own, [])
-                    continue
+                    current = (id, try row.value("path"), own, [])
+                    return
                 }
-                guard let start: Int = row["startPage"] else { continue }
-                let end: Int = row["endPage"] ?? start
-                current?.bookmarks.append(Bookmark(name: row["title"], action: .page(index: start - 1),
+                guard let start: Int = row.optional("startPage") else { return }
+                let end: Int = row.optional("endPage") ?? start
+                current?.bookmarks.append(Bookmark(name: try row.value("title"), action: .page(index: start - 1),
                                                    pages: start...max(start, end), metadata: own))
             }
             try flush()
@@ -71,7 +69,7 @@ extension LibraryCatalog {
         }
         guard parts.count == 1 else { throw LibraryError(.notFound, "no file \(fileName) in the library") }
         do {
-            return try read { db in try Self.score(fileName, in: db).path }
+            return try storeRead { try Self.score(fileName, in: $0).path }
         } catch let error as LibraryError where error.code == .notFound {
             throw LibraryError(.notFound, "no file \(fileName) in the library")
         }
@@ -79,6 +77,8 @@ extension LibraryCatalog {
 
     /// Every readable catalogued file, relative paths sorted.
     public func paths() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT path FROM score WHERE error IS NULL ORDER BY path") }
+        try storeRead { db in
+            try db.rows("SELECT path FROM score WHERE error IS NULL ORDER BY \(db.binary("path"))").map { try $0.value(at: 0) as String }
+        }
     }
 }

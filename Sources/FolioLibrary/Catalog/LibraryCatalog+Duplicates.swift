@@ -1,7 +1,6 @@
 import Crypto
 import FolioScore
 import Foundation
-import GRDB
 
 /// Files that are the same score twice.
 ///
@@ -35,12 +34,12 @@ extension LibraryCatalog {
     /// since the scan is left out of its group.
     public func duplicates() throws -> [DuplicateGroup] {
         var groups: [DuplicateGroup] = []
-        let candidates = try read { db in
-            try Row.fetchAll(db, sql: """
+        let candidates = try storeRead { db in
+            try db.rows("""
                 SELECT fingerprint, path FROM score WHERE fingerprint IN
                     (SELECT fingerprint FROM score GROUP BY fingerprint HAVING COUNT(*) > 1)
-                ORDER BY fingerprint, path
-                """).map { (fingerprint: $0["fingerprint"] as String, path: $0["path"] as String) }
+                ORDER BY \(db.binary("fingerprint")), \(db.binary("path"))
+                """).map { (fingerprint: try $0.value("fingerprint") as String, path: try $0.value("path") as String) }
         }
         // Same fingerprint: confirmed by hashing the whole files.
         var identicalPaths = Set<String>()
@@ -57,16 +56,15 @@ extension LibraryCatalog {
         }
         // Same title and composers, different files: one representative per identical group.
         var works: [String: (label: String, paths: [String])] = [:]
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
+        try storeRead { db in
+            try db.each("""
                 SELECT s.path, e.own FROM score s JOIN entry e ON e.scoreId = s.id
-                WHERE e.bookmark IS NULL AND s.error IS NULL ORDER BY s.path
-                """)
-            while let row = try rows.next() {
-                let path: String = row["path"]
-                guard !identicalPaths.contains(path) else { continue }
+                WHERE e.bookmark IS NULL AND s.error IS NULL ORDER BY \(db.binary("s.path"))
+                """) { row in
+                let path: String = try row.value("path")
+                guard !identicalPaths.contains(path) else { return }
                 guard let fields = ScoreMetadata(storedIn: row),
-                      let title = fields.title, !title.isEmpty, !fields.composers.isEmpty else { continue }
+                      let title = fields.title, !title.isEmpty, !fields.composers.isEmpty else { return }
                 let key = LibraryQuery.fold(title) + "\u{1F}" + fields.composers.map(LibraryQuery.fold).sorted()
                     .joined(separator: "\u{1F}")
                 works[key, default: ("\(title) — \(fields.composers.joined(separator: ", "))", [])].paths.append(path)

@@ -1,6 +1,5 @@
 import FolioScore
 import Foundation
-import GRDB
 
 extension LibraryCatalog {
     /// The catalog in MobileSheets' CSV import layout, handed to `write` a piece at a time:
@@ -24,11 +23,11 @@ extension LibraryCatalog {
     /// titles its song now — the catalog's title of the score (its title, else its file name
     /// without extension) — so the two match.
     public func mobileSheetsSetlists() throws -> MobileSheetsSetlists {
-        let titles = try read { db in
-            try Dictionary(Row.fetchAll(db, sql: """
+        let titles = try storeRead { db in
+            try Dictionary(db.rows("""
                 SELECT s.path, e.title FROM score s JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL
                 WHERE s.id IN (SELECT scoreId FROM setlist_entry WHERE scoreId IS NOT NULL)
-                """).map { ($0["path"] as String, $0["title"] as String) }, uniquingKeysWith: { first, _ in first })
+                """).map { (try $0.value("path") as String, try $0.value("title") as String) }, uniquingKeysWith: { first, _ in first })
         }
         let setlists = try setlists().map { summary in
             var setlist = try setlist(named: summary.name)

@@ -78,11 +78,11 @@ extension LibraryCatalog {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let batch = Array(ids[start..<min(start + 500, ids.count)])
             let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-            try read { db in
-                for row in try Row.fetchAll(db, sql: """
+            try storeRead { statements in
+                for row in try statements.rows("""
                     SELECT scoreId, COUNT(*) AS pieces FROM entry WHERE bookmark IS NOT NULL AND scoreId IN (\(marks)) GROUP BY scoreId
-                    """, arguments: StatementArguments(batch)) {
-                    counts[row["scoreId"]] = row["pieces"]
+                    """, batch) {
+                    counts[try row.value(at: 0)] = try row.value(at: 1)
                 }
             }
         }
@@ -100,24 +100,36 @@ extension LibraryCatalog {
 
     /// ``search(_:)`` ranking at most `candidates` matches of a page of text results.
     func search(_ query: LibraryQuery, rankingAtMost candidates: Int) throws -> [LibraryEntry] {
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        let match = query.matchExpression
-        let offset = Self.scoreTextOffset
-        // With text, the text index leads; scores alone are its upper rowid range.
-        let rows = match == nil ? "entry e" : "entry_text JOIN entry e ON e.id = entry_text.rowid % \(offset)"
-        var sql = "SELECT \(Self.entryColumns) FROM \(rows) JOIN score s ON s.id = e.scoreId"
-        if let match {
-            conditions.append("entry_text MATCH ?")
-            arguments.append(match)
-            if !query.includeBookmarks { conditions.append("entry_text.rowid >= \(offset)") }
+        let key = Self.searchKey(query, rankingAtMost: candidates)
+        // The catalog's version and the answer from one snapshot: a write by any process
+        // (a scan beside the server) makes the kept answers of older versions stale.
+        return try storeRead { statements in
+            let version: Int64 = try statements.scalar("SELECT changes FROM catalog_state") ?? 0
+            if let kept = searches.entries(for: key, version: version) { return kept }
+            let started = ContinuousClock.now
+            let entries = if let sqlite = statements as? SQLiteStatements {
+                try Self.search(query, rankingAtMost: candidates, in: sqlite)
+            } else {
+                try Self.postgresSearch(query, rankingAtMost: candidates, version: version, in: statements)
+            }
+            if searches.worthKeeping(started.duration(to: .now)) {
+                searches.store(entries, for: key, version: version)
+            }
+            return entries
         }
+    }
+
+    /// What every search asks of the entries beside its text (`e`, and their score `s`): its
+    /// field values, key and ranges, as conditions with their arguments; `filtered` when there is any.
+    static func conditions(of query: LibraryQuery, dialect: CatalogDialect) -> (conditions: [String], arguments: CatalogArguments, filtered: Bool) {
+        var conditions: [String] = []
+        var arguments: CatalogArguments = []
         if !query.includeBookmarks { conditions.append("e.bookmark IS NULL") }
         var filtered = false
         for (field, values) in [("composer", query.composers), ("genre", query.genres), ("tag", query.tags),
                                 ("label", query.labels)] {
             for value in values {
-                let (condition, values) = FacetMatch.condition(field: field, value: value)
+                let (condition, values) = FacetMatch.condition(field: field, value: value, dialect: dialect)
                 conditions.append(condition)
                 arguments += values
                 filtered = true
@@ -136,50 +148,66 @@ extension LibraryCatalog {
             arguments.append(comparison.value)
             filtered = true
         }
+        return (conditions, arguments, filtered)
+    }
+
+    /// The ORDER BY of a search sorted by `sort`, up to the order every search ends with.
+    static func order(_ sort: LibraryQuery.Sort, in statements: any CatalogStatements) -> String {
+        switch sort {
+        case .title: statements.noCase("e.title")
+        case .composer: "e.composers = '[]', \(statements.noCase("e.composers")), \(statements.noCase("e.title"))"
+        case .added: "s.added DESC"
+        case .rating: "e.rating IS NULL, e.rating DESC"
+        case .duration: "e.duration IS NULL, e.duration"
+        }
+    }
+
+    /// What every search's order ends with: path (by its bytes), the score before its
+    /// bookmarks, bookmarks in order.
+    static func lastOrder(in statements: any CatalogStatements) -> String {
+        "\(statements.binary("s.path")), e.bookmark IS NOT NULL, e.bookmark"
+    }
+
+    /// ``search(_:rankingAtMost:)`` in the SQLite catalog: FTS5's `entry_text` and ``SearchRank``.
+    private static func search(_ query: LibraryQuery, rankingAtMost candidates: Int, in statements: SQLiteStatements) throws -> [LibraryEntry] {
+        let db = statements.db
+        var conditions: [String] = []
+        var arguments: CatalogArguments = []
+        let match = query.matchExpression
+        let offset = Self.scoreTextOffset
+        // With text, the text index leads; scores alone are its upper rowid range.
+        let rows = match == nil ? "entry e" : "entry_text JOIN entry e ON e.id = entry_text.rowid % \(offset)"
+        var sql = "SELECT \(Self.entryColumns) FROM \(rows) JOIN score s ON s.id = e.scoreId"
+        if let match {
+            conditions.append("entry_text MATCH ?")
+            arguments.append(match)
+            if !query.includeBookmarks { conditions.append("entry_text.rowid >= \(offset)") }
+        }
+        let (others, values, filtered) = Self.conditions(of: query, dialect: .sqlite)
+        conditions += others
+        arguments += values
         // A page of text results, best first with nothing else to filter by, ranks only the
         // candidates (see rankedPage).
-        var page: Int?
-        if match != nil, query.sort == nil, !filtered, let limit = query.limit, limit <= candidates { page = max(0, limit) }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        let order: String
-        switch query.sort {
-        case .title: order = "e.title COLLATE NOCASE"
-        case .composer: order = "e.composers = '[]', e.composers COLLATE NOCASE, e.title COLLATE NOCASE"
-        case .added: order = "s.added DESC"
-        case .rating: order = "e.rating IS NULL, e.rating DESC"
-        case .duration: order = "e.duration IS NULL, e.duration"
-        case nil: order = match != nil ? "\(SearchRank.name)(entry_text)" : "e.title COLLATE NOCASE"
+        if let match, query.sort == nil, !filtered, let limit = query.limit, limit <= candidates {
+            return try Self.rankedPage(match: match, scoresOnly: !query.includeBookmarks, limit: max(0, limit),
+                                       candidates: candidates, in: db)
         }
-        sql += " ORDER BY \(order), s.path, e.bookmark IS NOT NULL, e.bookmark"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let order = query.sort.map { Self.order($0, in: statements) }
+            ?? (match != nil ? "\(SearchRank.name)(entry_text)" : statements.noCase("e.title"))
+        sql += " ORDER BY \(order), \(lastOrder(in: statements))"
         // Text results with bookmarks are grouped by score (groupedByScore) before the limit.
         let grouping = match != nil && query.sort == nil && query.includeBookmarks
         if let limit = query.limit, !grouping {
             sql += " LIMIT ?"
             arguments.append(max(0, limit))
         }
-        let key = Self.searchKey(query, rankingAtMost: candidates)
-        // The catalog's version and the answer from one snapshot: a write by any process
-        // (a scan beside the server) makes the kept answers of older versions stale.
-        return try read { db in
-            let version = try Self.catalogVersion(in: db)
-            if let kept = searches.entries(for: key, version: version) { return kept }
-            let started = ContinuousClock.now
-            var entries: [LibraryEntry]
-            if let page, let match {
-                entries = try Self.rankedPage(match: match, scoresOnly: !query.includeBookmarks, limit: page,
-                                              candidates: candidates, in: db)
-            } else {
-                entries = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.entry)
-                if grouping {
-                    entries = Self.groupedByScore(entries, score: \.id, isBookmark: { $0.bookmark != nil })
-                    if let limit = query.limit { entries = Array(entries.prefix(max(0, limit))) }
-                }
-            }
-            if searches.worthKeeping(started.duration(to: .now)) {
-                searches.store(entries, for: key, version: version)
-            }
-            return entries
+        var entries = try statements.uncachedRows(sql, arguments.map(CatalogValue.init)).map(Self.entry)
+        if grouping {
+            entries = Self.groupedByScore(entries, score: \.id, isBookmark: { $0.bookmark != nil })
+            if let limit = query.limit { entries = Array(entries.prefix(max(0, limit))) }
         }
+        return entries
     }
 
     /// `items` (best first) with each score's together: where the score itself stands when it
@@ -251,14 +279,7 @@ extension LibraryCatalog {
             let items = rows.map { (id: $0[0] as Int64, score: $0[1] as Int64, isBookmark: $0[2] as Bool) }
             order = Self.groupedByScore(items, score: \.score, isBookmark: \.isBookmark).prefix(limit).map(\.id)
         }
-        var entries: [Int64: LibraryEntry] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
-            WHERE e.id IN (SELECT value FROM json_each(?))
-            """), arguments: [json(order)]) {
-            entries[row[0]] = Self.entry(row)
-        }
-        return order.compactMap { entries[$0] }
+        return try entries(order, in: SQLiteStatements(db: db))
     }
 
     /// What ``SearchCache`` keeps an answer under: every field of the query (strings quoted
@@ -271,14 +292,16 @@ extension LibraryCatalog {
     /// (``LibraryPaths/relative(_:)``), with its bookmarks after it.
     public func show(_ identifier: String) throws -> [LibraryEntry] {
         let relative = identifier.hasPrefix("/") ? files.relative(identifier) ?? identifier : identifier
-        return try read { db in
-            let id = try Int64.fetchOne(db, sql: "SELECT id FROM score WHERE pathKey = ?", arguments: [CatalogPath.key(relative)])
-                ?? Int64(identifier).flatMap { try? Int64.fetchOne(db, sql: "SELECT id FROM score WHERE id = ?", arguments: [$0]) }
+        return try storeRead { statements in
+            var id: Int64? = try statements.scalar("SELECT id FROM score WHERE pathKey = ?", [CatalogPath.key(relative)])
+            if id == nil, let number = Int64(identifier) {
+                id = try statements.scalar("SELECT id FROM score WHERE id = ?", [number])
+            }
             guard let id else { throw LibraryError(.notFound, "no score \(identifier) in the catalog") }
-            return try Row.fetchAll(db, sql: """
+            return try statements.rows("""
                 SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
                 WHERE e.scoreId = ? ORDER BY e.bookmark IS NOT NULL, e.bookmark
-                """, arguments: [id]).map(Self.entry)
+                """, [id]).map(Self.entry)
         }
     }
 
@@ -290,44 +313,56 @@ extension LibraryCatalog {
     /// if let entry = try catalog.score(1) { print(entry.path, entry.pages) }
     /// ```
     public func score(_ id: Int64) throws -> LibraryEntry? {
-        try read { db in
-            try Row.fetchOne(db.cachedStatement(sql: """
+        try storeRead { statements in
+            try statements.row("""
                 SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId
                 WHERE e.scoreId = ? AND e.bookmark IS NULL
-                """), arguments: [id]).map(Self.entry)
+                """, [id]).map(Self.entry)
         }
+    }
+
+    /// The entries `ids`, in that order (one that is gone is left out).
+    static func entries(_ ids: [Int64], in statements: any CatalogStatements) throws -> [LibraryEntry] {
+        guard !ids.isEmpty else { return [] }
+        var entries: [Int64: LibraryEntry] = [:]
+        // One statement whatever the count (prepared once): the ids as one JSON array.
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let among = statements.dialect == .sqlite ? "SELECT value FROM json_each(?)" : "SELECT jsonb_array_elements_text(?::jsonb)::bigint"
+        for row in try statements.rows("""
+            SELECT \(Self.entryColumns) FROM entry e JOIN score s ON s.id = e.scoreId WHERE e.id IN (\(among))
+            """, [list]) {
+            entries[try row.value(at: 0)] = try Self.entry(row)
+        }
+        return ids.compactMap { entries[$0] }
     }
 
     /// Composers, genres, tags, labels and keys with the number of scores carrying each.
     public func facets() throws -> [LibraryFacet] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT f.field, MIN(f.value) AS value, COUNT(DISTINCT e.scoreId) AS count
+        try storeRead { statements in
+            try statements.rows("""
+                SELECT f.field, MIN(\(statements.binary("f.value"))) AS value, COUNT(DISTINCT e.scoreId) AS count
                 FROM facet f JOIN entry e ON e.id = f.entryId WHERE e.bookmark IS NULL
-                GROUP BY f.field, f.folded ORDER BY f.field, count DESC, value COLLATE NOCASE
-                """).map { LibraryFacet(field: $0["field"], value: $0["value"], count: $0["count"]) }
+                GROUP BY f.field, f.folded ORDER BY \(statements.binary("f.field")), count DESC, \(statements.noCase("MIN(\(statements.binary("f.value")))"))
+                """).map { LibraryFacet(field: try $0.value(at: 0), value: try $0.value(at: 1), count: try $0.value(at: 2)) }
         }
     }
 
     /// The files the catalog could not read, with why.
     public func unreadable() throws -> [(path: String, error: String)] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT path, error FROM score WHERE error IS NOT NULL ORDER BY path")
-                .map { (path: $0["path"], error: $0["error"]) }
-        }
+        try unreadableFiles()
     }
 
     /// How many scores and bookmarks the catalog holds.
     public func counts() throws -> (scores: Int, bookmarks: Int) {
-        try read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM score") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry WHERE bookmark IS NOT NULL") ?? 0)
+        try storeRead { statements in
+            (try statements.scalar("SELECT COUNT(*) FROM score") ?? 0,
+             try statements.scalar("SELECT COUNT(*) FROM entry WHERE bookmark IS NOT NULL") ?? 0)
         }
     }
 
     /// The columns ``entry(_:)`` reads, by their place: looking a column up by name costs
     /// more than the value (a search reads fifty rows of twenty columns).
-    private static let entryColumns = """
+    static let entryColumns = """
         e.id, e.scoreId, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.rating, e.difficulty, \
         e.duration, e.keysf, e.keymi, e.reference, e.tempo, e.timeSignature, e.startPage, e.endPage, s.path, s.pages, \
         s.error, e.credits
@@ -340,22 +375,22 @@ extension LibraryCatalog {
     }
 
     /// An entry from a row of ``entryColumns``.
-    private static func entry(_ row: Row) -> LibraryEntry {
-        func list(_ index: Int) -> [String] { strings(stored: row[index]) }
-        let keysf: Int? = row[11]
-        let keymi: Int? = row[12]
+    static func entry(_ row: CatalogRow) throws -> LibraryEntry {
+        func list(_ index: Int) -> [String] { strings(stored: row.optional(at: index)) }
+        let keysf: Int? = row.optional(at: 11)
+        let keymi: Int? = row.optional(at: 12)
         let key = keysf.flatMap { sf in keymi.flatMap { try? MusicalKey(keysf: sf, keymi: $0) } }
-        let isBookmark = (row[2] as Int?) != nil
-        let title: String = row[3]
-        let path: String = row[18]
+        let isBookmark = row[index: 2] != .null
+        let title: String = try row.value(at: 3)
+        let path: String = try row.value(at: 18)
         let metadata = ScoreMetadata(
             title: title.isEmpty ? ScoreMetadata.title(forFile: path) : title, composers: list(4),
-            genres: list(5), tags: list(6), labels: list(7), rating: row[8],
-            difficulty: row[9], duration: row[10], key: key, reference: row[13],
-            tempo: row[14], timeSignature: row[15])
+            genres: list(5), tags: list(6), labels: list(7), rating: row.optional(at: 8),
+            difficulty: row.optional(at: 9), duration: row.optional(at: 10), key: key, reference: row.optional(at: 13),
+            tempo: row.optional(at: 14), timeSignature: row.optional(at: 15))
         return LibraryEntry(
-            id: row[1], path: path, title: title, metadata: metadata, pages: row[19],
-            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row[16], end: row[17]) : nil,
-            unreadable: row[20], credits: ScoreCredit.read(row[21]))
+            id: try row.value(at: 1), path: path, title: title, metadata: metadata, pages: row.optional(at: 19),
+            bookmark: isBookmark ? LibraryEntry.BookmarkPages(title: title, start: row.optional(at: 16), end: row.optional(at: 17)) : nil,
+            unreadable: row.optional(at: 20), credits: ScoreCredit.read(row.optional(at: 21)))
     }
 }

@@ -20,9 +20,9 @@ public final class LibraryCatalog: Sendable {
     /// no `..`, no link that leads out.
     public let files: LibraryPaths
     let pool: DatabasePool
-    /// The catalog's PostgreSQL database, when several servers share it (issue 73, under way):
-    /// the concepts moved so far (members, their invitations and sessions) are kept there, the
-    /// rest still in ``databasePath``. Through ``storeRead(_:)`` and ``storeWrite(rollingBack:_:)``.
+    /// The catalog's PostgreSQL database, when several servers share it: everything the catalog
+    /// keeps is kept there (``databasePath`` then holds an empty catalog, which marks the folder
+    /// as a library). Through ``storeRead(_:)`` and ``storeWrite(rollingBack:_:)``.
     let shared: PostgresCatalog?
     /// Answers to slow searches, each for the catalog's version it was computed at (see ``SearchCache``).
     let searches = SearchCache()
@@ -42,9 +42,14 @@ public final class LibraryCatalog: Sendable {
         FileManager.default.fileExists(atPath: defaultDatabasePath(folder: folder))
     }
 
-    /// Opens (creating or migrating when `create`) the catalog of `folder`.
+    /// Opens (creating or migrating when `create`) the catalog of `folder`: the PostgreSQL
+    /// database its `.folio/catalog` names (see ``migrate(to:)``), else its SQLite file.
     public convenience init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
-        try self.init(folder: folder, databasePath: databasePath, create: create, shared: nil)
+        var shared: PostgresCatalog?
+        if case .postgresql(let address)? = try Self.recordedLocation(folder: folder) {
+            shared = try PostgresCatalog(address: address)
+        }
+        try self.init(folder: folder, databasePath: databasePath, create: create, shared: shared)
     }
 
     /// Opens the catalog of `folder` with the concepts moved to PostgreSQL kept in `shared`.
@@ -120,23 +125,21 @@ public final class LibraryCatalog: Sendable {
         case score, audio
     }
 
-    /// Every catalogued file's stamp in `table`, by path: what an incremental scan compares with.
     /// The catalogued files that could not be read, with why, by path.
     func unreadableFiles() throws -> [(path: String, error: String)] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT path, error FROM score WHERE error IS NOT NULL ORDER BY path")
-                .map { (path: $0["path"], error: $0["error"]) }
+        try storeRead { statements in
+            try statements.rows("SELECT path, error FROM score WHERE error IS NOT NULL ORDER BY \(statements.binary("path"))")
+                .map { (path: try $0.value(at: 0), error: try $0.value(at: 1)) }
         }
     }
 
+    /// Every catalogued file's stamp in `table`, by path: what an incremental scan compares with.
     func knownFiles(in table: FileTable = .score) throws -> [String: Known] {
-        try pool.read { db in
+        try storeRead { statements in
             var known: [String: Known] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, size, modified, fingerprint FROM \(table.rawValue)")
-            while let row = try rows.next() {
-                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
-                stamp.fingerprint = row["fingerprint"]
-                known[stamp.path] = Known(id: row["id"], stamp: stamp)
+            for row in try statements.rows("SELECT id, path, size, modified, fingerprint FROM \(table.rawValue)") {
+                let known1 = try Self.known(row)
+                known[known1.stamp.path] = known1
             }
             return known
         }
@@ -144,39 +147,44 @@ public final class LibraryCatalog: Sendable {
 
     /// One catalogued file's stamp, when it is catalogued.
     func knownFile(path: String) throws -> Known? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT id, path, size, modified, fingerprint FROM score WHERE pathKey = ?",
-                             arguments: [CatalogPath.key(path)]).map { row in
-                var stamp = FileStamp(path: row["path"], size: row["size"], modified: row["modified"])
-                stamp.fingerprint = row["fingerprint"]
-                return Known(id: row["id"], stamp: stamp)
-            }
+        try storeRead { statements in
+            try statements.row("SELECT id, path, size, modified, fingerprint FROM score WHERE pathKey = ?",
+                               [CatalogPath.key(path)]).map(Self.known)
         }
+    }
+
+    /// A file's stamp from a row of id, path, size, modified, fingerprint.
+    private static func known(_ row: CatalogRow) throws -> Known {
+        var stamp = FileStamp(path: try row.value(at: 1), size: try row.value(at: 2), modified: try row.value(at: 3))
+        stamp.fingerprint = try row.value(at: 4)
+        return Known(id: try row.value(at: 0), stamp: stamp)
     }
 
     /// Stores `record` as score `id` (replacing what it held, keeping the id), or as a new
     /// score. Returns the id.
     @discardableResult
-    static func store(_ record: ScoreRecord, id: Int64?, in db: Database) throws -> Int64 {
-        let arguments: StatementArguments = [
+    static func store(_ record: ScoreRecord, id: Int64?, in statements: any CatalogStatements) throws -> Int64 {
+        let arguments: CatalogArguments = [
             record.stamp.path, CatalogPath.key(record.stamp.path), record.stamp.size, record.stamp.modified, record.stamp.fingerprint, record.pageCount,
             record.version, record.encrypted, json(record.annotations), record.annotations.values.reduce(0, +),
             json(record.warnings), record.error,
         ]
         let scoreID: Int64
         if let id {
-            try db.cachedStatement(sql: """
+            try statements.execute("""
                 UPDATE score SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, pages = ?, version = ?,
                     encrypted = ?, annotations = ?, annotationCount = ?, warnings = ?, error = ? WHERE id = ?
-                """).execute(arguments: arguments + [id])
-            try db.cachedStatement(sql: "DELETE FROM entry WHERE scoreId = ?").execute(arguments: [id])
+                """, arguments + [id])
+            try statements.execute("DELETE FROM entry WHERE scoreId = ?", [id])
             scoreID = id
         } else {
-            try db.cachedStatement(sql: """
+            guard let new: Int64 = try statements.scalar("""
                 INSERT INTO score (path, pathKey, size, modified, fingerprint, pages, version, encrypted, annotations,
-                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: arguments + [Date().timeIntervalSince1970])
-            scoreID = db.lastInsertedRowID
+                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """, arguments + [Date().timeIntervalSince1970]) else {
+                throw LibraryError(.database, "the catalog gave no id for \(record.stamp.path)")
+            }
+            scoreID = new
         }
         // The composers an engraver wrote are shown and searched; the file's own fields (what a
         // CSV export writes back) stay what forScore reads.
@@ -184,7 +192,7 @@ public final class LibraryCatalog: Sendable {
         if score.composers.isEmpty { score.composers = record.engravedComposers }
         try insertEntry(scoreID: scoreID, bookmark: nil, source: nil, start: nil, end: nil,
                         title: score.title ?? ScoreMetadata.title(forFile: record.stamp.path), metadata: score, own: record.metadata,
-                        path: record.stamp.path, credits: record.credits, in: db)
+                        path: record.stamp.path, credits: record.credits, in: statements)
         // A bookmark's own fields, else the score's: what a musician means by "this piece"; but
         // of an anthology's several composers none is the piece's, so none is inherited.
         var book = score
@@ -193,54 +201,83 @@ public final class LibraryCatalog: Sendable {
             let effective = bookmark.metadata.inheriting(from: book)
             try insertEntry(scoreID: scoreID, bookmark: position, source: bookmark.source, start: bookmark.start,
                             end: bookmark.end, title: bookmark.title, metadata: effective, own: bookmark.metadata,
-                            in: db)
+                            in: statements)
         }
         // A new row has adopted nothing yet: without links there is nothing to compare.
         if id != nil || !record.tracks.isEmpty {
-            try adoptTracks(record.tracks, scoreID: scoreID, scorePath: record.stamp.path, in: db)
+            try adoptTracks(record.tracks, scoreID: scoreID, scorePath: record.stamp.path, in: statements)
         }
         return scoreID
     }
 
     private static func insertEntry(scoreID: Int64, bookmark: Int?, source: String?, start: Int?, end: Int?,
                                     title: String, metadata: ScoreMetadata, own: ScoreMetadata,
-                                    path: String? = nil, credits: [ScoreCredit] = [], in db: Database) throws {
-        // SQLite's text ends at a NUL (some producers end titles with one): dropped, not cut at.
-        let title = title.utf8.contains(0) ? title.replacingOccurrences(of: "\0", with: "") : title
+                                    path: String? = nil, credits: [ScoreCredit] = [], in statements: any CatalogStatements) throws {
+        // SQLite's text ends at a NUL (some producers end titles with one), PostgreSQL's holds
+        // none: dropped, not cut at.
+        let title = Self.withoutNUL(title)
         // "Satie; Beethoven; Chopin" is three composers in the catalog, its facets and search.
         var metadata = metadata
-        metadata.composers = ComposerList.people(metadata.composers)
-        try db.cachedStatement(sql: """
+        metadata.composers = ComposerList.people(metadata.composers).map(Self.withoutNUL)
+        for path in [\ScoreMetadata.genres, \.tags, \.labels] { metadata[keyPath: path] = metadata[keyPath: path].map(Self.withoutNUL) }
+        metadata.reference = metadata.reference.map(Self.withoutNUL)
+        metadata.timeSignature = metadata.timeSignature.map(Self.withoutNUL)
+        guard let entryID: Int64 = try statements.scalar("""
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature, credits)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                scoreID, bookmark, source, start, end, title, json(metadata.composers), json(metadata.genres),
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [
+                scoreID, bookmark, source.map(Self.withoutNUL), start, end, title, json(metadata.composers), json(metadata.genres),
                 json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
                 metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
                 json(own), metadata.tempo, metadata.timeSignature, ScoreCredit.stored(credits),
-            ])
-        let entryID = db.lastInsertedRowID
+            ]) else {
+            throw LibraryError(.database, "the catalog gave no id for an entry of score \(scoreID)")
+        }
+        var facets: [(field: String, value: String)] = []
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),
                                 ("label", metadata.labels)] {
-            for value in values {
-                try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)")
-                    .execute(arguments: [entryID, field, LibraryQuery.fold(value), value])
-            }
+            facets += values.map { (field, $0) }
         }
-        if let key = metadata.key {
-            try db.cachedStatement(sql: "INSERT INTO facet (entryId, field, folded, value) VALUES (?, 'key', ?, ?)")
-                .execute(arguments: [entryID, LibraryQuery.fold(key.name), key.name])
-        }
+        if let key = metadata.key { facets.append(("key", key.name)) }
+        for facet in facets { try insertFacet(entryID: entryID, field: facet.field, value: facet.value, in: statements) }
         // A score is found by its folders' and file's names too (SearchText).
         try SearchText.insert(entryID: entryID, isBookmark: bookmark != nil, title: title,
                               composers: metadata.composers, credits: credits,
                               words: metadata.genres + metadata.tags + metadata.labels + [metadata.reference].compactMap { $0 },
-                              scorePath: path, in: db)
+                              scorePath: path, in: statements)
     }
 
-    static func remove(id: Int64, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM score WHERE id = ?", arguments: [id])
+    /// Why the database refused a row (a constraint, a value it cannot hold), or nil when
+    /// `error` is not such a refusal (the database gone, a bug): what a scan reports and
+    /// passes over, the rest it stops for.
+    static func refusal(_ error: any Error) -> String? {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        if let error = error as? LibraryError, error.code == .database || error.code == .taken { return error.message }
+        return nil
+    }
+
+    /// Stores a value of an entry's list field (`composer`, `genre`, `tag`, `label`, `key`), folded
+    /// for equality; in PostgreSQL with its words too, for a value typed in part (``FacetMatch``).
+    static func insertFacet(entryID: Int64, field: String, value: String, in statements: any CatalogStatements) throws {
+        let folded = LibraryQuery.fold(value)
+        switch statements.dialect {
+        case .sqlite:
+            try statements.execute("INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)",
+                                   [entryID, field, folded, value])
+        case .postgresql:
+            try statements.execute("INSERT INTO facet (entryId, field, folded, value, words) VALUES (?, ?, ?, ?, ?)",
+                                   [entryID, field, folded, value, FacetMatch.words(folded).joined(separator: " ")])
+        }
+    }
+
+    /// `text` without NUL characters (most have none: the same string back).
+    static func withoutNUL(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "") : text
+    }
+
+    static func remove(id: Int64, in statements: any CatalogStatements) throws {
+        try statements.execute("DELETE FROM score WHERE id = ?", [id])
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
@@ -310,13 +347,13 @@ public final class LibraryCatalog: Sendable {
         }
     }
 
-    /// A read of the concepts moved to ``CatalogStatements``, in whichever database keeps them.
+    /// A read of the catalog, in whichever database keeps it.
     func storeRead<T>(_ body: (any CatalogStatements) throws -> T) throws -> T {
         if let shared { return try shared.read(body) }
         return try read { try body(SQLiteStatements(db: $0)) }
     }
 
-    /// A write of the concepts moved to ``CatalogStatements``, as ``write(rollingBack:_:)``.
+    /// A write of the catalog, in whichever database keeps it, as ``write(rollingBack:_:)``.
     func storeWrite<T>(rollingBack: Bool = false, _ body: (any CatalogStatements) throws -> T) throws -> T {
         if let shared { return try shared.write(rollingBack: rollingBack, body) }
         return try write(rollingBack: rollingBack) { try body(SQLiteStatements(db: $0)) }

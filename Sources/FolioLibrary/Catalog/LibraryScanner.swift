@@ -122,9 +122,9 @@ public struct LibraryScanner: Sendable {
             // again with a savepoint per file, so that the rest is still stored. (A savepoint per
             // file always made the text index flush at each one: 24 writes per file, not 1.)
             do {
-                try catalog.write { db in try store(records, savepoints: false, known: &known, missing: &missing, summary: &summary, in: db) }
-            } catch let error as LibraryError where error.code == .database {
-                try catalog.write { db in try store(records, savepoints: true, known: &known, missing: &missing, summary: &summary, in: db) }
+                try catalog.storeWrite { try store(records, savepoints: false, known: &known, missing: &missing, summary: &summary, in: $0) }
+            } catch let error as LibraryError where error.code == .database || error.code == .taken {
+                try catalog.storeWrite { try store(records, savepoints: true, known: &known, missing: &missing, summary: &summary, in: $0) }
             }
             summary.opened += records.count
             for record in records {
@@ -134,13 +134,20 @@ public struct LibraryScanner: Sendable {
         }
         let gone = missing.values.flatMap { $0 }
         if !gone.isEmpty {
-            try catalog.write { db in
-                for id in gone { try LibraryCatalog.remove(id: id, in: db) }
+            try catalog.storeWrite { statements in
+                for id in gone { try LibraryCatalog.remove(id: id, in: statements) }
             }
         }
         summary.removed = gone.count
+        // Many rows in or out at once: PostgreSQL's plans are made afresh for them.
+        if let shared = catalog.shared, summary.opened + summary.removed >= Self.statisticsAfter {
+            try shared.refreshStatistics()
+        }
         return summary
     }
+
+    /// How many files read or removed by one scan have PostgreSQL gather its statistics again.
+    static let statisticsAfter = 1_000
 
     /// Stores `records` in the transaction `db`: a catalogued path keeps its id, a new path
     /// with the fingerprint of a missing one takes that id (a move), else a new id. With
@@ -149,7 +156,7 @@ public struct LibraryScanner: Sendable {
     /// the batch counts (`known`, `missing` and `summary` change only when all is stored;
     /// what the batch adds is kept aside until then, never a copy of the whole catalog's).
     private func store(_ records: [ScoreRecord], savepoints: Bool, known: inout [String: LibraryCatalog.Known],
-                       missing: inout [String: [Int64]], summary: inout Summary, in db: Database) throws {
+                       missing: inout [String: [Int64]], summary: inout Summary, in statements: any CatalogStatements) throws {
         var added: [String: LibraryCatalog.Known] = [:]
         var taken: [String: Int] = [:]   // ids taken from the end of missing[fingerprint]
         var (updated, moved, new) = (0, 0, 0)
@@ -160,26 +167,24 @@ public struct LibraryScanner: Sendable {
             let reused = taken[fingerprint, default: 0]
             func storeOne() throws {
                 if let old = known[path] ?? added[path] {
-                    try LibraryCatalog.store(record, id: old.id, in: db)
+                    try LibraryCatalog.store(record, id: old.id, in: statements)
                     updated += 1
                 } else if reused < candidates.count {
-                    try LibraryCatalog.store(record, id: candidates[candidates.count - 1 - reused], in: db)
+                    try LibraryCatalog.store(record, id: candidates[candidates.count - 1 - reused], in: statements)
                     taken[fingerprint] = reused + 1
                     moved += 1
                 } else {
-                    let id = try LibraryCatalog.store(record, id: nil, in: db)
+                    let id = try LibraryCatalog.store(record, id: nil, in: statements)
                     added[path] = LibraryCatalog.Known(id: id, stamp: record.stamp)
                     new += 1
                 }
             }
             if savepoints {
                 do {
-                    try db.inSavepoint {
-                        try storeOne()
-                        return .commit
-                    }
-                } catch let error as DatabaseError {
-                    skipped.append("\(path): the catalog refused it (\(error.message ?? error.description))")
+                    try statements.savepoint(storeOne)
+                } catch {
+                    guard let reason = LibraryCatalog.refusal(error) else { throw error }
+                    skipped.append("\(path): the catalog refused it (\(reason))")
                     continue
                 }
             } else {
@@ -219,7 +224,7 @@ public struct LibraryScanner: Sendable {
         let onDisk = [relative, known?.stamp.path].compactMap { $0 }.first { lstat(catalog.folder + "/" + $0, &info) == 0 }
         guard let relative = onDisk, info.st_mode & S_IFMT == S_IFREG else {
             if let known {
-                try catalog.write { db in try LibraryCatalog.remove(id: known.id, in: db) }
+                try catalog.storeWrite { try LibraryCatalog.remove(id: known.id, in: $0) }
                 summary.removed = 1
             }
             return summary
@@ -228,8 +233,8 @@ public struct LibraryScanner: Sendable {
         summary.found = 1
         if known?.isUnchanged(stamp) == true { return summary }
         let records = [RecordStream.read(stamp, in: catalog.folder)]
-        try catalog.write { db in
-            for record in records { try LibraryCatalog.store(record, id: known?.id, in: db) }
+        try catalog.storeWrite { statements in
+            for record in records { try LibraryCatalog.store(record, id: known?.id, in: statements) }
         }
         summary.opened = records.count
         if known == nil { summary.added = records.count } else { summary.updated = records.count }

@@ -1,6 +1,5 @@
 import FolioPDF
 import Foundation
-import GRDB
 
 /// The one way a score a person named is found in the catalog, whatever the command: `library
 /// show`, `undo`, a setlist's entry, a track's score, a part's source.
@@ -26,7 +25,7 @@ extension LibraryCatalog {
     /// outside the library.
     public func scorePath(named name: String, from folder: String) throws -> String {
         let path = try libraryName(of: name, from: folder)
-        return try read { db in try Self.score(path, in: db, byID: true).path }
+        return try storeRead { try Self.score(path, in: $0, byID: true).path }
     }
 
     /// What `name` is called inside the library: an existing file (absolute, or relative to
@@ -51,28 +50,32 @@ extension LibraryCatalog {
 
     /// The catalogued score `name` names — a path relative to the library, a file name exactly
     /// one catalogued file has, or (`byID`) an id — as its id, path and title.
-    static func score(_ name: String, in db: Database, byID: Bool = false) throws -> (id: Int64, path: String, title: String) {
+    static func score(_ name: String, in db: any CatalogStatements, byID: Bool = false) throws -> (id: Int64, path: String, title: String) {
         let sql = "SELECT s.id, s.path, e.title FROM score s LEFT JOIN entry e ON e.scoreId = s.id AND e.bookmark IS NULL"
-        if let row = try Row.fetchOne(db, sql: sql + " WHERE s.pathKey = ?", arguments: [CatalogPath.key(name)]) {
-            return (row[0], row[1], row[2] ?? name)
+        func found(_ row: CatalogRow) throws -> (id: Int64, path: String, title: String) {
+            (try row.value(at: 0), try row.value(at: 1), row.optional(at: 2) ?? name)
+        }
+        if let row = try db.row(sql + " WHERE s.pathKey = ?", [CatalogPath.key(name)]) {
+            return try found(row)
         }
         if !name.contains("/") {
             // A bare file name, compared on the folded key so either Unicode form finds it.
             let key = CatalogPath.key(name)
-            let named = try Row.fetchAll(db, sql: sql + """
-                 WHERE length(s.pathKey) > length(?1) AND substr(s.pathKey, -length(?1) - 1) = '/' || ?1 ORDER BY s.path
-                """, arguments: [key])
+            let ending = db.dialect == .sqlite ? "substr(s.pathKey, -length(?) - 1)" : "right(s.pathKey, length(?) + 1)"
+            let named = try db.rows(sql + """
+                 WHERE length(s.pathKey) > length(?) AND \(ending) = '/' || ? ORDER BY \(db.binary("s.path"))
+                """, [key, key, key])
             switch named.count {
-            case 1: return (named[0][0], named[0][1], named[0][2] ?? name)
+            case 1: return try found(named[0])
             case 0: break
             default:
-                let paths = named.map { $0[1] as String }
+                let paths = try named.map { try $0.value(at: 1) as String }
                 throw LibraryError(.invalidArgument, "\(name) names \(paths.count) catalogued files: "
                     + paths.prefix(12).joined(separator: ", ") + (paths.count > 12 ? ", …" : "")
                     + "; name one by its path in the library")
             }
-            if byID, let id = Int64(name), id > 0, let row = try Row.fetchOne(db, sql: sql + " WHERE s.id = ?", arguments: [id]) {
-                return (row[0], row[1], row[2] ?? name)
+            if byID, let id = Int64(name), id > 0, let row = try db.row(sql + " WHERE s.id = ?", [id]) {
+                return try found(row)
             }
         }
         throw LibraryError(.notFound, "no catalogued score \(name) in the library (a path in it, a file name, or an id; "

@@ -35,7 +35,7 @@ enum SearchRank {
     }
 
     /// bm25's constants.
-    private static let k1 = 1.2, b = 0.75
+    static let k1 = 1.2, b = 0.75
 
     /// The function FTS5 calls for each row: bm25's sum over the phrases of the query, each
     /// phrase's hits in the row weighed against the row's length.

@@ -1,7 +1,6 @@
 import FolioPDF
 import FolioScore
 import Foundation
-import GRDB
 
 /// What a catalog entry is found by in a text search (the FTS5 table `entry_text`: its title;
 /// its people — composers, and the arranger and lyricist a file credits (``ScoreCredit``) —;
@@ -55,32 +54,47 @@ enum SearchText {
         return parts + [(file as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ")]
     }
 
-    /// Stores the text entry `entryID` is found by (`scorePath` for a score's own entry, nil
-    /// for a bookmark, which its book's folders would only drown). Of the `credits`, the
-    /// arranger and lyricist join the people (a credited composer is in `composers` already).
-    static func insert(entryID: Int64, isBookmark: Bool, title: String, composers: [String], credits: [ScoreCredit],
-                       words: [String], scorePath: String?, in db: Database) throws {
+    /// The text entry `entryID` is found by (`scorePath` for a score's own entry, nil for a
+    /// bookmark, which its book's folders would only drown). Of the `credits`, the arranger and
+    /// lyricist join the people (a credited composer is in `composers` already).
+    static func text(entryID: Int64, isBookmark: Bool, title: String, composers: [String], credits: [ScoreCredit],
+                     words: [String], scorePath: String?) -> IndexedText {
         let composers = composers + credits.filter { $0.role != .composer }.map(\.name)
         let words = words + (scorePath.map(names(ofPath:)) ?? [])
         let others = alternates(([title] + composers + words).joined(separator: " "))
-        try db.cachedStatement(sql: "INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [entryID + (isBookmark ? 0 : LibraryCatalog.scoreTextOffset), spelled(title),
-                                 spelled(composers.joined(separator: " ; ")), spelled((words + others).joined(separator: " ; "))])
+        return IndexedText(rowid: entryID + (isBookmark ? 0 : LibraryCatalog.scoreTextOffset), entryID: entryID,
+                           title: spelled(title), people: spelled(composers.joined(separator: " ; ")),
+                           words: spelled((words + others).joined(separator: " ; ")))
     }
 
-    /// Every entry's text stored again (a catalog made before these rules).
-    static func rebuild(in db: Database) throws {
-        try db.execute(sql: "DELETE FROM entry_text")
+    /// Stores ``text(entryID:isBookmark:title:composers:credits:words:scorePath:)``.
+    static func insert(entryID: Int64, isBookmark: Bool, title: String, composers: [String], credits: [ScoreCredit],
+                       words: [String], scorePath: String?, in statements: any CatalogStatements) throws {
+        try statements.indexTexts([text(entryID: entryID, isBookmark: isBookmark, title: title, composers: composers,
+                                        credits: credits, words: words, scorePath: scorePath)])
+    }
+
+    /// Every entry's text stored again (a catalog made before these rules, or copied from another database).
+    static func rebuild(in statements: any CatalogStatements) throws {
+        try statements.execute("DELETE FROM entry_text")
         let list = LibraryCatalog.strings(stored:)
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try statements.rows("""
             SELECT e.id, e.bookmark, e.title, e.composers, e.genres, e.tags, e.labels, e.reference, s.path, e.credits
             FROM entry e JOIN score s ON s.id = e.scoreId
             """)
+        var texts: [IndexedText] = []
         for row in rows {
-            let isBookmark = (row[1] as Int64?) != nil
-            let words = list(row[4]) + list(row[5]) + list(row[6]) + [row[7] as String?].compactMap { $0 }
-            try insert(entryID: row[0], isBookmark: isBookmark, title: row[2], composers: list(row[3]), credits: ScoreCredit.read(row[9]),
-                       words: words, scorePath: isBookmark ? nil : row[8], in: db)
+            let isBookmark = row[index: 1] != .null
+            let words = list(row.optional(at: 4)) + list(row.optional(at: 5)) + list(row.optional(at: 6))
+                + [row.optional(at: 7) as String?].compactMap { $0 }
+            texts.append(text(entryID: try row.value(at: 0), isBookmark: isBookmark, title: try row.value(at: 2),
+                              composers: list(row.optional(at: 3)), credits: ScoreCredit.read(row.optional(at: 9)), words: words,
+                              scorePath: isBookmark ? nil : try row.value(at: 8) as String))
+            if texts.count == 500 {
+                try statements.indexTexts(texts)
+                texts.removeAll(keepingCapacity: true)
+            }
         }
+        try statements.indexTexts(texts)
     }
 }

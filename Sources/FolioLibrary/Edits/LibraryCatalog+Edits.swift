@@ -99,15 +99,16 @@ extension LibraryCatalog {
 
     /// The changes recorded for the score at `relative`, the last first.
     public func changes(score relative: String) throws -> [ChangeRecord] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
+        try storeRead { db in
+            try db.rows("""
                 SELECT id, change, author, madeAt, versionBefore, versionAfter, lengthBefore, lengthAfter, updateDigest, authorKey FROM undo_step
                 WHERE path = ? ORDER BY id DESC
-                """, arguments: [CatalogPath.key(relative)]).map { row in
-                ChangeRecord(change: row["change"], author: row["author"], madeAt: Date(timeIntervalSince1970: row["madeAt"]),
-                             versionBefore: row["versionBefore"], versionAfter: row["versionAfter"],
-                             lengthBefore: row["lengthBefore"], id: row["id"], lengthAfter: row["lengthAfter"],
-                             updateDigest: row["updateDigest"], authorKey: row["authorKey"])
+                """, [CatalogPath.key(relative)]).map { row in
+                ChangeRecord(change: try row.value("change"), author: row.optional("author"),
+                             madeAt: Date(timeIntervalSince1970: try row.value("madeAt")),
+                             versionBefore: try row.value("versionBefore"), versionAfter: try row.value("versionAfter"),
+                             lengthBefore: try row.value("lengthBefore"), id: try row.value("id"), lengthAfter: row.optional("lengthAfter"),
+                             updateDigest: row.optional("updateDigest"), authorKey: row.optional("authorKey"))
             }
         }
     }
@@ -157,17 +158,16 @@ extension LibraryCatalog {
             guard current == step.versionAfter else { throw Self.changedAfter(step, relative) }
         })
         guard let version = reverted.map(FileVersion.tag(of:)) else { throw LibraryError(.notFound, "\(relative) disappeared") }
-        try write { db in
-            try db.execute(sql: "DELETE FROM undo_step WHERE id = ?", arguments: [step.id])
+        try storeWrite { db in
+            try db.execute("DELETE FROM undo_step WHERE id = ?", [step.id])
             // The change before becomes undoable when the file is now exactly as that one left it
             // (no other writer came in between); otherwise the older changes can no longer be undone.
             let key = CatalogPath.key(relative)
-            if let previous = try Row.fetchOne(db, sql: "SELECT id, versionAfter FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT 1",
-                                               arguments: [key]) {
-                if (previous["versionAfter"] as String) == step.versionBefore {
-                    try db.execute(sql: "UPDATE undo_step SET versionAfter = ? WHERE id = ?", arguments: [version, previous["id"] as Int64])
+            if let previous = try db.row("SELECT id, versionAfter FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT 1", [key]) {
+                if try previous.value("versionAfter") as String == step.versionBefore {
+                    try db.execute("UPDATE undo_step SET versionAfter = ? WHERE id = ?", [version, try previous.value("id") as Int64])
                 } else {
-                    try db.execute(sql: "DELETE FROM undo_step WHERE path = ?", arguments: [key])
+                    try db.execute("DELETE FROM undo_step WHERE path = ?", [key])
                 }
             }
         }
@@ -251,17 +251,17 @@ extension LibraryCatalog {
 
     private func record(_ step: ChangeRecord, for relative: String) throws {
         let key = CatalogPath.key(relative)
-        try write { db in
-            try db.execute(sql: """
+        try storeWrite { db in
+            try db.execute("""
                 INSERT INTO undo_step (path, lengthBefore, versionBefore, versionAfter, change, author, madeAt, lengthAfter, updateDigest,
                                        authorKey)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [key, step.lengthBefore, step.versionBefore, step.versionAfter, step.change, step.author,
-                                 step.madeAt.timeIntervalSince1970, step.lengthAfter, step.updateDigest, step.authorKey])
-            try db.execute(sql: """
+                """, [key, step.lengthBefore, step.versionBefore, step.versionAfter, step.change, step.author,
+                      step.madeAt.timeIntervalSince1970, step.lengthAfter, step.updateDigest, step.authorKey])
+            try db.execute("""
                 DELETE FROM undo_step WHERE path = ? AND id NOT IN
                     (SELECT id FROM undo_step WHERE path = ? ORDER BY id DESC LIMIT ?)
-                """, arguments: [key, key, Self.undoDepth])
+                """, [key, key, Self.undoDepth])
         }
     }
 }

@@ -1,6 +1,5 @@
 import FolioScore
 import Foundation
-import GRDB
 
 /// Parts: the library's files grouped into pieces by their names (`Song - Trumpet in Bb.pdf`,
 /// `Song (Violin I).pdf`) or by the labels a user set. Each operation here is the one both
@@ -8,7 +7,7 @@ import GRDB
 extension LibraryCatalog {
     /// Every piece that has parts (a file labelled as an instrument's or a section's), by song.
     public func pieces() throws -> [PieceParts] {
-        let all = try read { db in try Self.scoreParts(in: db) }
+        let all = try storeRead { db in try Self.scoreParts(in: db) }
         let grouped = Dictionary(grouping: all) { PartName.key($0.song) }
         return grouped.values
             .filter { $0.contains { $0.label?.kind == .part || $0.label?.kind == .section } }
@@ -20,7 +19,7 @@ extension LibraryCatalog {
     /// has no parts). `score`: a path relative to the library, or a file name only one
     /// catalogued file has.
     public func parts(of score: String) throws -> PieceParts {
-        try read { db in
+        try storeRead { db in
             let (id, _, _) = try Self.score(score, in: db)
             return try Self.piece(ofScore: id, in: db)
         }
@@ -28,7 +27,7 @@ extension LibraryCatalog {
 
     /// The piece the score with catalog id `id` belongs to; `.notFound` when there is none.
     public func parts(ofScore id: Int64) throws -> PieceParts {
-        try read { db in try Self.piece(ofScore: id, in: db) }
+        try storeRead { db in try Self.piece(ofScore: id, in: db) }
     }
 
     /// What a player of `player` is shown when the score `id` is opened (see
@@ -69,7 +68,7 @@ extension LibraryCatalog {
     /// The part labels the library's files carry, one per instrument, desk and key, sorted
     /// by section then name (what a player picks from).
     public func instruments() throws -> [PartLabel] {
-        let labels = try read { db in try Self.scoreParts(in: db) }.compactMap(\.label).filter { $0.kind != .full }
+        let labels = try storeRead { db in try Self.scoreParts(in: db) }.compactMap(\.label).filter { $0.kind != .full }
         var seen = Set<String>()
         let unique = labels.filter { seen.insert(PartName.key($0.written)).inserted }
         let order = Instrument.Section.allCases
@@ -100,15 +99,15 @@ extension LibraryCatalog {
             }
             return trimmed
         }
-        return try write(rollingBack: dryRun) { db in
+        return try storeWrite(rollingBack: dryRun) { db in
             let (id, _, _) = try Self.score(setting.score, in: db)
-            try db.execute(sql: "UPDATE score SET partLabel = ?, partSong = ? WHERE id = ?", arguments: [label, song, id])
+            try db.execute("UPDATE score SET partLabel = ?, partSong = ? WHERE id = ?", [label, song, id])
             guard let part = try Self.scoreParts(in: db, id: id).first else { throw LibraryError(.notFound, "no score \(id) in the catalog") }
             return part
         }
     }
 
-    static func piece(ofScore id: Int64, in db: Database) throws -> PieceParts {
+    static func piece(ofScore id: Int64, in db: any CatalogStatements) throws -> PieceParts {
         let all = try scoreParts(in: db)
         guard let opened = all.first(where: { $0.id == id }) else { throw LibraryError(.notFound, "no score \(id) in the catalog") }
         let key = PartName.key(opened.song)
@@ -122,16 +121,16 @@ extension LibraryCatalog {
     }
 
     /// Every catalogued score (or the one `id`) read as a part.
-    static func scoreParts(in db: Database, id: Int64? = nil) throws -> [ScorePart] {
+    static func scoreParts(in db: any CatalogStatements, id: Int64? = nil) throws -> [ScorePart] {
         let sql = "SELECT id, path, pages, partLabel, partSong FROM score" + (id == nil ? "" : " WHERE id = ?")
-        return try Row.fetchAll(db, sql: sql, arguments: id.map { [$0] } ?? []).map { row in
-            let path: String = row["path"]
+        return try db.rows(sql, id.map { [$0] } ?? []).map { row in
+            let path: String = try row.value("path")
             let named = PartName(file: path)
-            let setLabel: String? = row["partLabel"]
-            let setSong: String? = row["partSong"]
+            let setLabel: String? = row.optional("partLabel")
+            let setSong: String? = row.optional("partSong")
             let label = setLabel.flatMap { PartLabel(userLabel: $0) } ?? named.label
             // A label set on a file whose name says no part: the piece is still the name's.
-            return ScorePart(id: row["id"], path: path, pages: row["pages"], song: setSong ?? named.song, label: label,
+            return ScorePart(id: try row.value("id"), path: path, pages: row.optional("pages"), song: setSong ?? named.song, label: label,
                              set: setLabel != nil || setSong != nil)
         }
     }

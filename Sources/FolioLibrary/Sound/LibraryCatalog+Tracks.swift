@@ -1,19 +1,18 @@
 import FolioPDF
 import FolioScore
 import Foundation
-import GRDB
 
 /// Tracks: scores and their bookmarks linked to the library's audio files. Each operation
 /// here is the one both `folio tracks` and the server call.
 extension LibraryCatalog {
     /// Every catalogued audio file, by path.
     public func audioFiles() throws -> [AudioFile] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM audio ORDER BY path").compactMap(Self.audioFile) }
+        try storeRead { db in try db.rows("SELECT * FROM audio ORDER BY \(db.binary("path"))").compactMap(Self.audioFile) }
     }
 
     /// The catalogued audio file `id`; `.notFound` when there is none.
     public func audioFile(id: Int64) throws -> AudioFile {
-        let found = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM audio WHERE id = ?", arguments: [id]).flatMap(Self.audioFile) }
+        let found = try storeRead { db in try db.row("SELECT * FROM audio WHERE id = ?", [id]).flatMap(Self.audioFile) }
         guard let found else { throw LibraryError(.notFound, "no audio file \(id) in the catalog") }
         return found
     }
@@ -22,9 +21,9 @@ extension LibraryCatalog {
     /// one catalogued file has): the whole score's first, then each bookmark's, each in the
     /// order linked. Every score's, by path, when `score` is nil.
     public func tracks(of score: String? = nil) throws -> [ScoreTrack] {
-        try read { db in
+        try storeRead { db in
             guard let score else {
-                return try Row.fetchAll(db, sql: Self.trackQuery + " ORDER BY s.path, t.bookmark IS NOT NULL, t.id").map(Self.track)
+                return try db.rows(Self.trackQuery + " ORDER BY \(db.binary("s.path")), t.bookmark IS NOT NULL, t.id").map(Self.track)
             }
             return try Self.tracks(ofScore: try Self.score(score, in: db).0, in: db)
         }
@@ -36,31 +35,32 @@ extension LibraryCatalog {
     /// per score.
     @discardableResult
     public func linkTrack(_ link: TrackLink) throws -> ScoreTrack {
-        try write { db in
+        try storeWrite { db in
             let (scoreID, scorePath, _) = try Self.score(link.score, in: db)
             let audio = try audioRow(link.audio, in: db)
             try Self.check(file: audio.path, loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset)
             let title = try Self.checkedTitle(link.title)
-            let bookmark: String? = try link.bookmark.map { try Self.bookmark($0, of: scoreID, path: scorePath, in: db)["title"] }
-            if let existing = try Int64.fetchOne(db, sql: """
-                SELECT id FROM track WHERE scoreId = ? AND audioId = ? AND bookmark IS ?
-                """, arguments: [scoreID, audio.id, bookmark]) {
+            let bookmark: String? = try link.bookmark.map { try Self.bookmark($0, of: scoreID, path: scorePath, in: db).value("title") }
+            let same = db.dialect == .sqlite ? "IS" : "IS NOT DISTINCT FROM"
+            if let existing: Int64 = try db.scalar("""
+                SELECT id FROM track WHERE scoreId = ? AND audioId = ? AND bookmark \(same) ?
+                """, [scoreID, audio.id, bookmark]) {
                 throw LibraryError(.invalidArgument, "\(audio.path) is linked to \(bookmark.map { "\(scorePath) › \($0)" } ?? scorePath) already (track \(existing))")
             }
             try Self.checkRoom(scoreID, path: scorePath, in: db)
-            try Self.insertTrack(score: scoreID, bookmark: bookmark, audio: audio.id, file: audio.path, title: title,
-                                 loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: db)
-            return try Self.track(db.lastInsertedRowID, ofScore: scoreID, in: db)
+            let id = try Self.insertTrack(score: scoreID, bookmark: bookmark, audio: audio.id, file: audio.path, title: title,
+                                          loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: db)
+            return try Self.track(id, ofScore: scoreID, in: db)
         }
     }
 
     /// Removes the track `id` of `score`; returns it as it was. With `dryRun`, only finds it.
     @discardableResult
     public func unlinkTrack(id: Int64, of score: String, dryRun: Bool = false) throws -> ScoreTrack {
-        try write(rollingBack: dryRun) { db in
+        try storeWrite(rollingBack: dryRun) { db in
             let (scoreID, _, _) = try Self.score(score, in: db)
             let track = try Self.track(id, ofScore: scoreID, in: db)
-            try db.execute(sql: "DELETE FROM track WHERE id = ?", arguments: [id])
+            try db.execute("DELETE FROM track WHERE id = ?", [id])
             return track
         }
     }
@@ -70,7 +70,7 @@ extension LibraryCatalog {
     /// same and changes nothing.
     @discardableResult
     public func changeTrack(id: Int64, of score: String, _ change: TrackChange, dryRun: Bool = false) throws -> ScoreTrack {
-        try write(rollingBack: dryRun) { db in
+        try storeWrite(rollingBack: dryRun) { db in
             let (scoreID, _, _) = try Self.score(score, in: db)
             var track = try Self.track(id, ofScore: scoreID, in: db)
             if let title = change.title { track.title = try Self.checkedTitle(title) }
@@ -78,8 +78,8 @@ extension LibraryCatalog {
             if let value = change.loopEnd { track.loopEnd = value }
             if let value = change.offset { track.offset = value }
             try Self.check(file: track.file, loopStart: track.loopStart, loopEnd: track.loopEnd, offset: track.offset)
-            try db.execute(sql: "UPDATE track SET title = ?, loopStart = ?, loopEnd = ?, offset = ? WHERE id = ?",
-                           arguments: [track.title, track.loopStart, track.loopEnd, track.offset, id])
+            try db.execute("UPDATE track SET title = ?, loopStart = ?, loopEnd = ?, \"offset\" = ? WHERE id = ?",
+                           [track.title, track.loopStart, track.loopEnd, track.offset, id])
             return track
         }
     }
@@ -88,7 +88,7 @@ extension LibraryCatalog {
     /// its first track of the whole score, else its first one of any bookmark. Missing
     /// files are passed over. Nil when there is none.
     public func queuedTrack(score: String, bookmark: String? = nil) throws -> ScoreTrack? {
-        try read { db in
+        try storeRead { db in
             let tracks = try Self.tracks(ofScore: try Self.score(score, in: db).0, in: db).filter { !$0.missing }
             guard let bookmark else { return tracks.first { $0.bookmark == nil } ?? tracks.first }
             return tracks.first { $0.bookmark == bookmark }
@@ -114,14 +114,13 @@ extension LibraryCatalog {
 
     // MARK: Helpers
 
-    static func audioFile(_ row: Row) -> AudioFile? {
-        guard let kind = AudioKind(rawValue: row["kind"]) else { return nil }
-        return AudioFile(id: row["id"], path: row["path"], kind: kind, size: row["size"])
+    static func audioFile(_ row: CatalogRow) throws -> AudioFile? {
+        guard let kind = AudioKind(rawValue: try row.value("kind")) else { return nil }
+        return AudioFile(id: try row.value("id"), path: try row.value("path"), kind: kind, size: try row.value("size"))
     }
 
-    static func tracks(ofScore scoreID: Int64, in db: Database) throws -> [ScoreTrack] {
-        try Row.fetchAll(db, sql: trackQuery + " WHERE t.scoreId = ? ORDER BY t.bookmark IS NOT NULL, t.id",
-                         arguments: [scoreID]).map(track)
+    static func tracks(ofScore scoreID: Int64, in db: any CatalogStatements) throws -> [ScoreTrack] {
+        try db.rows(trackQuery + " WHERE t.scoreId = ? ORDER BY t.bookmark IS NOT NULL, t.id", [scoreID]).map(track)
     }
 
     private static let trackQuery = """
@@ -129,29 +128,30 @@ extension LibraryCatalog {
         JOIN score s ON s.id = t.scoreId LEFT JOIN audio a ON a.id = t.audioId
         """
 
-    private static func track(_ id: Int64, ofScore scoreID: Int64, in db: Database) throws -> ScoreTrack {
-        guard let row = try Row.fetchOne(db, sql: trackQuery + " WHERE t.id = ? AND t.scoreId = ?", arguments: [id, scoreID]) else {
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM track WHERE scoreId = ? ORDER BY id", arguments: [scoreID])
+    private static func track(_ id: Int64, ofScore scoreID: Int64, in db: any CatalogStatements) throws -> ScoreTrack {
+        guard let row = try db.row(trackQuery + " WHERE t.id = ? AND t.scoreId = ?", [id, scoreID]) else {
+            let ids = try db.rows("SELECT id FROM track WHERE scoreId = ? ORDER BY id", [scoreID]).map { try $0.value(at: 0) as Int64 }
             throw LibraryError(.notFound, "no track \(id) on this score"
                 + (ids.isEmpty ? " (it has no tracks)" : " (its tracks: \(ids.map(String.init).joined(separator: ", ")))"))
         }
-        return track(row)
+        return try track(row)
     }
 
-    private static func track(_ row: Row) -> ScoreTrack {
-        let audio: Int64? = row["audioId"]
-        return ScoreTrack(id: row["id"], score: row["scorePath"], bookmark: row["bookmark"],
-                          file: row["audioPath"] ?? row["file"], audio: audio,
-                          kind: (row["kind"] as String?).flatMap(AudioKind.init(rawValue:)), title: row["title"],
-                          loopStart: row["loopStart"], loopEnd: row["loopEnd"], offset: row["offset"], missing: audio == nil)
+    private static func track(_ row: CatalogRow) throws -> ScoreTrack {
+        let audio: Int64? = row.optional("audioId")
+        return ScoreTrack(id: try row.value("id"), score: try row.value("scorePath"), bookmark: row.optional("bookmark"),
+                          file: try row.optional("audioPath") ?? row.value("file"), audio: audio,
+                          kind: (row.optional("kind") as String?).flatMap(AudioKind.init(rawValue:)), title: row.optional("title"),
+                          loopStart: row.optional("loopStart"), loopEnd: row.optional("loopEnd"), offset: row.optional("offset"),
+                          missing: audio == nil)
     }
 
     /// The catalogued audio file `name` names: a path relative to the library, or a file name
     /// only one audio file has. A path that leaves the library, or a file that is there but
     /// not audio by its content, is refused with why.
-    private func audioRow(_ name: String, in db: Database) throws -> AudioFile {
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM audio WHERE pathKey = ?", arguments: [CatalogPath.key(name)]),
-           let audio = Self.audioFile(row) {
+    private func audioRow(_ name: String, in db: any CatalogStatements) throws -> AudioFile {
+        if let row = try db.row("SELECT * FROM audio WHERE pathKey = ?", [CatalogPath.key(name)]),
+           let audio = try Self.audioFile(row) {
             return audio
         }
         guard !PathName.isAbsolute(name, windows: true), !PathName.climbs(name, separators: "/\\") else {
@@ -188,23 +188,27 @@ extension LibraryCatalog {
     }
 
     /// The audio files whose file name (without folders) is `name`, by path.
-    static func audioFiles(named name: String, in db: Database) throws -> [AudioFile] {
-        try Row.fetchAll(db, sql: "SELECT * FROM audio ORDER BY path").compactMap(audioFile)
+    static func audioFiles(named name: String, in statements: any CatalogStatements) throws -> [AudioFile] {
+        try statements.rows("SELECT * FROM audio ORDER BY \(statements.binary("path"))").compactMap(audioFile)
             .filter { ($0.path as NSString).lastPathComponent == name }
     }
 
     /// Stores a link; `audio` nil while the file at `file` (relative to the library) is missing.
+    @discardableResult
     static func insertTrack(score: Int64, bookmark: String?, audio: Int64?, file: String, title: String?,
-                            loopStart: Double?, loopEnd: Double?, offset: Double?, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, offset, added)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [score, bookmark, audio, file, CatalogPath.key(file), title, loopStart, loopEnd, offset,
-                             Date().timeIntervalSince1970])
+                            loopStart: Double?, loopEnd: Double?, offset: Double?, in statements: any CatalogStatements) throws -> Int64 {
+        guard let id: Int64 = try statements.scalar("""
+            INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, "offset", added)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [score, bookmark, audio, file, CatalogPath.key(file), title, loopStart, loopEnd, offset,
+                  Date().timeIntervalSince1970]) else {
+            throw LibraryError(.database, "the catalog gave no id for a track of \(file)")
+        }
+        return id
     }
 
-    static func checkRoom(_ scoreID: Int64, path: String, in db: Database) throws {
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE scoreId = ?", arguments: [scoreID]) ?? 0
+    static func checkRoom(_ scoreID: Int64, path: String, in db: any CatalogStatements) throws {
+        let count: Int = try db.scalar("SELECT count(*) FROM track WHERE scoreId = ?", [scoreID]) ?? 0
         guard count < AudioTrackLink.maxTracks else {
             throw LibraryError(.invalidArgument, "\(path) has \(count) tracks (valid: up to \(AudioTrackLink.maxTracks) per score); unlink one first")
         }

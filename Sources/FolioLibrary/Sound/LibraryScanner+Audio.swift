@@ -31,32 +31,33 @@ extension LibraryScanner {
                 summary.skipped.append("\(stamp.path): cannot be read (\(error.localizedDescription))")
             }
         }
-        try catalog.write { db in
+        guard !read.isEmpty || !missing.isEmpty else { return }
+        try catalog.storeWrite { statements in
             for (stamp, kind) in read {
                 do {
-                    try db.inSavepoint {
+                    try statements.savepoint {
                         let old = known[stamp.path]
                         guard let kind else {
                             summary.notAudio.append(stamp.path)
-                            if let old { try LibraryCatalog.removeAudio(id: old.id, in: db) }
-                            return .commit
+                            if let old { try LibraryCatalog.removeAudio(id: old.id, in: statements) }
+                            return
                         }
                         summary.audio += 1
                         if let id = old?.id {
-                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: db)
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: statements)
                         } else if var ids = missing[stamp.fingerprint], let id = ids.popLast() {
                             missing[stamp.fingerprint] = ids
-                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: db)
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: id, in: statements)
                         } else {
-                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: nil, in: db)
+                            try LibraryCatalog.storeAudio(stamp, kind: kind, id: nil, in: statements)
                         }
-                        return .commit
                     }
-                } catch let error as DatabaseError {
-                    summary.skipped.append("\(stamp.path): the catalog refused it (\(error.message ?? error.description))")
+                } catch {
+                    guard let reason = LibraryCatalog.refusal(error) else { throw error }
+                    summary.skipped.append("\(stamp.path): the catalog refused it (\(reason))")
                 }
             }
-            for id in missing.values.joined() { try LibraryCatalog.removeAudio(id: id, in: db) }
+            for id in missing.values.joined() { try LibraryCatalog.removeAudio(id: id, in: statements) }
         }
     }
 }
@@ -64,28 +65,28 @@ extension LibraryScanner {
 extension LibraryCatalog {
     /// Stores an audio file as `id` (moved or changed) or as a new one, and links the tracks
     /// that wait for a file at its path.
-    static func storeAudio(_ stamp: FileStamp, kind: AudioKind, id: Int64?, in db: Database) throws {
-        let arguments: StatementArguments = [stamp.path, CatalogPath.key(stamp.path), stamp.size, stamp.modified, stamp.fingerprint, kind.rawValue]
+    static func storeAudio(_ stamp: FileStamp, kind: AudioKind, id: Int64?, in statements: any CatalogStatements) throws {
+        let arguments: CatalogArguments = [stamp.path, CatalogPath.key(stamp.path), stamp.size, stamp.modified, stamp.fingerprint, kind.rawValue]
         if let id {
-            try db.execute(sql: "UPDATE audio SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, kind = ? WHERE id = ?",
-                           arguments: arguments + [id])
+            try statements.execute("UPDATE audio SET path = ?, pathKey = ?, size = ?, modified = ?, fingerprint = ?, kind = ? WHERE id = ?",
+                                   arguments + [id])
         } else {
-            try db.execute(sql: "INSERT INTO audio (path, pathKey, size, modified, fingerprint, kind, added) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: arguments + [Date().timeIntervalSince1970])
+            try statements.execute("INSERT INTO audio (path, pathKey, size, modified, fingerprint, kind, added) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   arguments + [Date().timeIntervalSince1970])
         }
-        try db.execute(sql: """
+        try statements.execute("""
             UPDATE track SET audioId = (SELECT id FROM audio WHERE audio.pathKey = track.fileKey)
             WHERE audioId IS NULL AND fileKey = ?
-            """, arguments: [CatalogPath.key(stamp.path)])
+            """, [CatalogPath.key(stamp.path)])
     }
 
     /// Removes an audio file; its links keep its path and wait for it.
-    static func removeAudio(id: Int64, in db: Database) throws {
-        try db.execute(sql: """
+    static func removeAudio(id: Int64, in statements: any CatalogStatements) throws {
+        try statements.execute("""
             UPDATE track SET file = (SELECT path FROM audio WHERE id = ?), fileKey = (SELECT pathKey FROM audio WHERE id = ?)
             WHERE audioId = ?
-            """, arguments: [id, id, id])
-        try db.execute(sql: "DELETE FROM audio WHERE id = ?", arguments: [id])
+            """, [id, id, id])
+        try statements.execute("DELETE FROM audio WHERE id = ?", [id])
     }
 
     /// Takes the tracks a score's XMP keeps (`folioscore:tracks`, from a 4SB import) into the
@@ -93,28 +94,28 @@ extension LibraryCatalog {
     /// until the file's list changes. Each file is relative to the score's folder; one not
     /// there is looked for by name among the library's audio files (a name only one has),
     /// else the link waits for it.
-    static func adoptTracks(_ links: [AudioTrackLink], scoreID: Int64, scorePath: String, in db: Database) throws {
+    static func adoptTracks(_ links: [AudioTrackLink], scoreID: Int64, scorePath: String, in statements: any CatalogStatements) throws {
         let digest = links.isEmpty ? nil : json(encoding: links)
-        let adopted = try String.fetchOne(db.cachedStatement(sql: "SELECT tracksAdopted FROM score WHERE id = ?"), arguments: [scoreID])
+        let adopted: String? = try statements.scalar("SELECT tracksAdopted FROM score WHERE id = ?", [scoreID])
         guard digest != adopted else { return }
-        try db.execute(sql: "UPDATE score SET tracksAdopted = ? WHERE id = ?", arguments: [digest, scoreID])
+        try statements.execute("UPDATE score SET tracksAdopted = ? WHERE id = ?", [digest, scoreID])
         let folder = (scorePath as NSString).deletingLastPathComponent
         for link in links where link.refusal == nil {
             let relative = PathName.components(link.file.replacingOccurrences(of: "\\", with: "/"), keepingEmpty: false)
                 .filter { $0 != "." }.joined(separator: "/")
             var file = folder.isEmpty ? relative : folder + "/" + relative
-            var audioID = try Int64.fetchOne(db, sql: "SELECT id FROM audio WHERE pathKey = ?", arguments: [CatalogPath.key(file)])
+            var audioID: Int64? = try statements.scalar("SELECT id FROM audio WHERE pathKey = ?", [CatalogPath.key(file)])
             if audioID == nil {
-                let named = try audioFiles(named: (relative as NSString).lastPathComponent, in: db)
+                let named = try audioFiles(named: (relative as NSString).lastPathComponent, in: statements)
                 if named.count == 1 { audioID = named[0].id; file = named[0].path }
             }
-            let exists = try Bool.fetchOne(db, sql: """
+            let exists: Bool = try statements.scalar("""
                 SELECT EXISTS (SELECT 1 FROM track WHERE scoreId = ? AND bookmark IS NULL AND (fileKey = ? OR audioId = ?))
-                """, arguments: [scoreID, CatalogPath.key(file), audioID ?? -1]) ?? false
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE scoreId = ?", arguments: [scoreID]) ?? 0
+                """, [scoreID, CatalogPath.key(file), audioID ?? -1]) ?? false
+            let count: Int = try statements.scalar("SELECT count(*) FROM track WHERE scoreId = ?", [scoreID]) ?? 0
             guard !exists, count < AudioTrackLink.maxTracks else { continue }
             try insertTrack(score: scoreID, bookmark: nil, audio: audioID, file: file, title: link.title,
-                            loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: db)
+                            loopStart: link.loopStart, loopEnd: link.loopEnd, offset: link.offset, in: statements)
         }
     }
 }

@@ -120,8 +120,9 @@ public struct LibraryServer: Sendable {
         try? FileManager.default.removeItem(atPath: (catalog.folder as NSString).appendingPathComponent(".folio/covers"))
         self.options = options
         csrf = Secret.random()
-        throttle = LoginThrottle(policy: options.loginPolicy)
-        accounts = LoginThrottle(policy: options.loginPolicy)
+        // Counted by every server of a catalog in PostgreSQL together, else in this one's memory.
+        throttle = LoginThrottle(policy: options.loginPolicy, shared: catalog.guessLedger(1))
+        accounts = LoginThrottle(policy: options.loginPolicy, shared: catalog.guessLedger(2))
         passwords = WorkQueue(slots: max(1, ProcessInfo.processInfo.activeProcessorCount - 1), waiting: 8, seconds: 10, work: "password checks")
         var policy = options.connections ?? .forThisProcess()
         policy.exempt.formUnion(options.trustedProxies)

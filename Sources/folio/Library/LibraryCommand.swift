@@ -9,13 +9,13 @@ struct LibraryCommand: ParsableCommand {
         commandName: "library",
         abstract: "Catalog a folder of scores and search it.",
         discussion: """
-            The catalog is an SQLite database, by default .folio/library.sqlite inside the folder.
+            The catalog is an SQLite database, by default .folio/library.sqlite inside the folder, or a PostgreSQL database several servers share (folio library migrate).
             Example: folio library scan ~/Scores && folio library search ~/Scores --text dvorak
             """,
         subcommands: [LibraryScanCommand.self, LibraryListCommand.self, LibrarySearchCommand.self,
                       LibraryShowCommand.self, LibraryFacetsCommand.self,
                       LibraryExportCSVCommand.self, LibraryImportCSVCommand.self, LibraryExportMobileSheetsCommand.self,
-                      LibraryDuplicatesCommand.self, LibraryBackupCommand.self,
+                      LibraryDuplicatesCommand.self, LibraryBackupCommand.self, LibraryMigrateCommand.self,
                       LibraryBenchSearchCommand.self]
     )
 

@@ -28,6 +28,10 @@ public final class PostgresCatalog: Sendable {
     private let nextID = NIOLockedValueBox(0)
     private let logger = Logger(label: "folio.catalog.postgresql")
     private let tls: PostgresConnection.Configuration.TLS
+    /// SQLite's tokenizer, for the text index (`PostgresSearchText`).
+    let searchText: PostgresSearchText
+    /// How many rows each phrase a search weighed matched, per version of the catalog.
+    let phraseCounts = PhraseCounts()
     /// How long a connection may take to open.
     public static let timeout: TimeAmount = .seconds(10)
     /// How long a statement may take to answer (the catalog's are short; a migration the longest).
@@ -40,6 +44,7 @@ public final class PostgresCatalog: Sendable {
     public init(address: PostgresAddress, maxConnections: Int = 8) throws {
         self.address = address
         self.maxConnections = max(1, maxConnections)
+        searchText = try PostgresSearchText()
         slots = DispatchSemaphore(value: self.maxConnections)
         switch address.tls {
         case .disable:
@@ -82,7 +87,7 @@ public final class PostgresCatalog: Sendable {
                 kept = idle.withLockedValue { $0.popLast() }
             }
             let connection = try kept ?? open()
-            let wrapped = PostgresCatalogConnection(connection: connection, logger: logger)
+            let wrapped = PostgresCatalogConnection(connection: connection, logger: logger, searchText: searchText, phraseCounts: phraseCounts)
             defer {
                 if !connection.isClosed, !wrapped.broken.withLockedValue({ $0 }) {
                     idle.withLockedValue { $0.append(connection) }
@@ -145,6 +150,12 @@ public final class PostgresCatalog: Sendable {
         try committed(opening: "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// Has PostgreSQL gather its statistics of the catalog's tables (after many rows came in
+    /// at once: a migration, a first scan), so that its plans fit what they hold.
+    public func refreshStatistics() throws {
+        try withConnection { try $0.run("ANALYZE score, entry, facet, entry_text") }
+    }
+
     /// Closes every idle connection (those in use close when they come back).
     public func close() {
         for connection in idle.withLockedValue({ list in defer { list.removeAll() }; return list }) {
@@ -178,6 +189,8 @@ public final class PostgresCatalog: Sendable {
 public struct PostgresCatalogConnection: Sendable {
     let connection: PostgresConnection
     let logger: Logger
+    let searchText: PostgresSearchText
+    let phraseCounts: PhraseCounts
     /// Set when a statement failed in a way that leaves the connection unfit for the next one.
     let broken = NIOLockedValueBox(false)
 
@@ -239,14 +252,30 @@ public struct PostgresCatalogConnection: Sendable {
 }
 
 extension PostgresCatalogConnection: CatalogStatements {
+    public var dialect: CatalogDialect { .postgresql }
+
+    public func indexTexts(_ texts: [IndexedText]) throws {
+        let rows = try searchText.rows(texts.map { [$0.title, $0.people, $0.words] })
+        let values = zip(texts, rows).map { text, row -> [CatalogValue] in
+            [.integer(text.rowid), .integer(text.entryID), .text(row.document), .text(row.terms), .integer(Int64(row.length))]
+        }
+        try insert(into: "entry_text", columns: ["rowid", "entryid", "document", "terms", "tokens"], rows: values,
+                   places: ["?", "?", "?::tsvector", "?", "?"])
+    }
+
     public func execute(_ sql: String, _ arguments: [CatalogValue]) throws {
         try run(Self.query(sql, arguments))
     }
 
     public func rows(_ sql: String, _ arguments: [CatalogValue]) throws -> [CatalogRow] {
-        try run(Self.query(sql, arguments)).map { row in
-            CatalogRow(try row.map { cell in (cell.columnName, try Self.value(of: cell)) })
-        }
+        let answer = try run(Self.query(sql, arguments))
+        guard let first = answer.first else { return [] }
+        let names = first.map { $0.columnName.lowercased() }
+        return try answer.map { row in CatalogRow(names: names, values: try row.map(Self.value(of:))) }
+    }
+
+    public func each(_ sql: String, _ arguments: [CatalogValue], _ body: (CatalogRow) throws -> Void) throws {
+        for row in try rows(sql, arguments) { try body(row) }
     }
 
     /// The statement with each `?` (outside quotes) numbered as PostgreSQL numbers them, and its arguments bound.
