@@ -20,6 +20,13 @@ public enum CatalogValue: Sendable, Equatable, CatalogValueConvertible {
 
     public var catalogValue: CatalogValue { self }
     public static func from(_ value: CatalogValue) -> CatalogValue? { value }
+
+    /// A value of a known type, made without boxing it (a scan stores millions).
+    static func of(_ value: String?) -> CatalogValue { value.map { .text($0) } ?? .null }
+    static func of(_ value: Int?) -> CatalogValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func of(_ value: Int64?) -> CatalogValue { value.map { .integer($0) } ?? .null }
+    static func of(_ value: Double?) -> CatalogValue { value.map { .real($0) } ?? .null }
+    static func of(_ value: Bool) -> CatalogValue { .integer(value ? 1 : 0) }
 }
 
 /// A statement's arguments, as Swift values: `[name, id, nil]`.
@@ -159,6 +166,9 @@ public protocol CatalogStatements {
     func execute(_ sql: String, _ arguments: [CatalogValue]) throws
     /// Runs a statement, returning its rows.
     func rows(_ sql: String, _ arguments: [CatalogValue]) throws -> [CatalogRow]
+    /// Runs an `INSERT` into a table with an `id` column and returns the new row's id (SQLite's
+    /// last inserted rowid, PostgreSQL's `RETURNING id`).
+    func insertRow(_ sql: String, _ arguments: [CatalogValue]) throws -> Int64
     /// Runs a statement, handing `body` its rows one at a time (SQLite reads each only then).
     func each(_ sql: String, _ arguments: [CatalogValue], _ body: (CatalogRow) throws -> Void) throws
     /// Stores what entries are found by (``IndexedText``) in the database's text index: FTS5 in
@@ -166,7 +176,7 @@ public protocol CatalogStatements {
     func indexTexts(_ texts: [IndexedText]) throws
 }
 
-/// What one catalog entry is found by: ``SearchText``'s three columns, at the entry's place
+/// What one catalog entry is found by: `SearchText`'s three columns, at the entry's place
 /// (`rowid`) in the text index.
 ///
 /// ```swift
@@ -214,6 +224,11 @@ extension CatalogStatements {
                         chunk.flatMap { $0 })
             start += chunk.count
         }
+    }
+
+    /// Runs an `INSERT` and returns the new row's id.
+    public func insertRow(_ sql: String, _ arguments: CatalogArguments) throws -> Int64 {
+        try insertRow(sql, arguments.map(CatalogValue.init))
     }
 
     /// Runs a statement, handing `body` its rows one at a time.
@@ -268,12 +283,18 @@ struct SQLiteStatements: CatalogStatements {
 
     func indexTexts(_ texts: [IndexedText]) throws {
         for text in texts {
-            try execute("INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)", [text.rowid, text.title, text.people, text.words])
+            try execute("INSERT INTO entry_text (rowid, title, people, words) VALUES (?, ?, ?, ?)",
+                        [.integer(text.rowid), .text(text.title), .text(text.people), .text(text.words)] as [CatalogValue])
         }
     }
 
     func execute(_ sql: String, _ arguments: [CatalogValue]) throws {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+    }
+
+    func insertRow(_ sql: String, _ arguments: [CatalogValue]) throws -> Int64 {
+        try execute(sql, arguments)
+        return db.lastInsertedRowID
     }
 
     func rows(_ sql: String, _ arguments: [CatalogValue]) throws -> [CatalogRow] {
@@ -313,13 +334,14 @@ struct SQLiteStatements: CatalogStatements {
         }
     }
 
+    /// The values as GRDB binds them (as `DatabaseValue`s: no value boxed on the way).
     static func arguments(_ values: [CatalogValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+        StatementArguments(values.map { value -> DatabaseValue in
             switch value {
-            case .null: nil
-            case .integer(let number): number
-            case .real(let number): number
-            case .text(let text): text
+            case .null: .null
+            case .integer(let number): number.databaseValue
+            case .real(let number): number.databaseValue
+            case .text(let text): text.databaseValue
             }
         })
     }

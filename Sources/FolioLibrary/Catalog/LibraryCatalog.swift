@@ -43,7 +43,7 @@ public final class LibraryCatalog: Sendable {
     }
 
     /// Opens (creating or migrating when `create`) the catalog of `folder`: the PostgreSQL
-    /// database its `.folio/catalog` names (see ``migrate(to:)``), else its SQLite file.
+    /// database its `.folio/catalog` names (see ``migrate(to:dryRun:)``), else its SQLite file.
     public convenience init(folder: String, databasePath: String? = nil, create: Bool = true) throws {
         var shared: PostgresCatalog?
         if case .postgresql(let address)? = try Self.recordedLocation(folder: folder) {
@@ -178,13 +178,10 @@ public final class LibraryCatalog: Sendable {
             try statements.execute("DELETE FROM entry WHERE scoreId = ?", [id])
             scoreID = id
         } else {
-            guard let new: Int64 = try statements.scalar("""
+            scoreID = try statements.insertRow("""
                 INSERT INTO score (path, pathKey, size, modified, fingerprint, pages, version, encrypted, annotations,
-                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                """, arguments + [Date().timeIntervalSince1970]) else {
-                throw LibraryError(.database, "the catalog gave no id for \(record.stamp.path)")
-            }
-            scoreID = new
+                    annotationCount, warnings, error, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments + [Date().timeIntervalSince1970])
         }
         // The composers an engraver wrote are shown and searched; the file's own fields (what a
         // CSV export writes back) stay what forScore reads.
@@ -222,18 +219,18 @@ public final class LibraryCatalog: Sendable {
         for path in [\ScoreMetadata.genres, \.tags, \.labels] { metadata[keyPath: path] = metadata[keyPath: path].map(Self.withoutNUL) }
         metadata.reference = metadata.reference.map(Self.withoutNUL)
         metadata.timeSignature = metadata.timeSignature.map(Self.withoutNUL)
-        guard let entryID: Int64 = try statements.scalar("""
+        let values: [CatalogValue] = [
+            .integer(scoreID), .of(bookmark), .of(source.map(Self.withoutNUL)), .of(start), .of(end), .text(title),
+            .text(json(metadata.composers)), .text(json(metadata.genres)), .text(json(metadata.tags)), .text(json(metadata.labels)),
+            .of(metadata.reference), .of(metadata.rating), .of(metadata.difficulty), .of(metadata.duration),
+            .of(metadata.key?.keysf), .of(metadata.key?.keymi), .text(json(own)), .of(metadata.tempo), .of(metadata.timeSignature),
+            .of(ScoreCredit.stored(credits)),
+        ]
+        let entryID = try statements.insertRow("""
             INSERT INTO entry (scoreId, bookmark, source, startPage, endPage, title, composers, genres, tags, labels,
                 reference, rating, difficulty, duration, keysf, keymi, own, tempo, timeSignature, credits)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """, [
-                scoreID, bookmark, source.map(Self.withoutNUL), start, end, title, json(metadata.composers), json(metadata.genres),
-                json(metadata.tags), json(metadata.labels), metadata.reference, metadata.rating,
-                metadata.difficulty, metadata.duration, metadata.key?.keysf, metadata.key?.keymi,
-                json(own), metadata.tempo, metadata.timeSignature, ScoreCredit.stored(credits),
-            ]) else {
-            throw LibraryError(.database, "the catalog gave no id for an entry of score \(scoreID)")
-        }
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, values)
         var facets: [(field: String, value: String)] = []
         for (field, values) in [("composer", metadata.composers), ("genre", metadata.genres), ("tag", metadata.tags),
                                 ("label", metadata.labels)] {
@@ -264,7 +261,7 @@ public final class LibraryCatalog: Sendable {
         switch statements.dialect {
         case .sqlite:
             try statements.execute("INSERT INTO facet (entryId, field, folded, value) VALUES (?, ?, ?, ?)",
-                                   [entryID, field, folded, value])
+                                   [.integer(entryID), .text(field), .text(folded), .text(value)] as [CatalogValue])
         case .postgresql:
             try statements.execute("INSERT INTO facet (entryId, field, folded, value, words) VALUES (?, ?, ?, ?, ?)",
                                    [entryID, field, folded, value, FacetMatch.words(folded).joined(separator: " ")])

@@ -71,13 +71,11 @@ extension LibraryCatalog {
                 throw LibraryError(.tooLarge, "a library has at most \(Self.maxMembers) members")
             }
             try Self.refuseTaken(checkedName, in: db)
-            guard let id: Int64 = try db.scalar("""
+            let id = try db.insertRow("""
                 INSERT INTO member (name, nameKey, role, instrument, section, createdAt, key)
-                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [checkedName, Self.nameKey(checkedName), role.rawValue, instrument, section?.rawValue,
-                      now.timeIntervalSince1970, Self.newMemberKey()]) else {
-                throw LibraryError(.database, "the catalog gave the new member no id")
-            }
+                      now.timeIntervalSince1970, Self.newMemberKey()])
             let invitation = try Self.invite(member: id, in: db, now: now)
             return (try Self.member(id: id, in: db), invitation)
         }

@@ -199,10 +199,7 @@ extension LibraryCatalog {
                 }
                 try db.execute("DELETE FROM setlist WHERE id = ?", [existing])
             }
-            guard let id: Int64 = try db.scalar("INSERT INTO setlist (name, folder, modified) VALUES (?, ?, ?) RETURNING id",
-                                                [name, folder, Date().timeIntervalSince1970]) else {
-                throw LibraryError(.database, "the catalog gave no id for the setlist \(name)")
-            }
+            let id = try db.insertRow("INSERT INTO setlist (name, folder, modified) VALUES (?, ?, ?)", [name, folder, Date().timeIntervalSince1970])
             for (position, entry) in entries.enumerated() { try Self.insert(entry, setlist: id, position: position, in: db) }
         }
     }

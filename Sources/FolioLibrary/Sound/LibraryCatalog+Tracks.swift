@@ -197,14 +197,11 @@ extension LibraryCatalog {
     @discardableResult
     static func insertTrack(score: Int64, bookmark: String?, audio: Int64?, file: String, title: String?,
                             loopStart: Double?, loopEnd: Double?, offset: Double?, in statements: any CatalogStatements) throws -> Int64 {
-        guard let id: Int64 = try statements.scalar("""
+        try statements.insertRow("""
             INSERT INTO track (scoreId, bookmark, audioId, file, fileKey, title, loopStart, loopEnd, "offset", added)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [score, bookmark, audio, file, CatalogPath.key(file), title, loopStart, loopEnd, offset,
-                  Date().timeIntervalSince1970]) else {
-            throw LibraryError(.database, "the catalog gave no id for a track of \(file)")
-        }
-        return id
+                  Date().timeIntervalSince1970])
     }
 
     static func checkRoom(_ scoreID: Int64, path: String, in db: any CatalogStatements) throws {

@@ -274,6 +274,13 @@ extension PostgresCatalogConnection: CatalogStatements {
         return try answer.map { row in CatalogRow(names: names, values: try row.map(Self.value(of:))) }
     }
 
+    public func insertRow(_ sql: String, _ arguments: [CatalogValue]) throws -> Int64 {
+        guard let id = try rows(sql + " RETURNING id", arguments).first.flatMap({ Int64.from($0[index: 0]) }) else {
+            throw LibraryError(.database, "the catalog gave no id for a new row: \(sql.prefix(60))")
+        }
+        return id
+    }
+
     public func each(_ sql: String, _ arguments: [CatalogValue], _ body: (CatalogRow) throws -> Void) throws {
         for row in try rows(sql, arguments) { try body(row) }
     }
