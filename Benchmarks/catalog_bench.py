@@ -8,9 +8,7 @@ root, a loopback port), and times the same searches there.
 
 Usage: catalog_bench.py FOLIO_BINARY CORPUS_DIR [COUNT]
 """
-import json
 import os
-import random
 import shutil
 import socket
 import sqlite3
@@ -20,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from library_bench import build, pdfs  # noqa: E402
+from library_bench import build, pdfs, search_queries, search_timings  # noqa: E402
 
 
 def server_programs():
@@ -55,15 +53,6 @@ def start_postgres(work):
     return port, stop
 
 
-def search_timings(folio, folder, query_file):
-    timings = {}
-    for label, extra in (("scores, all results", []), ("scores, first 50 (the search box's page)", ["--limit", "50"]),
-                         ("with bookmarks, first 50", ["--limit", "50", "--bookmarks"])):
-        timings[label] = json.loads(subprocess.run([folio, "library", "bench-search", folder, "--queries", query_file] + extra,
-                                                   check=True, capture_output=True, text=True).stdout)
-    return timings
-
-
 def main():
     folio, corpus = sys.argv[1], sys.argv[2]
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 100000
@@ -78,15 +67,9 @@ def main():
             raise SystemExit("folio library scan failed")
         scanned = time.perf_counter() - start
         db = sqlite3.connect(os.path.join(folder, ".folio", "library.sqlite"))
-        words = sorted({w for (t,) in db.execute("SELECT title FROM entry") for w in t.split() if w.isalpha() and len(w) > 3})
         entries = db.execute("SELECT count(*) FROM entry").fetchone()[0]
         db.close()
-        rng = random.Random(7)
-        queries = [rng.choice(words)[: rng.choice([3, 4, 6, 20])] + (" " + rng.choice(words) if rng.random() < 0.3 else "")
-                   for _ in range(1000)]
-        query_file = os.path.join(work, "queries.txt")
-        with open(query_file, "w") as handle:
-            handle.write("\n".join(queries) + "\n")
+        query_file = search_queries(folder, work)
         print(f"{count} PDFs, {entries} entries (scores and bookmarks); SQLite scan {scanned:.1f} s; 2 cores")
         sqlite_timings = search_timings(folio, folder, query_file)
 

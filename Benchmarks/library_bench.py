@@ -164,6 +164,31 @@ def build(folder, sources, count):
     return paths
 
 
+def search_queries(folder, work):
+    """1,000 queries (seeded): words and prefixes of the catalogued titles, a third with a second
+    word; written to WORK/queries.txt, whose path is returned."""
+    db = sqlite3.connect(os.path.join(folder, ".folio", "library.sqlite"))
+    words = sorted({w for (t,) in db.execute("SELECT title FROM entry") for w in t.split() if w.isalpha() and len(w) > 3})
+    db.close()
+    rng = random.Random(7)
+    queries = [rng.choice(words)[: rng.choice([3, 4, 6, 20])] + (" " + rng.choice(words) if rng.random() < 0.3 else "")
+               for _ in range(1000)]
+    query_file = os.path.join(work, "queries.txt")
+    with open(query_file, "w") as handle:
+        handle.write("\n".join(queries) + "\n")
+    return query_file
+
+
+def search_timings(folio, folder, query_file):
+    """`folio library bench-search` over the queries: scores alone, the search box's page, bookmarks too."""
+    timings = {}
+    for label, extra in (("scores, all results", []), ("scores, first 50 (the search box's page)", ["--limit", "50"]),
+                         ("with bookmarks, first 50", ["--limit", "50", "--bookmarks"])):
+        timings[label] = json.loads(subprocess.run([folio, "library", "bench-search", folder, "--queries", query_file] + extra,
+                                                   check=True, capture_output=True, text=True).stdout)
+    return timings
+
+
 def run(command):
     """Wall seconds and peak RSS (MiB) of one child process."""
     start = time.perf_counter()
@@ -222,21 +247,8 @@ def main():
         results["folio scan"] = (statistics.median(scans), max(peaks))
         results["folio rescan (nothing changed)"] = (statistics.median(rescans), None)
 
-        # 1,000 queries: words and prefixes of catalogued titles and composers.
-        db = sqlite3.connect(os.path.join(folder, ".folio", "library.sqlite"))
-        words = sorted({w for (t,) in db.execute("SELECT title FROM entry") for w in t.split() if w.isalpha() and len(w) > 3})
-        db.close()
-        rng = random.Random(7)
-        queries = [rng.choice(words)[: rng.choice([3, 4, 6, 20])] + (" " + rng.choice(words) if rng.random() < 0.3 else "")
-                   for _ in range(1000)]
-        query_file = os.path.join(work, "queries.txt")
-        with open(query_file, "w") as handle:
-            handle.write("\n".join(queries) + "\n")
-        timings = {}
-        for label, extra in (("scores, all results", []), ("scores, first 50 (the search box's page)", ["--limit", "50"]),
-                             ("with bookmarks, first 50", ["--limit", "50", "--bookmarks"])):
-            timings[label] = json.loads(subprocess.run([folio, "library", "bench-search", folder, "--queries", query_file]
-                                                       + extra, check=True, capture_output=True, text=True).stdout)
+        query_file = search_queries(folder, work)
+        timings = search_timings(folio, folder, query_file)
 
         # exiftool reads about 8 files/s here: a sample of at most 1,000 files, its time scaled to COUNT.
         sample = paths[: min(count, 1000)]

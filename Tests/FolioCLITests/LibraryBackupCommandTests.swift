@@ -7,14 +7,7 @@ import XCTest
 /// from the built binary keep every script (generate-manual alone drops all but ASCII).
 final class LibraryBackupCommandTests: CommandTestCase, @unchecked Sendable {
     private func library() throws -> String {
-        let folder = path("Sbírka – 楽譜")
-        try FileManager.default.createDirectory(atPath: folder + "/Чайковский", withIntermediateDirectories: true)
-        let scores = try SharedCorpus.folder().appendingPathComponent("scores")
-        try TestEnvironment.copy(at: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
-                                         to: URL(fileURLWithPath: folder + "/Чайковский/Колыбельная.pdf"))
-        try TestEnvironment.copy(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
-                                         to: URL(fileURLWithPath: folder + "/Chopin – Dešťová.pdf"))
-        try invoke(["library", "scan", folder])
+        let folder = try twoScoreLibrary(named: "Sbírka – 楽譜")
         try invoke(["setlist", "create", "Koncert – 演奏会", "--library", folder])
         return folder
     }

@@ -11,14 +11,7 @@ final class LibraryMigrateCommandTests: CommandTestCase, @unchecked Sendable {
         let database = try server.newDatabase(prefix: "sbírka")
         defer { server.dropDatabase(database) }
         let url = server.url(database: database)
-        let folder = path("Noty – 楽譜")
-        try FileManager.default.createDirectory(atPath: folder + "/Чайковский", withIntermediateDirectories: true)
-        let scores = try SharedCorpus.folder().appendingPathComponent("scores")
-        try TestEnvironment.copy(at: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
-                                 to: URL(fileURLWithPath: folder + "/Чайковский/Колыбельная.pdf"))
-        try TestEnvironment.copy(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
-                                 to: URL(fileURLWithPath: folder + "/Chopin – Dešťová.pdf"))
-        try invoke(["library", "scan", folder])
+        let folder = try twoScoreLibrary(named: "Noty – 楽譜")
         try invoke(["setlist", "create", "Koncert – 演奏会", "--library", folder])
         try invoke(["setlist", "add", "Koncert – 演奏会", "Chopin – Dešťová.pdf", "--library", folder])
         let listed = { try self.invoke(["library", "list", "--library", folder, "--json"], in: nil, environment: $0).out }

@@ -78,8 +78,9 @@ extension LibraryCatalog {
     /// Nothing is lost: the target must be empty; the copy and the check (every row of both read
     /// and compared) are one transaction, rolled back on any failure or difference; the SQLite
     /// catalog left behind is first copied to `.folio/library.sqlite.before-postgresql` (SQLite's
-    /// online backup), then emptied. With `dryRun`, all of it but the commit: the target, the
-    /// folder and the catalog are left as they were.
+    /// online backup), then copied and emptied while its writer is held (a write by a server that
+    /// still runs waits, or is found and the move refused). With `dryRun`, all of it but the
+    /// commit: the target, the folder and the catalog are left as they were.
     ///
     /// - Throws: ``LibraryError`` `.invalidArgument` when the catalog is there already or the
     ///   target holds a catalog, `.unavailable` when PostgreSQL cannot be reached, `.database`
@@ -93,45 +94,64 @@ extension LibraryCatalog {
                shared.address.database == address.database {
                 throw LibraryError(.invalidArgument, "the catalog is in \(address) already")
             }
+            let kept = databasePath + ".before-postgresql"
+            if shared == nil, !dryRun, FileManager.default.fileExists(atPath: kept) {
+                throw LibraryError(.invalidArgument, "\(kept) exists: move it away first (it is the copy a move to PostgreSQL keeps)")
+            }
             let target = try PostgresCatalog(address: address)
             defer { target.close() }
-            summary.rows = try copy { body in try target.write(rollingBack: dryRun) { try body($0) } }
-            if dryRun { return summary }
-            // The planner's statistics of the new rows now, not when autovacuum comes by: without
-            // them a search at 100,000 scores read every entry.
-            try target.refreshStatistics()
-            // The SQLite file is kept as it was, then emptied: the catalog is PostgreSQL's now.
-            if shared == nil {
-                let kept = databasePath + ".before-postgresql"
-                guard !FileManager.default.fileExists(atPath: kept) else {
-                    throw LibraryError(.invalidArgument, "\(kept) exists: move it away first (it is the copy a move to PostgreSQL keeps)")
+            guard shared == nil, !dryRun else {
+                summary.rows = try storeRead { source in
+                    try copy(from: source) { body in try target.write(rollingBack: dryRun) { try body($0) } }
                 }
-                try copyCatalog(to: kept)
-                summary.kept = kept
+                if dryRun { return summary }
+                try? target.refreshStatistics()
+                try record(location)
+                return summary
             }
-            try record(location)
-            if shared == nil {
+            // From the SQLite file: kept as it was (SQLite's online backup), then copied while its
+            // writer is held, so that nothing written meanwhile is left behind when it is emptied.
+            let version = try read { try Self.catalogVersion(in: $0) }
+            try copyCatalog(to: kept)
+            summary.kept = kept
+            var recorded = false
+            do {
                 try write { db in
+                    guard try Self.catalogVersion(in: db) == version else {
+                        throw LibraryError(.conflict, "the catalog changed while it was copied: stop every server of the library and move it again")
+                    }
+                    summary.rows = try copy(from: SQLiteStatements(db: db)) { body in try target.write { try body($0) } }
+                    try record(location)
+                    recorded = true
                     for table in Self.migratedTables.reversed() { try db.execute(sql: "DELETE FROM \(table.name)") }
                 }
+            } catch {
+                if !recorded { try? FileManager.default.removeItem(atPath: kept) }
+                throw error
             }
+            // The planner's statistics of the new rows now, not when autovacuum comes by: without
+            // them a search at 100,000 scores read every entry.
+            try? target.refreshStatistics()
         case .sqlite(let path):
             guard shared != nil else { throw LibraryError(.invalidArgument, "the catalog is an SQLite file already (\(databasePath))") }
             let target = try LibraryCatalog(folder: folder, databasePath: path ?? databasePath, create: true, shared: nil)
             summary.to = "sqlite:\(target.databasePath)"
-            summary.rows = try copy { body in try target.storeWrite(rollingBack: dryRun) { try body($0) } }
+            summary.rows = try storeRead { source in
+                try copy(from: source) { body in try target.storeWrite(rollingBack: dryRun) { try body($0) } }
+            }
             if dryRun { return summary }
             try record(nil)
         }
         return summary
     }
 
-    /// Copies every migrated table into the empty catalog `write` reaches, builds its text
-    /// index, sets its ids to go on after the copied ones, and compares every row, all in the
-    /// target's one transaction.
-    private func copy(into write: ((any CatalogStatements) throws -> Void) throws -> Void) throws -> [String: Int] {
+    /// Copies every migrated table from `source` into the empty catalog `write` reaches, builds
+    /// its text index, sets its ids to go on after the copied ones, and compares every row, all in
+    /// the target's one transaction.
+    private func copy(from source: any CatalogStatements,
+                      into write: ((any CatalogStatements) throws -> Void) throws -> Void) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        try storeRead { source in
+        do {
             try write { target in
                 for (table, _) in Self.migratedTables {
                     let held: Int = try target.scalar("SELECT count(*) FROM \(table)") ?? 0

@@ -17,6 +17,20 @@ class CommandTestCase: XCTestCase, @unchecked Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// A small library in the test's folder, scanned: two corpus scores under names in Czech and
+    /// Russian (`Чайковский/Колыбельная.pdf`, `Chopin – Dešťová.pdf`). Returns its path.
+    func twoScoreLibrary(named name: String) throws -> String {
+        let folder = path(name)
+        try FileManager.default.createDirectory(atPath: folder + "/Чайковский", withIntermediateDirectories: true)
+        let scores = try SharedCorpus.folder().appendingPathComponent("scores")
+        try TestEnvironment.copy(at: scores.appendingPathComponent("Brahms-Cancion_de_Cuna.pdf"),
+                                 to: URL(fileURLWithPath: folder + "/Чайковский/Колыбельная.pdf"))
+        try TestEnvironment.copy(at: scores.appendingPathComponent("Chopin-Prelude_Op_28_No_15.pdf"),
+                                 to: URL(fileURLWithPath: folder + "/Chopin – Dešťová.pdf"))
+        try invoke(["library", "scan", folder])
+        return folder
+    }
+
     /// The file's SHA-256 as `sha256sum` prints it: what "byte-identical" is checked by.
     func sha256(_ path: String) throws -> String {
         String(decoding: try TestEnvironment.runTool("sha256sum", [path]).stdout, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
