@@ -28,7 +28,10 @@ extension LibraryCatalog {
         guard let phrases = try connection.searchText.phrases(of: query) else { return [] }
         let match = PostgresSearchText.tsquery(phrases)
         let scoresOnly = query.includeBookmarks ? "" : " AND t.rowid >= \(scoreTextOffset)"
-        let rank = try ranking(phrases, version: version, counts: connection.phraseCounts, in: statements)
+        // What ranks a row; a query sorted by a field needs none.
+        func ranking() throws -> (String, Int) -> Double {
+            try Self.ranking(phrases, version: version, counts: connection.phraseCounts, in: statements)
+        }
 
         // A page of text alone, best first: the `candidates` catalogued last, ranked (as rankedPage).
         if query.sort == nil, !filtered, let limit, limit <= candidates {
@@ -53,6 +56,7 @@ extension LibraryCatalog {
                     WHERE t.document @@ ?::tsquery\(scoresOnly) ORDER BY t.rowid + 0 DESC LIMIT ?
                     """), [match, candidates])
             }
+            let rank = try ranking()
             let ranked = try found.map { row in
                 Ranked(id: try row.value(at: 0), score: try row.value(at: 1), bookmark: row.optional(at: 2),
                        path: try row.value(at: 3), rank: rank(try row.value(at: 4), try row.value(at: 5)))
@@ -76,6 +80,7 @@ extension LibraryCatalog {
             }
             return try statements.rows(sql, arguments).map(entry)
         }
+        let rank = try ranking()
         var byID: [Int64: LibraryEntry] = [:]
         var ranked: [Ranked] = []
         for row in try statements.rows(sql, arguments) {
