@@ -139,9 +139,10 @@ public struct LibraryScanner: Sendable {
             }
         }
         summary.removed = gone.count
-        // Many rows in or out at once: PostgreSQL's plans are made afresh for them.
+        // Many rows in or out at once: PostgreSQL's plans are made afresh for them (when that
+        // fails, autovacuum does it later; the scan stands).
         if let shared = catalog.shared, summary.opened + summary.removed >= Self.statisticsAfter {
-            try shared.refreshStatistics()
+            try? shared.refreshStatistics()
         }
         return summary
     }
