@@ -58,7 +58,7 @@ final class SearchCacheTests: XCTestCase {
         let scanner = LibraryScanner(catalog: catalog)
         _ = try scanner.scan()
         XCTAssertEqual(try catalog.search(LibraryQuery(text: "noct")).map(\.title), ["Nocturne"])
-        let version = try catalog.read { try LibraryCatalog.catalogVersion(in: $0) }
+        let version = try catalog.storeRead(LibraryCatalog.catalogVersion(in:))
         XCTAssertNotNil(catalog.searches.entries(for: LibraryCatalog.searchKey(LibraryQuery(text: "noct")), version: version),
                         "the answer was kept")
 

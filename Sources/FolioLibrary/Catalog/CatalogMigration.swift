@@ -111,13 +111,13 @@ extension LibraryCatalog {
             }
             // From the SQLite file: kept as it was (SQLite's online backup), then copied while its
             // writer is held, so that nothing written meanwhile is left behind when it is emptied.
-            let version = try read { try Self.catalogVersion(in: $0) }
+            let version = try storeRead(Self.catalogVersion(in:))
             try copyCatalog(to: kept)
             summary.kept = kept
             var recorded = false
             do {
                 try write { db in
-                    guard try Self.catalogVersion(in: db) == version else {
+                    guard try Self.catalogVersion(in: SQLiteStatements(db: db)) == version else {
                         throw LibraryError(.conflict, "the catalog changed while it was copied: stop every server of the library and move it again")
                     }
                     summary.rows = try copy(from: SQLiteStatements(db: db)) { body in try target.write { try body($0) } }
@@ -159,6 +159,9 @@ extension LibraryCatalog {
                         throw LibraryError(.invalidArgument, "the target catalog holds \(held) rows of \(table) already: migrate into an empty one")
                     }
                 }
+                // Each table's columns both databases have (a facet's words are PostgreSQL's own):
+                // what the rows are compared by.
+                var common: [String: [String]] = [:]
                 for (table, order) in Self.migratedTables {
                     var count = 0
                     var columns: [String] = []
@@ -168,11 +171,13 @@ extension LibraryCatalog {
                         if table == "facet" {
                             // PostgreSQL keeps a facet's words; SQLite does not.
                             if let index = names.firstIndex(of: "words") { names.remove(at: index); values.remove(at: index) }
+                            common[table] = names
                             if target.dialect == .postgresql, let folded = String.from(row["folded"]) {
                                 names.append("words")
                                 values.append(.text(FacetMatch.words(folded).joined(separator: " ")))
                             }
                         }
+                        if common[table] == nil { common[table] = names }
                         columns = names
                         batch.append(values)
                         if batch.count == 2_000 {
@@ -192,8 +197,7 @@ extension LibraryCatalog {
                 }
                 // Every row of both, in the same order, compared value by value, before it commits.
                 for (table, order) in Self.migratedTables {
-                    let columns = try source.rows("SELECT * FROM \(table) LIMIT 1").first?.names.filter { $0 != "words" }
-                    guard let columns else { continue }
+                    guard let columns = common[table] else { continue }   // no rows: the target's are counted empty above
                     let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
                     let sql = "SELECT \(list) FROM \(table) ORDER BY \(order)"
                     let (left, right) = (try source.rows(sql), try target.rows(sql))

@@ -24,9 +24,6 @@ public enum CatalogValue: Sendable, Equatable, CatalogValueConvertible {
     /// A value of a known type, made without boxing it (a scan stores millions).
     static func of(_ value: String?) -> CatalogValue { value.map { .text($0) } ?? .null }
     static func of(_ value: Int?) -> CatalogValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func of(_ value: Int64?) -> CatalogValue { value.map { .integer($0) } ?? .null }
-    static func of(_ value: Double?) -> CatalogValue { value.map { .real($0) } ?? .null }
-    static func of(_ value: Bool) -> CatalogValue { .integer(value ? 1 : 0) }
 }
 
 /// A statement's arguments, as Swift values: `[name, id, nil]`.
@@ -101,11 +98,6 @@ public struct CatalogRow: Sendable, Equatable {
     init(names: [String], values: [CatalogValue]) {
         self.names = names
         self.values = values
-    }
-
-    /// The columns in order, names in lower case.
-    public var columns: [(name: String, value: CatalogValue)] {
-        zip(names, values).map { (name: $0, value: $1) }
     }
 
     /// The column's value, `.null` when there is no such column.

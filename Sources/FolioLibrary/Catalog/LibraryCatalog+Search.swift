@@ -104,7 +104,7 @@ extension LibraryCatalog {
         // The catalog's version and the answer from one snapshot: a write by any process
         // (a scan beside the server) makes the kept answers of older versions stale.
         return try storeRead { statements in
-            let version: Int64 = try statements.scalar("SELECT changes FROM catalog_state") ?? 0
+            let version = try Self.catalogVersion(in: statements)
             if let kept = searches.entries(for: key, version: version) { return kept }
             let started = ContinuousClock.now
             let entries = if let sqlite = statements as? SQLiteStatements {

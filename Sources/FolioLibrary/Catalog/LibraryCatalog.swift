@@ -138,8 +138,8 @@ public final class LibraryCatalog: Sendable {
         try storeRead { statements in
             var known: [String: Known] = [:]
             for row in try statements.rows("SELECT id, path, size, modified, fingerprint FROM \(table.rawValue)") {
-                let known1 = try Self.known(row)
-                known[known1.stamp.path] = known1
+                let file = try Self.known(row)
+                known[file.stamp.path] = file
             }
             return known
         }
@@ -310,8 +310,8 @@ public final class LibraryCatalog: Sendable {
     }
 
     /// The catalog's version: how many write transactions it has had, from any process.
-    static func catalogVersion(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT changes FROM catalog_state")) ?? 0
+    static func catalogVersion(in statements: any CatalogStatements) throws -> Int64 {
+        try statements.scalar("SELECT changes FROM catalog_state") ?? 0
     }
 
     /// Whether the catalog can serve its library: the folder and the catalog's file are there and
@@ -334,7 +334,7 @@ public final class LibraryCatalog: Sendable {
             throw LibraryError(.notFound, "the catalog's file is gone", retryAfter: 5)
         }
         do {
-            _ = try read { db in try Self.catalogVersion(in: db) }
+            _ = try read { db in try Self.catalogVersion(in: SQLiteStatements(db: db)) }
         } catch {
             throw LibraryError(.database, "the catalog cannot be read", retryAfter: 5)
         }

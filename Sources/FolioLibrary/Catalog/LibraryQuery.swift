@@ -93,8 +93,14 @@ public struct LibraryQuery: Sendable, Equatable {
     /// The FTS5 expression: every word as a quoted prefix, all required; nil when the text
     /// has no word.
     var matchExpression: String? {
-        guard let text else { return nil }
-        let words = SearchText.spelled(text).split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
+        let words = self.words.map { "\"\($0)\"*" }
         return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The words of ``text`` as a search reads them (``SearchText``'s spelling; runs of letters
+    /// and digits), each a prefix to find; none without text.
+    var words: [String] {
+        guard let text else { return [] }
+        return SearchText.spelled(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
     }
 }

@@ -101,9 +101,7 @@ struct PostgresSearchText: Sendable {
     /// A word that gives no token is left out, as FTS5 leaves it out of a query of several; nil
     /// when no word gives one (FTS5 then finds nothing).
     func phrases(of query: LibraryQuery) throws -> [[String]]? {
-        guard let text = query.text else { return nil }
-        let words = SearchText.spelled(text).split { !$0.isLetter && !$0.isNumber }.map(String.init)
-        let phrases = try tokens(of: words).filter { !$0.isEmpty }
+        let phrases = try tokens(of: query.words).filter { !$0.isEmpty }
         return phrases.isEmpty ? nil : phrases
     }
 
